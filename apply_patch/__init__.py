@@ -1,0 +1,51 @@
+"""Apply Codex-format patches all-or-nothing.
+
+    >>> from apply_patch import parse_patch
+    >>> patch = parse_patch("*** Begin Patch\\n*** Delete File: old.txt\\n*** End Patch")
+    >>> patch.operations
+    (DeleteFile(path='old.txt'),)
+
+`apply_patch(text, root)` applies a patch to a folder and returns what it did;
+every failure raises a `PatchError` subclass, and then no file was changed.
+"""
+
+from ._apply import ApplyResult, apply_patch
+from ._errors import (
+    ConcurrentChangeError,
+    ContextNotFoundError,
+    EmptyPatchError,
+    FilePolicyError,
+    PatchError,
+    PatchIOError,
+    PatchSyntaxError,
+    RollbackError,
+)
+from ._grammar import grammar_text
+from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
+from ._parse import parse_patch
+from ._policy import CODEX, DEFAULT, Policy, PolicyValueError
+
+__all__ = [
+    "CODEX",
+    "DEFAULT",
+    "AddFile",
+    "ApplyResult",
+    "Chunk",
+    "ConcurrentChangeError",
+    "ContextNotFoundError",
+    "DeleteFile",
+    "EmptyPatchError",
+    "FilePolicyError",
+    "Operation",
+    "Patch",
+    "PatchError",
+    "PatchIOError",
+    "PatchSyntaxError",
+    "Policy",
+    "PolicyValueError",
+    "RollbackError",
+    "UpdateFile",
+    "apply_patch",
+    "grammar_text",
+    "parse_patch",
+]

@@ -1,0 +1,109 @@
+"""The `apply_patch` executable: argv and stdin in; summary, errors and exit code out.
+
+Exit codes, as the reference's: 0 applied, 1 not applied (nothing changed),
+2 usage error. Our options come before the patch argument.
+"""
+
+import argparse
+import sys
+from collections.abc import Sequence
+from importlib import metadata
+from typing import Final, TextIO
+
+from ._apply import apply_patch
+from ._errors import PatchError
+from ._policy import CHOICES, CODEX, DEFAULT, HELP
+from ._report import failure
+
+USAGE: Final = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch"
+EXTRA_ARGUMENT: Final = "Error: apply_patch accepts exactly one argument."
+NOT_UTF8_ARGUMENT: Final = "Error: apply_patch requires a UTF-8 PATCH argument."
+STDIN_FAILED: Final = "Error: Failed to read PATCH from stdin."
+
+DESCRIPTION: Final = """\
+Apply a patch in the Codex apply_patch format (*** Begin Patch ... *** End Patch)
+to the files under the root folder, all or nothing: if any part fails, no file
+is changed and the exit code is 1. The patch is the single argument, or stdin.
+"""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the executable with `argv` (default: sys.argv[1:]); return the exit code."""
+    try:
+        options = _argument_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    except SystemExit as exc:  # --help, --version, or an argparse usage error
+        return exc.code if isinstance(exc.code, int) else 2
+    patch = _read_patch(options.patch, sys.stdin, sys.stderr)
+    if isinstance(patch, int):
+        return patch
+    base = CODEX if options.codex else DEFAULT
+    overrides = {name: getattr(options, name) for name in CHOICES if getattr(options, name)}
+    try:
+        result = apply_patch(patch, options.root, policy=base, **overrides)
+    except PatchError as error:
+        sys.stderr.write(failure(error))
+        return 1
+    sys.stdout.write(result.summary)
+    return 0
+
+
+def _read_patch(arguments: list[str], stdin: TextIO, stderr: TextIO) -> str | int:
+    """The patch text, or the exit code after printing the reference's message."""
+    if arguments[:1] == ["--"]:
+        arguments = arguments[1:]
+    if len(arguments) > 1:
+        stderr.write(EXTRA_ARGUMENT + "\n")
+        return 2
+    if arguments:
+        try:
+            arguments[0].encode("utf-8")
+        except UnicodeEncodeError:  # undecodable bytes in argv arrive as lone surrogates
+            stderr.write(NOT_UTF8_ARGUMENT + "\n")
+            return 1
+        return arguments[0]
+    data = stdin.buffer.read()
+    if not data:
+        stderr.write(USAGE + "\n")
+        return 2
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        stderr.write(f"{STDIN_FAILED}\nstream did not contain valid UTF-8\n")
+        return 1
+
+
+def _argument_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="apply_patch",
+        usage="apply_patch [OPTIONS] 'PATCH'\n       echo 'PATCH' | apply_patch [OPTIONS]",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "-C", "--root", default=".", metavar="DIR", help="apply relative to DIR (default: .)"
+    )
+    parser.add_argument(
+        "--codex",
+        action="store_true",
+        help="the reference implementation's file policies (the options below override it)",
+    )
+    policies = parser.add_argument_group("file policies (default first)")
+    for name, choices in CHOICES.items():
+        default, codex = getattr(DEFAULT, name), getattr(CODEX, name)
+        note = f"; --codex: {codex}" if codex != default else ""
+        policies.add_argument(
+            "--" + name.replace("_", "-"),
+            dest=name,
+            choices=choices,
+            help=f"{HELP[name]} (default: {default}{note})",
+        )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("patch", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    return parser
+
+
+def _version() -> str:
+    try:
+        return metadata.version("apply-patch")
+    except metadata.PackageNotFoundError:
+        return "unknown"

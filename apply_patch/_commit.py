@@ -1,0 +1,176 @@
+"""Plan → disk, all or nothing: the only module that writes.
+
+Order: check that no file changed since it was read; create missing
+folders; write every new content to a temporary file beside its target;
+move each over its target (`os.replace`, atomic); then delete. If any step
+fails, every step already done is undone from the in-memory originals (files
+restored with their modes, created files and folders removed) and the error
+is raised. A process killed at any moment leaves each file entirely old or
+entirely new, never truncated.
+"""
+
+import functools
+import os
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ._errors import ConcurrentChangeError, PatchIOError, RollbackError
+from ._plan import FileChange, FileState, Plan
+
+TEMP_SUFFIX = ".apply_patch.tmp"
+
+
+class Disk:
+    """The file-system calls a commit makes; tests override them to inject faults."""
+
+    def read(self, path: str) -> FileState | None:
+        """The entry at `path` without following a final symlink; None if absent."""
+        try:
+            if os.path.islink(path):
+                return FileState(os.fsencode(os.readlink(path)), is_link=True)
+            with open(path, "rb") as file:
+                return FileState(file.read(), os.stat(file.fileno()).st_mode & 0o7777)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+
+    def mkdir(self, path: str) -> None:
+        os.mkdir(path)
+
+    def rmdir(self, path: str) -> None:
+        os.rmdir(path)
+
+    def write_temp(self, path: str, data: bytes, mode: int | None) -> str:
+        """Write `data` to a new temporary file beside `path`; return its path."""
+        folder, name = os.path.split(path)
+        temp = os.path.join(folder, f".{name[:80]}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+        # 0o666 lets the umask decide, as for any new file; a kept mode is set exactly.
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with os.fdopen(fd, "wb") as file:
+                if mode is not None:
+                    os.fchmod(file.fileno(), mode)
+                file.write(data)
+        except BaseException:
+            os.unlink(temp)
+            raise
+        return temp
+
+    def replace(self, source: str, target: str) -> None:
+        os.replace(source, target)
+
+    def unlink(self, path: str) -> None:
+        os.unlink(path)
+
+    def symlink(self, target: bytes, path: str) -> None:
+        os.symlink(target, os.fsencode(path))
+
+
+@dataclass
+class _Journal:
+    """What a commit has done so far, to undo it in reverse order."""
+
+    disk: Disk
+    undo: list[tuple[str, Callable[[], None]]] = field(default_factory=list)
+    temps: list[str] = field(default_factory=list)
+
+    def rollback(self) -> list[str]:
+        """Undo everything; return the paths that could not be restored."""
+        failed = []
+        for temp in self.temps:
+            _quietly(self.disk.unlink, temp)
+        for shown, step in reversed(self.undo):
+            try:
+                step()
+            except OSError:
+                failed.append(shown)
+        return failed
+
+
+def commit(plan: Plan, disk: Disk | None = None) -> None:
+    """Make `plan` true on disk, or change nothing and raise PatchIOError."""
+    disk = disk or Disk()
+    _check_unchanged(plan, disk)
+    journal = _Journal(disk)
+    step = ("create folders for", plan.root)
+    try:
+        for folder in plan.new_folders:
+            step = ("create parent directories for", folder)
+            disk.mkdir(folder)
+            journal.undo.append((folder, functools.partial(disk.rmdir, folder)))
+        writes = [c for c in plan.changes if c.after is not None]
+        for change in writes:
+            assert change.after is not None
+            step = ("write file", change.shown)
+            journal.temps.append(disk.write_temp(change.path, change.after.data, change.after.mode))
+        for change, temp in zip(writes, list(journal.temps)):
+            step = ("write file", change.shown)
+            disk.replace(temp, change.path)
+            journal.temps.remove(temp)
+            journal.undo.append((change.shown, _restorer(disk, change)))
+        for change in plan.changes:
+            if change.after is None:
+                step = ("delete file", change.shown)
+                disk.unlink(change.path)
+                journal.undo.append((change.shown, _restorer(disk, change)))
+    except BaseException as exc:
+        unrestored = journal.rollback()
+        if unrestored:
+            raise RollbackError(
+                f"Failed to {step[0]} {step[1]}: {_reason(exc)}; and these could not be "
+                f"restored: {', '.join(unrestored)}",
+                unrestored=tuple(unrestored),
+            ) from exc
+        if isinstance(exc, OSError):
+            raise PatchIOError(
+                f"Failed to {step[0]} {step[1]}: {_reason(exc)}", path=step[1], errno=exc.errno
+            ) from exc
+        raise
+
+
+def _check_unchanged(plan: Plan, disk: Disk) -> None:
+    for change in plan.changes:
+        now = disk.read(change.path)
+        before = change.before
+        same = (now is None and before is None) or (
+            now is not None
+            and before is not None
+            and now.data == before.data
+            and now.is_link == before.is_link
+        )
+        if not same:
+            raise ConcurrentChangeError(
+                f"{change.shown} changed on disk while the patch was being applied",
+                path=change.shown,
+            )
+
+
+def _restorer(disk: Disk, change: FileChange) -> Callable[[], None]:
+    """The step that puts `change.path` back as it was before."""
+    before = change.before
+
+    def restore() -> None:
+        if before is None or before.is_link:
+            if disk.read(change.path) is not None:
+                disk.unlink(change.path)
+        if before is None:
+            return
+        if before.is_link:
+            disk.symlink(before.data, change.path)
+        else:
+            disk.replace(disk.write_temp(change.path, before.data, before.mode), change.path)
+
+    return restore
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.strerror} (os error {exc.errno})"
+    return str(exc) or type(exc).__name__
+
+
+def _quietly(action: Callable[[str], None], path: str) -> None:
+    try:
+        action(path)
+    except OSError:
+        pass

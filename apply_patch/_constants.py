@@ -1,0 +1,28 @@
+"""The marker strings of the format, each with the line it matches."""
+
+from typing import Final
+
+# Unicode White_Space, the set the reference trims (Rust `str::trim`). Python's
+# `str.strip()` would also remove U+001C..U+001F, which the reference keeps.
+WHITESPACE: Final = (
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+    "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
+BEGIN_PATCH: Final = "*** Begin Patch"  # *** Begin Patch
+END_PATCH: Final = "*** End Patch"  # *** End Patch
+ENVIRONMENT_ID: Final = "*** Environment ID: "  # *** Environment ID: cloud-1
+ADD_FILE: Final = "*** Add File: "  # *** Add File: docs/new.md
+DELETE_FILE: Final = "*** Delete File: "  # *** Delete File: old.txt
+UPDATE_FILE: Final = "*** Update File: "  # *** Update File: src/app.py
+MOVE_TO: Final = "*** Move to: "  # *** Move to: src/main.py
+END_OF_FILE: Final = "*** End of File"  # *** End of File
+CHUNK_HEADER: Final = "@@"  # @@   or   @@ class Greeter:
+CHUNK_HEADER_WITH_CONTEXT: Final = "@@ "
+
+FILE_HEADERS: Final = (ADD_FILE, DELETE_FILE, UPDATE_FILE)
+
+# Line prefixes of a chunk: context, added, removed.
+CONTEXT: Final = " "
+ADDED: Final = "+"
+REMOVED: Final = "-"

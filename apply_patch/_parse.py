@@ -1,0 +1,176 @@
+"""Patch text → `Patch`: unwrap, parse with the LALR grammar, name errors as the reference does."""
+
+from typing import Final, cast
+
+from lark import Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from . import _constants as C
+from ._errors import PatchSyntaxError
+from ._grammar import build_parser
+from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
+from ._unwrap import Unwrapped, unwrap
+
+INVALID_HEADER: Final = (
+    "'{}' is not a valid hunk header. Valid hunk headers: "
+    "'*** Add File: {{path}}', '*** Delete File: {{path}}', '*** Update File: {{path}}'"
+)
+UNEXPECTED_LINE: Final = (
+    "Unexpected line found in update hunk: '{}'. Every line should start with "
+    "' ' (context line), '+' (added line), or '-' (removed line)"
+)
+EXPECTED_CHUNK_HEADER: Final = "Expected update hunk to start with a @@ context marker, got: '{}'"
+EMPTY_CHUNK: Final = "Update hunk does not contain any lines"
+EMPTY_UPDATE: Final = "Update file hunk for path '{}' is empty"
+EMPTY_ENVIRONMENT: Final = "apply_patch environment_id cannot be empty"
+REPEATED_ENVIRONMENT: Final = "apply_patch environment_id cannot be specified more than once"
+
+
+def parse_patch(text: str) -> Patch:
+    """Parse patch text (lenient surface, see `_unwrap`) into the typed model.
+
+    Raises PatchSyntaxError with the reference's message and the patch line.
+    """
+    source = unwrap(text)
+    try:
+        return cast(Patch, build_parser(_TO_MODEL).parse(source.text))
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, source) from None
+
+
+class _EnvironmentId(str):
+    """The value of `*** Environment ID:` on its way up to `start`."""
+
+
+class _EndOfFile:
+    """Marks `*** End of File` on its way up to its chunk."""
+
+
+def _text(token: Token, prefix: str) -> str:
+    return token[len(prefix) :].removesuffix("\n")
+
+
+class _ToModel(Transformer[Token, object]):
+    """Builds the model as the LALR parser reduces; docstrings quote the rules."""
+
+    def start(self, children: list[object]) -> Patch:
+        """start: BEGIN_PATCH environment? hunk* END_PATCH"""
+        environment = next((c for c in children if isinstance(c, _EnvironmentId)), None)
+        operations = tuple(
+            c for c in children if isinstance(c, (AddFile, DeleteFile, UpdateFile))
+        )
+        return Patch(operations, None if environment is None else str(environment))
+
+    def environment(self, children: list[Token]) -> _EnvironmentId:
+        """environment: ENVIRONMENT_ID"""
+        value = _text(children[0], C.ENVIRONMENT_ID).strip(C.WHITESPACE)
+        if not value:
+            raise PatchSyntaxError(EMPTY_ENVIRONMENT)
+        return _EnvironmentId(value)
+
+    def add_file(self, children: list[Token]) -> AddFile:
+        """add_file: ADD_FILE (BLANK* ADD_LINE)*"""
+        header, *lines = children
+        texts = tuple("" if t.type == "BLANK" else _text(t, C.ADDED) for t in lines)
+        return AddFile(_text(header, C.ADD_FILE), texts, line=_line(header))
+
+    def delete_file(self, children: list[Token]) -> DeleteFile:
+        """delete_file: DELETE_FILE"""
+        return DeleteFile(_text(children[0], C.DELETE_FILE), line=_line(children[0]))
+
+    def update_file(self, children: list[object]) -> UpdateFile:
+        """update_file: UPDATE_FILE MOVE_TO? first_chunk? chunk*"""
+        header = cast(Token, children[0])
+        path = _text(header, C.UPDATE_FILE)
+        move_to = next(
+            (_text(c, C.MOVE_TO) for c in children if isinstance(c, Token) and c.type == "MOVE_TO"),
+            None,
+        )
+        chunks = tuple(c for c in children if isinstance(c, Chunk))
+        if move_to is None and not chunks:
+            raise PatchSyntaxError(EMPTY_UPDATE.format(path), line=_line(header), text=header)
+        return UpdateFile(path, move_to, chunks, line=_line(header))
+
+    def first_chunk(self, children: list[object]) -> Chunk:
+        """first_chunk: change_line+ end_of_file?"""
+        return _chunk(children)
+
+    def chunk(self, children: list[object]) -> Chunk:
+        """chunk: CHUNK_HEADER+ change_line+ end_of_file?"""
+        return _chunk(children)
+
+    def end_of_file(self, children: list[Token]) -> _EndOfFile:
+        """end_of_file: END_OF_FILE BLANK*"""
+        return _EndOfFile()
+
+
+def _chunk(children: list[object]) -> Chunk:
+    contexts: list[str] = []
+    lines: list[str] = []
+    for child in children:
+        if not isinstance(child, Token):
+            continue
+        if child.type == "CHUNK_HEADER":
+            context = child[len(C.CHUNK_HEADER_WITH_CONTEXT) :].removesuffix("\n")
+            if context.strip(C.WHITESPACE):
+                contexts.append(context)
+        elif child.type == "BLANK":
+            lines.append(C.CONTEXT)  # a blank line is an empty context line
+        else:
+            lines.append(child.removesuffix("\n"))
+    first = next(c for c in children if isinstance(c, Token))
+    end_of_file = isinstance(children[-1], _EndOfFile)
+    return Chunk(tuple(contexts), tuple(lines), end_of_file, line=_line(first))
+
+
+def _line(token: Token) -> int:
+    return token.line or 0
+
+
+_TO_MODEL: Final = _ToModel()
+
+
+def _syntax_error(exc: UnexpectedInput, source: Unwrapped) -> PatchSyntaxError:
+    """Name a grammar error the way the reference does, from the parser's state.
+
+    The set of terminals the parser expected tells where it stood: inside an
+    Update (change lines expected), inside an Add after blank lines (only
+    `+` lines expected), or between hunks.
+    """
+    if isinstance(exc, UnexpectedToken):
+        expected, found = set(exc.expected), exc.token.type
+    elif isinstance(exc, UnexpectedCharacters):
+        expected, found = set(exc.allowed), None
+    else:  # the canonical text always ends with `*** End Patch`: unreachable
+        return PatchSyntaxError(str(exc))
+    number = exc.line
+    raw = source.raw_lines[number - 1]
+    canonical = source.text.split("\n")
+    if "CONTEXT_LINE" in expected or "CHUNK_HEADER" in expected:
+        return _update_error(number, raw, expected, found, canonical)
+    if "ADD_LINE" in expected and "ADD_FILE" not in expected:
+        first_blank = number
+        while canonical[first_blank - 2] == "":
+            first_blank -= 1
+        return PatchSyntaxError(INVALID_HEADER.format(""), line=first_blank, text="")
+    if found == "ENVIRONMENT_ID" and canonical[number - 2].startswith(C.ENVIRONMENT_ID):
+        return PatchSyntaxError(REPEATED_ENVIRONMENT)
+    return PatchSyntaxError(INVALID_HEADER.format(raw.strip(C.WHITESPACE)), line=number, text=raw)
+
+
+def _update_error(
+    number: int, raw: str, expected: set[str], found: str | None, canonical: list[str]
+) -> PatchSyntaxError:
+    no_chunk_yet = "ADD_FILE" in expected and "END_OF_FILE" not in expected
+    in_empty_chunk = "CONTEXT_LINE" in expected and "ADD_FILE" not in expected
+    if no_chunk_yet and "CONTEXT_LINE" in expected and found == "END_OF_FILE":
+        header = next(
+            n for n in range(number - 1, 0, -1) if canonical[n - 1].startswith(C.UPDATE_FILE)
+        )
+        path = canonical[header - 1][len(C.UPDATE_FILE) :]
+        return PatchSyntaxError(EMPTY_UPDATE.format(path), line=header, text=canonical[header - 1])
+    if in_empty_chunk and found in ("END_PATCH", "END_OF_FILE"):
+        return PatchSyntaxError(EMPTY_CHUNK, line=number, text=raw)
+    if (no_chunk_yet and "CONTEXT_LINE" in expected) or in_empty_chunk:
+        return PatchSyntaxError(UNEXPECTED_LINE.format(raw), line=number, text=raw)
+    return PatchSyntaxError(EXPECTED_CHUNK_HEADER.format(raw), line=number, text=raw)

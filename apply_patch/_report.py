@@ -1,0 +1,26 @@
+"""Results and errors → the text the executable prints."""
+
+from collections.abc import Iterable
+from typing import Final
+
+from ._errors import PatchError, RollbackError
+from ._plan import OperationResult
+
+SUCCESS_HEADER: Final = "Success. Updated the following files:"
+NOTHING_CHANGED: Final = "The patch was not applied; no file was changed."
+
+
+def summary(operations: Iterable[OperationResult]) -> str:
+    """The reference's success text: `A` lines, then `M`, then `D`, each in patch order."""
+    ordered = list(operations)
+    lines = [SUCCESS_HEADER]
+    for letter in "AMD":
+        lines.extend(f"{letter} {op.path}" for op in ordered if op.letter == letter)
+    return "\n".join(lines) + "\n"
+
+
+def failure(error: PatchError) -> str:
+    """The error as printed on stderr, saying that nothing changed (when that is true)."""
+    if isinstance(error, RollbackError):
+        return f"{error}\n"
+    return f"{error}\n{NOTHING_CHANGED}\n"
