@@ -1,0 +1,32 @@
+# Two commands on a fresh machine with Python 3.11+ and make:
+#   make demo   install into .venv, apply a sample patch to a scratch copy, show the result
+#   make test   install into .venv with the test extra, run the whole suite and mypy --strict
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+DEMO   := .demo
+
+.PHONY: demo test bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+demo: $(BIN)/python
+	@$(BIN)/python -m pip install -q .
+	@rm -rf $(DEMO) && cp -R fixtures/demo/project $(DEMO)
+	@echo '$$ apply_patch -C $(DEMO) < fixtures/demo/broken.patch    # one chunk does not match'
+	@$(BIN)/apply_patch -C $(DEMO) < fixtures/demo/broken.patch; echo "(exit code $$?)"
+	@diff -r fixtures/demo/project $(DEMO) >/dev/null && echo '-> the scratch copy is byte for byte unchanged'
+	@echo
+	@echo '$$ apply_patch -C $(DEMO) < fixtures/demo/change.patch'
+	@$(BIN)/apply_patch -C $(DEMO) < fixtures/demo/change.patch
+	@echo
+	@cd $(DEMO) && for f in $$(find . -type f | sort); do echo "==> $${f#./} <=="; cat "$$f"; echo; done
+
+test: $(BIN)/python
+	$(BIN)/python -m pip install -q ".[test]"
+	$(BIN)/pytest
+	$(BIN)/mypy --strict apply_patch tests
+
+clean:
+	rm -rf $(VENV) $(DEMO) build dist *.egg-info .pytest_cache .mypy_cache

@@ -1,0 +1,71 @@
+"""Helpers shared by the tests: run the installed executable, snapshot a tree."""
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures"
+SHARED = REPO.parent / "shared"
+SHARED_MISSING = (
+    "../shared is absent (a clone outside the workplace); CI always has it beside the checkout"
+)
+NOTHING_CHANGED = "The patch was not applied; no file was changed.\n"
+
+
+def executable() -> str:
+    """The `apply_patch` console script installed beside the running interpreter."""
+    path = Path(sys.executable).parent / "apply_patch"
+    assert path.is_file(), f"apply_patch is not installed in {path.parent}: run `make test`"
+    return str(path)
+
+
+def run_cli(
+    args: list[str], cwd: Path, stdin: bytes | None = None
+) -> "subprocess.CompletedProcess[bytes]":
+    """Run the installed executable in `cwd`; stdin is empty unless given."""
+    return subprocess.run(
+        [executable(), *args], cwd=cwd, input=stdin or b"", capture_output=True, timeout=120
+    )
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry of a tree: a file (bytes, mode), a symlink (target) or a folder (mode)."""
+
+    kind: str
+    data: bytes = b""
+    mode: int = 0
+
+
+def snapshot(root: Path) -> dict[str, Entry]:
+    """Every file, symlink and folder under `root`, with bytes and permission bits."""
+    result: dict[str, Entry] = {}
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = Path(folder, name)
+            info = path.lstat()
+            key = path.relative_to(root).as_posix()
+            if stat.S_ISLNK(info.st_mode):
+                result[key] = Entry("link", os.fsencode(os.readlink(path)))
+            elif stat.S_ISDIR(info.st_mode):
+                result[key] = Entry("dir", mode=stat.S_IMODE(info.st_mode))
+            else:
+                result[key] = Entry("file", path.read_bytes(), stat.S_IMODE(info.st_mode))
+    return result
+
+
+def files_of(tree: dict[str, Entry]) -> dict[str, bytes]:
+    """Only the regular files and their bytes (the upstream scenario comparison)."""
+    return {key: entry.data for key, entry in tree.items() if entry.kind == "file"}
+
+
+def copy_tree(source: Path, target: Path) -> None:
+    """Copy `source` into `target` (created if needed), keeping symlinks as symlinks."""
+    target.mkdir(parents=True, exist_ok=True)
+    if source.is_dir():
+        shutil.copytree(source, target, symlinks=True, dirs_exist_ok=True)
