@@ -110,14 +110,14 @@ def test_executable(case: Case, tmp_path: Path) -> None:
 def test_library(case: Case, tmp_path: Path) -> None:
     root = _build(case, tmp_path / "run", "input")
     before = snapshot(root.parent)
-    policy = CODEX if "--codex" in case.args else DEFAULT
-    options = _options(case.args)
+    base = CODEX if "--codex" in case.args else DEFAULT
+    policy = base.with_options(**_options(case.args))
     if case.exit == 0:
-        result = apply_patch(case.patch, root, policy=policy, **options)
+        result = apply_patch(case.patch, root, policy=policy)
         assert result.summary == _text(case.stdout, root), case.rule
     else:
         with pytest.raises(PatchError) as caught:
-            apply_patch(case.patch, root, policy=policy, **options)
+            apply_patch(case.patch, root, policy=policy)
         assert f"{caught.value}\n{NOTHING_CHANGED}" == _text(case.stderr, root), case.rule
     assert snapshot(root.parent) == _expected(case, tmp_path, before), case.rule
 
