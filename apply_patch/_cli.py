@@ -5,6 +5,7 @@ Exit codes, as the reference's: 0 applied, 1 not applied (nothing changed),
 """
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 from importlib import metadata
@@ -27,10 +28,20 @@ is changed and the exit code is 1. The patch is the single argument, or stdin.
 """
 
 
+# `apply_patch NAME ...` runs the subcommand's module `main(argv) -> int`; each is
+# imported only when used, so applying a patch never loads what they need.
+SUBCOMMANDS: Final[dict[str, str]] = {}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the executable with `argv` (default: sys.argv[1:]); return the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in SUBCOMMANDS:
+        module = importlib.import_module(SUBCOMMANDS[args[0]], __package__)
+        exit_code: int = module.main(args[1:])
+        return exit_code
     try:
-        options = _argument_parser().parse_args(sys.argv[1:] if argv is None else argv)
+        options = _argument_parser().parse_args(args)
     except SystemExit as exc:  # --help, --version, or an argparse usage error
         return exc.code if isinstance(exc.code, int) else 2
     patch = _read_patch(options.patch, sys.stdin, sys.stderr)

@@ -122,11 +122,19 @@ class LineIndex:
             encoded = self._tiers[tier.name] = _Encoded(keys)
         return encoded
 
-    def seek(self, pattern: Sequence[str], start: int, *, eof: bool = False) -> Match | None:
+    def seek(
+        self,
+        pattern: Sequence[str],
+        start: int,
+        *,
+        eof: bool = False,
+        tiers: Sequence[Tier] = TIERS,
+    ) -> Match | None:
         """Find `pattern` at or after line `start`; with `eof`, only at the very end.
 
-        An empty pattern matches at `start`; a pattern longer than the file
-        (or than what remains after `start`) matches nowhere.
+        The `tiers` are tried in order, each over the whole range. An empty
+        pattern matches at `start`; a pattern longer than the file (or than
+        what remains after `start`) matches nowhere.
         """
         if not pattern:
             return Match(start, TIERS[0])
@@ -136,7 +144,7 @@ class LineIndex:
         if start > last:
             return None
         stop = last
-        for tier in TIERS:
+        for tier in tiers:
             keys = list(pattern) if tier.key is str else list(map(tier.key, pattern))
             found = self._encoded(tier).find(keys, start, stop)
             if found is not None:
