@@ -47,9 +47,23 @@ class Unwrapped:
 
 def unwrap(text: str) -> Unwrapped:
     """Normalise `text` to canonical lines; raise PatchSyntaxError on a bad envelope."""
-    lines = _split(text.strip(C.WHITESPACE))
+    text = text.strip(C.WHITESPACE)
+    _check_unicode(text)
+    lines = _split(text)
     lines = _strip_wrappers(lines)
     return Unwrapped("".join(line + "\n" for line in _canonical(lines)), tuple(lines))
+
+
+def _check_unicode(text: str) -> None:
+    """Refuse lone surrogates (a `str` from a library caller can hold them)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        line = text.count("\n", 0, exc.start) + 1
+        raise PatchSyntaxError(
+            f"The patch is not valid Unicode text: U+{ord(text[exc.start]):04X} is a lone surrogate",
+            line=line,
+        ) from None
 
 
 def _split(text: str) -> list[str]:

@@ -1,0 +1,45 @@
+"""The built wheel carries the grammar: install it into a fresh venv and parse with it."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from _support import FIXTURES, REPO
+
+SCRIPT = """
+import pathlib, sys
+import apply_patch
+from apply_patch import grammar_text, parse_patch
+assert pathlib.Path(apply_patch.__file__).is_relative_to(sys.prefix), apply_patch.__file__
+shipped = pathlib.Path(apply_patch.__file__).parent / "grammar" / "apply_patch.lark"
+assert shipped.read_text(encoding="utf-8") == grammar_text()
+print(str(parse_patch(pathlib.Path(sys.argv[1]).read_text(encoding="utf-8"))), end="")
+"""
+
+
+def _run(*args: str | Path, cwd: Path | None = None) -> str:
+    result = subprocess.run(
+        [str(a) for a in args], cwd=cwd, capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+def test_wheel_installs_into_a_fresh_venv_and_parses(tmp_path: Path) -> None:
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    _run(*pip, "wheel", "--no-deps", "-w", tmp_path / "dist", REPO)
+    (wheel,) = (tmp_path / "dist").glob("apply_patch-*.whl")
+    venv = tmp_path / "venv"
+    _run(sys.executable, "-m", "venv", "--without-pip", venv)
+    _run(*pip, "--python", venv / "bin" / "python", "install", wheel)
+
+    sample = FIXTURES / "parse" / "valid" / "consecutive_chunk_headers.patch"
+    canonical = sample.with_suffix(".canonical").read_text(encoding="utf-8")
+    # Run from an empty folder so nothing but the installed wheel can be imported.
+    assert _run(venv / "bin" / "python", "-c", SCRIPT, sample, cwd=tmp_path) == canonical
+    (tmp_path / "work").mkdir()
+    summary = _run(venv / "bin" / "apply_patch", sample.read_text(encoding="utf-8").replace(
+        "*** Update File: a.py\n@@ class A:\n@@     def f(self):\n-        pass\n+        return 1\n",
+        "*** Add File: a.py\n+pass\n",
+    ), cwd=tmp_path / "work")
+    assert summary == "Success. Updated the following files:\nA a.py\n"
