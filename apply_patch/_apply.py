@@ -4,24 +4,33 @@ import os
 from dataclasses import dataclass
 
 from ._commit import commit
+from ._diagnose import PatchWarning
 from ._parse import parse_patch
 from ._plan import FileChange, OperationResult, make_plan
 from ._policy import DEFAULT, Policy
-from ._report import summary
+from ._report import DRY_RUN_HEADER, SUCCESS_HEADER, summary, unified_diff
 
 
 @dataclass(frozen=True, slots=True)
 class ApplyResult:
     """What a patch did (or, with `dry_run`, would do).
 
-    `summary` is exactly the executable's success text; `operations` the
-    operations in patch order; `changes` the net change of every file.
+    `summary` is exactly the executable's success text (with a dry-run header
+    in a dry run); `operations` the operations in patch order, with where each
+    chunk landed; `changes` the net change of every file; `warnings` doubts
+    about chunks placed by a fuzzy tier or at the first of several places.
     """
 
     summary: str
     operations: tuple[OperationResult, ...]
     changes: tuple[FileChange, ...]
+    warnings: tuple[PatchWarning, ...] = ()
     dry_run: bool = False
+
+    @property
+    def diff(self) -> str:
+        """A unified diff (with file headers) of every change."""
+        return unified_diff(self.changes, self.operations)
 
 
 def apply_patch(
@@ -43,4 +52,11 @@ def apply_patch(
     plan = make_plan(parse_patch(text), os.fspath(root), chosen)
     if not dry_run:
         commit(plan)
-    return ApplyResult(summary(plan.operations), plan.operations, plan.changes, dry_run)
+    header = DRY_RUN_HEADER if dry_run else SUCCESS_HEADER
+    return ApplyResult(
+        summary(plan.operations, header=header),
+        plan.operations,
+        plan.changes,
+        plan.warnings,
+        dry_run,
+    )

@@ -13,8 +13,8 @@ from typing import Final, TextIO
 
 from ._apply import apply_patch
 from ._errors import PatchError
-from ._policy import CHOICES, CODEX, DEFAULT, HELP
-from ._report import failure
+from ._policy import CHOICES, CODEX, DEFAULT, HELP, Policy
+from ._report import error_json, failure, result_json, warnings_text
 
 USAGE: Final = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch"
 EXTRA_ARGUMENT: Final = "Error: apply_patch accepts exactly one argument."
@@ -47,15 +47,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     patch = _read_patch(options.patch, sys.stdin, sys.stderr)
     if isinstance(patch, int):
         return patch
+    try:
+        result = apply_patch(patch, options.root, dry_run=options.dry_run, policy=_policy(options))
+    except PatchError as error:
+        if options.json:
+            _print_json(error_json(error, dry_run=options.dry_run))
+        else:
+            sys.stderr.write(failure(error))
+        return 1
+    if options.json:
+        diff = result.diff if options.diff else None
+        _print_json(result_json(result.operations, result.warnings, dry_run=result.dry_run, diff=diff))
+        return 0
+    sys.stdout.write(result.summary)
+    if options.diff:
+        sys.stdout.write(result.diff)
+    sys.stderr.write(warnings_text(result.warnings))
+    return 0
+
+
+def _policy(options: argparse.Namespace) -> Policy:
     base = CODEX if options.codex else DEFAULT
     overrides = {name: getattr(options, name) for name in CHOICES if getattr(options, name)}
-    try:
-        result = apply_patch(patch, options.root, policy=base, **overrides)
-    except PatchError as error:
-        sys.stderr.write(failure(error))
-        return 1
-    sys.stdout.write(result.summary)
-    return 0
+    if options.unique:
+        overrides["ambiguous"] = "error"
+    return base.with_options(**overrides)
+
+
+def _print_json(document: dict[str, object]) -> None:
+    import json  # only when asked for: start-up time matters
+
+    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
 
 
 def _read_patch(arguments: list[str], stdin: TextIO, stderr: TextIO) -> str | int:
@@ -97,6 +119,20 @@ def _argument_parser() -> argparse.ArgumentParser:
         "--codex",
         action="store_true",
         help="the reference implementation's file policies (the options below override it)",
+    )
+    parser.add_argument(
+        "--dry-run", action="store_true", help="do everything but write; print what would change"
+    )
+    parser.add_argument(
+        "--diff", action="store_true", help="also print a unified diff of every change"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object on stdout (schema in README)"
+    )
+    parser.add_argument(
+        "--unique",
+        action="store_true",
+        help="a chunk that matches several places is an error (same as --ambiguous error)",
     )
     policies = parser.add_argument_group("file policies (default first)")
     for name, choices in CHOICES.items():

@@ -4,29 +4,58 @@ Whenever one of these is raised by `apply_patch`, nothing on disk was changed,
 with one exception: RollbackError (a failed commit that could not be undone).
 """
 
-from typing import ClassVar
+from typing import Any, ClassVar
+
+from ._closest import Region
 
 
 class PatchError(ValueError):
     """Root of every error of this package.
 
-    `message` is the reference implementation's wording; `path` the file
-    concerned as written in the patch (or None); `patch_line` the 1-based line
-    of the patch it concerns (or None); `kind` a stable machine-readable name.
+    `message` is the reference implementation's wording (the first line(s));
+    `details` are our lines after it (where exactly, what the file holds);
+    `hints` say what probably went wrong. `headline` is the first part alone.
+    `path` is the file concerned,
+    relative to the root as a patch would write it (or None); `patch_line`
+    the 1-based patch line (or None); `kind` a stable machine-readable name.
+    `str()` is the whole text: message, details, then `Hint:` lines.
     """
 
     kind: ClassVar[str] = "error"
 
     def __init__(
-        self, message: str, *, path: str | None = None, patch_line: int | None = None
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        patch_line: int | None = None,
+        details: tuple[str, ...] = (),
+        hints: tuple[str, ...] = (),
     ) -> None:
         super().__init__(message)
         self.message = message
         self.path = path
         self.patch_line = patch_line
+        self.details = details
+        self.hints = hints
+
+    @property
+    def headline(self) -> str:
+        """The first part of the text: the reference implementation's own message."""
+        return self.message
 
     def __str__(self) -> str:
-        return self.message
+        return "\n".join((self.headline, *self.details, *(f"Hint: {h}" for h in self.hints)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The facts of the error as JSON-ready data (what `--json` prints as `error`)."""
+        return {
+            "kind": self.kind,
+            "path": self.path,
+            "patch_line": self.patch_line,
+            "message": str(self),
+            "hints": list(self.hints),
+        }
 
 
 class PatchSyntaxError(PatchError):
@@ -43,10 +72,10 @@ class PatchSyntaxError(PatchError):
         self.line = line
         self.text = text
 
-    def __str__(self) -> str:
-        if self.line is None:
-            return f"Invalid patch: {self.message}"
-        return f"Invalid patch hunk on line {self.line}: {self.message}"
+    @property
+    def headline(self) -> str:
+        where = "Invalid patch" if self.line is None else f"Invalid patch hunk on line {self.line}"
+        return f"{where}: {self.message}"
 
 
 class EmptyPatchError(PatchError):
@@ -62,7 +91,8 @@ class ContextNotFoundError(PatchError):
     """A chunk (or its `@@` context line) is not in the file.
 
     `expected` holds the lines that were searched for; `context` the `@@` line
-    that was not found, or None when the chunk's own lines were not found.
+    that was not found, or None when the chunk's own lines were not found;
+    `closest` the region of the file most like them (None if nothing is alike).
     """
 
     kind = "context_not_found"
@@ -75,10 +105,49 @@ class ContextNotFoundError(PatchError):
         patch_line: int,
         expected: tuple[str, ...],
         context: str | None = None,
+        closest: Region | None = None,
+        details: tuple[str, ...] = (),
+        hints: tuple[str, ...] = (),
     ) -> None:
-        super().__init__(message, path=path, patch_line=patch_line)
+        super().__init__(message, path=path, patch_line=patch_line, details=details, hints=hints)
         self.expected = expected
         self.context = context
+        self.closest = closest
+
+    def to_dict(self) -> dict[str, Any]:
+        closest = self.closest
+        region = None
+        if closest is not None:
+            first = closest.first_difference
+            region = {
+                "start_line": closest.start + 1,
+                "lines": list(closest.lines),
+                "first_difference_line": None if first is None else closest.start + first + 1,
+            }
+        return {
+            **super().to_dict(),
+            "expected": list(self.expected),
+            "context": self.context,
+            "closest": region,
+        }
+
+
+class AmbiguousChunkError(PatchError):
+    """A chunk matches several places and the policy asks for a unique match.
+
+    `candidates` are the 1-based file lines where it matches.
+    """
+
+    kind = "ambiguous"
+
+    def __init__(
+        self, message: str, *, path: str, patch_line: int, candidates: tuple[int, ...]
+    ) -> None:
+        super().__init__(message, path=path, patch_line=patch_line)
+        self.candidates = candidates
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "candidates": list(self.candidates)}
 
 
 class FilePolicyError(PatchError):
@@ -122,3 +191,6 @@ class RollbackError(PatchIOError):
     def __init__(self, message: str, *, unrestored: tuple[str, ...]) -> None:
         super().__init__(message)
         self.unrestored = unrestored
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "unrestored": list(self.unrestored)}

@@ -22,8 +22,10 @@ from dataclasses import dataclass
 from itertools import chain
 
 from . import _constants as C
-from ._errors import ContextNotFoundError
+from . import _diagnose as diagnose
+from ._diagnose import PatchWarning
 from ._model import Chunk, UpdateFile
+from ._paths import Location
 from ._policy import Policy
 from ._seek import TIERS, LineIndex, Match
 from ._textfile import TextFile
@@ -33,11 +35,14 @@ _NEW_LINE_ENDING = {"lf": "\n", "crlf": "\r\n"}
 
 @dataclass(frozen=True, slots=True)
 class Placement:
-    """Where a chunk landed: its patch line, the 1-based file line, the tier."""
+    """Where a chunk landed: its patch line, the 1-based file line, the tier,
+    and the lines it added and removed."""
 
     patch_line: int
     file_line: int
     tier: str
+    added: int
+    removed: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,49 +54,59 @@ class Replacement:
     new_lines: tuple[str, ...]
 
 
-def update_lines(
-    text: TextFile, update: UpdateFile, policy: Policy, shown: str
-) -> tuple[TextFile, list[Placement]]:
-    """Apply every chunk of `update` to `text`; `shown` names the file in errors."""
-    replacements, placements = locate(text.lines, update.chunks, policy, shown)
-    return splice(text, replacements, policy), placements
+@dataclass(frozen=True, slots=True)
+class Located:
+    """The outcome for one file: its new text, where each chunk landed, the doubts."""
+
+    text: TextFile
+    placements: tuple[Placement, ...]
+    warnings: tuple[PatchWarning, ...]
+
+
+def update_lines(text: TextFile, update: UpdateFile, policy: Policy, where: Location) -> Located:
+    """Apply every chunk of `update` to `text`; raise ContextNotFoundError if one is not there."""
+    replacements, placements, warnings = locate(text.lines, update.chunks, policy, where)
+    return Located(splice(text, replacements, policy), tuple(placements), tuple(warnings))
 
 
 def locate(
-    lines: list[str], chunks: tuple[Chunk, ...], policy: Policy, shown: str
-) -> tuple[list[Replacement], list[Placement]]:
-    """Find every chunk in `lines`; raise ContextNotFoundError for the first that is not there."""
+    lines: list[str], chunks: tuple[Chunk, ...], policy: Policy, where: Location
+) -> tuple[list[Replacement], list[Placement], list[PatchWarning]]:
+    """Find every chunk in `lines`, in order; raise for the first that is not there."""
     index = LineIndex(lines)
     replacements: list[Replacement] = []
     placements: list[Placement] = []
+    warnings: list[PatchWarning] = []
     line_index = 0
     for chunk in chunks:
-        anchor, line_index = _narrow(index, chunk, line_index, shown)
+        anchor, line_index = _narrow(index, lines, chunk, line_index, where)
         if not any(s[0] != C.ADDED for s in chunk.lines):
             at = _insertion_point(chunk, anchor, line_index, len(lines), policy)
             replacements.append(Replacement(at, 0, tuple(chunk.new_lines)))
-            placements.append(Placement(chunk.line, at + 1, TIERS[0].name))
+            placements.append(Placement(chunk.line, at + 1, TIERS[0].name, chunk.added, 0))
             continue
-        used, match = _find_chunk(index, chunk, line_index, anchor, shown)
+        used, pattern, match = _find_chunk(index, lines, chunk, line_index, anchor, where)
+        doubts = diagnose.doubts(index, pattern, match, chunk, line_index, where)
+        for doubt in doubts:
+            if doubt.kind == "ambiguous" and policy.ambiguous == "error":
+                raise diagnose.ambiguity_error(doubt, where)
+        warnings += doubts
         replacements.extend(_replacements(used, match.index))
-        placements.append(Placement(chunk.line, match.index + 1, match.tier.name))
-        line_index = match.index + sum(1 for s in used if s[0] != C.ADDED)
-    return replacements, placements
+        added, removed = (sum(1 for s in used if s[0] == op) for op in (C.ADDED, C.REMOVED))
+        placements.append(Placement(chunk.line, match.index + 1, match.tier.name, added, removed))
+        line_index = match.index + len(pattern)
+    return replacements, placements, warnings
 
 
-def _narrow(index: LineIndex, chunk: Chunk, line_index: int, shown: str) -> tuple[int | None, int]:
+def _narrow(
+    index: LineIndex, lines: list[str], chunk: Chunk, line_index: int, where: Location
+) -> tuple[int | None, int]:
     """Follow the chunk's `@@` lines; return the last one's index and where to search next."""
     anchor = None
     for context in chunk.contexts:
         match = index.seek([context], line_index)
         if match is None:
-            raise ContextNotFoundError(
-                f"Failed to find context '{context}' in {shown}",
-                path=shown,
-                patch_line=chunk.line,
-                expected=(context,),
-                context=context,
-            )
+            raise diagnose.missing_context(index, lines, chunk, context, line_index, where)
         anchor, line_index = match.index, match.index + 1
     return anchor, line_index
 
@@ -105,27 +120,29 @@ def _insertion_point(
 
 
 def _find_chunk(
-    index: LineIndex, chunk: Chunk, line_index: int, anchor: int | None, shown: str
-) -> tuple[tuple[str, ...], Match]:
-    """Search the chunk, then retry at its `@@` line, then without a trailing blank line."""
+    index: LineIndex,
+    lines: list[str],
+    chunk: Chunk,
+    line_index: int,
+    anchor: int | None,
+    where: Location,
+) -> tuple[tuple[str, ...], list[str], Match]:
+    """Search the chunk, then retry at its `@@` line, then without a trailing blank line.
+
+    Returns the chunk lines used, the pattern searched, and the match.
+    """
     variants = [chunk.lines]
     trimmed = _without_trailing_blank(chunk.lines)
     if trimmed is not None:
         variants.append(trimmed)
     starts = [line_index] if anchor is None else [line_index, anchor]
-    for lines in variants:
-        pattern = [s[1:] for s in lines if s[0] != C.ADDED]
+    for used in variants:
+        pattern = [s[1:] for s in used if s[0] != C.ADDED]
         for start in starts:
             match = index.seek(pattern, start, eof=chunk.is_end_of_file)
             if match is not None:
-                return lines, match
-    expected = tuple(chunk.old_lines)
-    raise ContextNotFoundError(
-        f"Failed to find expected lines in {shown}:\n" + "\n".join(expected),
-        path=shown,
-        patch_line=chunk.line,
-        expected=expected,
-    )
+                return used, pattern, match
+    raise diagnose.missing_chunk(index, lines, chunk, line_index, where)
 
 
 def _without_trailing_blank(lines: tuple[str, ...]) -> tuple[str, ...] | None:

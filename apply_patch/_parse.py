@@ -6,6 +6,7 @@ from lark import Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from . import _constants as C
+from ._diagnose import syntax_hints
 from ._errors import PatchSyntaxError
 from ._grammar import build_parser
 from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
@@ -31,11 +32,15 @@ def parse_patch(text: str) -> Patch:
 
     Raises PatchSyntaxError with the reference's message and the patch line.
     """
-    source = unwrap(text)
     try:
-        return cast(Patch, build_parser(_TO_MODEL).parse(source.text))
-    except UnexpectedInput as exc:
-        raise _syntax_error(exc, source) from None
+        source = unwrap(text)
+        try:
+            return cast(Patch, build_parser(_TO_MODEL).parse(source.text))
+        except UnexpectedInput as exc:
+            raise _syntax_error(exc, source) from None
+    except PatchSyntaxError as error:
+        error.hints = syntax_hints(text, error)
+        raise
 
 
 class _EnvironmentId(str):

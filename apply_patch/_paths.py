@@ -18,7 +18,8 @@ class Location:
     """Where a patch path leads.
 
     `shown` is absolute and lexically normalised (how messages name the file,
-    as the reference does); `entry` is the directory entry itself (its folder
+    as the reference does); `relative` is relative to the root when inside it
+    (else `shown`), for our own messages; `entry` is the directory entry itself (its folder
     with symlinks resolved: a Delete removes this, a symlink included);
     `target` is what content is read from and written to (symlinks followed).
     """
@@ -27,6 +28,7 @@ class Location:
     shown: str
     entry: str
     target: str
+    relative: str
 
 
 class Resolver:
@@ -48,7 +50,10 @@ class Resolver:
             self._refuse_symlinks(written, shown)
         if self._policy.outside_root == "error":
             self._confine(written, shown, entry, target if follow_leaf else entry)
-        return Location(written, shown, entry, target if follow_leaf else entry)
+        relative = (
+            os.path.relpath(shown, self.root_shown) if _inside(shown, self.root_shown) else shown
+        )
+        return Location(written, shown, entry, target if follow_leaf else entry, relative)
 
     def _confine(self, written: str, shown: str, entry: str, target: str) -> None:
         if not _inside(shown, self.root_shown):

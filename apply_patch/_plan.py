@@ -11,6 +11,7 @@ import os
 import stat
 from dataclasses import dataclass
 
+from ._diagnose import PatchWarning
 from ._errors import EmptyPatchError, FilePolicyError, PatchError, PatchIOError
 from ._locate import Placement, update_lines
 from ._model import AddFile, DeleteFile, Patch, UpdateFile
@@ -43,10 +44,15 @@ DiskState = FileState | Kind | None  # None: nothing there
 
 @dataclass(frozen=True, slots=True)
 class FileChange:
-    """One path's net change: `before` and `after` (None: absent)."""
+    """One path's net change: `before` and `after` (None: absent).
+
+    `path` is the absolute path on disk, `shown` how the reference names it,
+    `relative` how a patch would write it.
+    """
 
     path: str
     shown: str
+    relative: str
     before: FileState | None
     after: FileState | None
 
@@ -56,23 +62,33 @@ class OperationResult:
     """One operation of the patch: `A`, `M` or `D`, its path as written.
 
     For a move, `path` is the destination and `source` the original path.
-    `placements` say where each chunk of an Update landed.
+    `added`/`removed` count lines; `placements` say where each chunk of an
+    Update landed. `target` (and `source_target` for a move) are the absolute
+    paths written or removed.
     """
 
     letter: str
     path: str
+    target: str
+    added: int = 0
+    removed: int = 0
     source: str | None = None
+    source_target: str | None = None
     placements: tuple[Placement, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """Everything the commit needs: net changes, and folders to create (parents first)."""
+    """Everything the commit needs: net changes, and folders to create (parents first).
+
+    `warnings` are doubts about chunks that were placed (fuzzy, ambiguous).
+    """
 
     root: str
     operations: tuple[OperationResult, ...]
     changes: tuple[FileChange, ...]
     new_folders: tuple[str, ...]
+    warnings: tuple[PatchWarning, ...] = ()
 
 
 def make_plan(patch: Patch, root: str, policy: Policy) -> Plan:
@@ -91,7 +107,13 @@ def make_plan(patch: Patch, root: str, policy: Policy) -> Plan:
         else:
             results.append(planner.update(operation))
     changes = planner.overlay.changes()
-    return Plan(planner.resolver.root_shown, tuple(results), changes, _new_folders(changes))
+    return Plan(
+        planner.resolver.root_shown,
+        tuple(results),
+        changes,
+        _new_folders(changes),
+        tuple(planner.warnings),
+    )
 
 
 class _Overlay:
@@ -100,10 +122,10 @@ class _Overlay:
     def __init__(self) -> None:
         self.original: dict[str, DiskState] = {}
         self.current: dict[str, DiskState] = {}
-        self.shown: dict[str, str] = {}
+        self.names: dict[str, Location] = {}
         self.folders: set[str] = set()  # folders the patch creates
 
-    def look(self, key: str, shown: str, failure: str, *, follow: bool = True) -> DiskState:
+    def look(self, key: str, where: Location, failure: str, *, follow: bool = True) -> DiskState:
         """The state of `key` now; read from disk on first sight. `failure` prefixes errors."""
         if key in self.current:
             return self.current[key]
@@ -112,9 +134,9 @@ class _Overlay:
         try:
             state = _probe(key, follow=follow)
         except OSError as exc:
-            raise _io_error(failure, shown, exc) from exc
+            raise _io_error(failure, where, exc) from exc
         self.original[key] = self.current[key] = state
-        self.shown[key] = shown
+        self.names[key] = where
         return state
 
     def put(self, key: str, state: FileState | None) -> None:
@@ -132,7 +154,7 @@ class _Overlay:
             if kind is not None:
                 raise PatchIOError(
                     f"Failed to write file {location.shown}: {parent} is a {kind}, not a folder",
-                    path=location.written,
+                    path=location.relative,
                 )
             missing.append(parent)
             parent = os.path.dirname(parent)
@@ -158,7 +180,8 @@ class _Overlay:
             before = self.original[key]
             if after != before:
                 assert not isinstance(before, Kind) and not isinstance(after, Kind)
-                result.append(FileChange(key, self.shown[key], before, after))
+                name = self.names[key]
+                result.append(FileChange(key, name.shown, name.relative, before, after))
         return tuple(result)
 
 
@@ -177,9 +200,11 @@ def _probe(path: str, *, follow: bool) -> DiskState:
         return FileState(file.read(), stat.S_IMODE(info.st_mode))
 
 
-def _io_error(failure: str, shown: str, exc: OSError) -> PatchIOError:
+def _io_error(failure: str, where: Location, exc: OSError) -> PatchIOError:
     return PatchIOError(
-        f"{failure} {shown}: {exc.strerror} (os error {exc.errno})", path=shown, errno=exc.errno
+        f"{failure} {where.shown}: {exc.strerror} (os error {exc.errno})",
+        path=where.relative,
+        errno=exc.errno,
     )
 
 
@@ -190,6 +215,7 @@ class _Planner:
         self.resolver = resolver
         self.policy = policy
         self.overlay = _Overlay()
+        self.warnings: list[PatchWarning] = []
 
     def _resolve(self, path: str, line: int, *, follow_leaf: bool = True) -> Location:
         try:
@@ -205,47 +231,57 @@ class _Planner:
             raise FilePolicyError(
                 f"Failed to add file {where.shown}: it already exists "
                 "(use '*** Update File:' to change it)",
-                path=op.path,
+                path=where.relative,
                 patch_line=op.line,
             )
         ending = "\r\n" if self.policy.line_endings == "crlf" else "\n"
         data = "".join(line + ending for line in op.lines).encode("utf-8")
         mode = existing.mode if existing is not None else None
         self.overlay.put(where.target, FileState(data, mode))
-        return OperationResult("A", op.path)
+        return OperationResult("A", op.path, where.target, added=len(op.lines))
 
     def delete(self, op: DeleteFile) -> OperationResult:
         where = self._resolve(op.path, op.line, follow_leaf=False)
         failure = "Failed to delete file"
-        state = self.overlay.look(where.entry, where.shown, failure, follow=False)
+        state = self.overlay.look(where.entry, where, failure, follow=False)
         if not isinstance(state, FileState):
             reason = "No such file or directory (os error 2)" if state is None else f"it is a {state.value}"
-            raise PatchIOError(f"{failure} {where.shown}: {reason}", path=op.path, patch_line=op.line)
+            raise PatchIOError(
+                f"{failure} {where.shown}: {reason}", path=where.relative, patch_line=op.line
+            )
         self.overlay.put(where.entry, None)
-        return OperationResult("D", op.path)
+        removed = 0 if state.is_link else _count_lines(state.data)
+        return OperationResult("D", op.path, where.entry, removed=removed)
 
     def update(self, op: UpdateFile) -> OperationResult:
         where = self._resolve(op.path, op.line)
         state = self._readable(where, op.line)
-        text = _decode(state.data, where.shown, self.policy, op.line)
-        placements: list[Placement] = []
+        text = _decode(state.data, where, self.policy, op.line)
+        placements: tuple[Placement, ...] = ()
         if op.chunks:
-            text, placements = update_lines(text, op, self.policy, where.shown)
-        data = _encode(text, self.policy)
-        destination = where
-        if op.move_to is not None:
-            destination = self._move_destination(op, where)
-        mode = state.mode if destination is where or self.policy.move_mode == "keep" else None
-        self.overlay.put(destination.target, FileState(data, mode))
-        if destination is not where:
+            located = update_lines(text, op, self.policy, where)
+            text, placements = located.text, located.placements
+            self.warnings += located.warnings
+        destination = where if op.move_to is None else self._move_destination(op, where)
+        moved = destination is not where
+        mode = state.mode if not moved or self.policy.move_mode == "keep" else None
+        self.overlay.put(destination.target, FileState(_encode(text, self.policy), mode))
+        if moved:
             self.overlay.put(where.entry, None)
-        letter_path = op.path if op.move_to is None else op.move_to
-        source = op.path if op.move_to is not None else None
-        return OperationResult("M", letter_path, source, tuple(placements))
+        return OperationResult(
+            "M",
+            op.path if op.move_to is None else op.move_to,
+            destination.target,
+            added=sum(p.added for p in placements),
+            removed=sum(p.removed for p in placements),
+            source=op.path if op.move_to is not None else None,
+            source_target=where.entry if moved else None,
+            placements=placements,
+        )
 
     def _readable(self, where: Location, line: int) -> FileState:
         failure = "Failed to read file to update"
-        state = self.overlay.look(where.target, where.shown, failure)
+        state = self.overlay.look(where.target, where, failure)
         if isinstance(state, FileState):
             return state
         reason = (
@@ -255,7 +291,7 @@ class _Planner:
         )
         raise PatchIOError(
             f"{failure} {where.shown}: {reason}",
-            path=where.written,
+            path=where.relative,
             patch_line=line,
             errno=2 if state is None else None,
         )
@@ -263,10 +299,12 @@ class _Planner:
     def _writable(self, where: Location, line: int) -> FileState | None:
         """The file now at `where` (None if none), after checking a file can be written there."""
         failure = "Failed to write file"
-        state = self.overlay.look(where.target, where.shown, failure)
+        state = self.overlay.look(where.target, where, failure)
         if isinstance(state, Kind):
             raise PatchIOError(
-                f"{failure} {where.shown}: it is a {state.value}", path=where.written, patch_line=line
+                f"{failure} {where.shown}: it is a {state.value}",
+                path=where.relative,
+                patch_line=line,
             )
         self.overlay.make_parents(where)
         return state
@@ -274,29 +312,50 @@ class _Planner:
     def _move_destination(self, op: UpdateFile, source: Location) -> Location:
         assert op.move_to is not None
         destination = self._resolve(op.move_to, op.line)
-        if destination.target == source.target:
+        if destination.target == source.target or _is_alias(destination, source):
             if self.policy.move_same_path == "error":
                 raise FilePolicyError(
                     f"Failed to move {source.shown}: it would be moved onto itself",
-                    path=op.path,
+                    path=source.relative,
                     patch_line=op.line,
                 )
             return source  # a plain update
         if self._writable(destination, op.line) is not None and self.policy.move_existing == "error":
             raise FilePolicyError(
                 f"Failed to move {source.shown} to {destination.shown}: the destination already exists",
-                path=op.move_to,
+                path=destination.relative,
                 patch_line=op.line,
             )
         return destination
 
 
-def _decode(data: bytes, shown: str, policy: Policy, line: int) -> TextFile:
-    failure = f"Failed to read file to update {shown}"
+def _is_alias(destination: Location, source: Location) -> bool:
+    """True when `destination` names the source's own entry in another spelling.
+
+    On a case-insensitive file system, `Readme.md` → `README.md` finds the
+    source itself: writing one and deleting the other would lose the file.
+    Such a move is a plain update (the name keeps its old spelling).
+    """
+    try:
+        same = os.path.samefile(destination.target, source.target)
+        listed = os.path.basename(destination.target) in os.listdir(os.path.dirname(destination.target))
+    except OSError:
+        return False
+    return same and not listed
+
+
+def _count_lines(data: bytes) -> int:
+    return data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
+
+
+def _decode(data: bytes, where: Location, policy: Policy, line: int) -> TextFile:
+    failure = f"Failed to read file to update {where.shown}"
     nul = data.find(b"\0")
     if nul >= 0 and policy.binary == "error":
         raise FilePolicyError(
-            f"{failure}: it looks binary (a NUL byte at offset {nul})", path=shown, patch_line=line
+            f"{failure}: it looks binary (a NUL byte at offset {nul})",
+            path=where.relative,
+            patch_line=line,
         )
     try:
         return split_text(data.decode("utf-8"))
@@ -306,7 +365,7 @@ def _decode(data: bytes, shown: str, policy: Policy, line: int) -> TextFile:
         raise FilePolicyError(
             f"{failure}: invalid utf-8 sequence of {exc.end - exc.start} bytes "
             f"from index {exc.start} (the file is not UTF-8 text)",
-            path=shown,
+            path=where.relative,
             patch_line=line,
         ) from None
 

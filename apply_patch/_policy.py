@@ -20,7 +20,7 @@ def _option(default: str, help: str) -> typing.Any:
 
 @dataclass(frozen=True, slots=True)
 class Policy:
-    """How files are treated; every field is also an option of the executable."""
+    """How files are treated and chunks placed; every field is also an option of the executable."""
 
     add_existing: Literal["error", "overwrite"] = _option(
         "error", "Add File on a path that exists"
@@ -53,6 +53,9 @@ class Policy:
     )
     symlinks: Literal["follow", "error"] = _option(
         "follow", "paths through symlinks inside the root"
+    )
+    ambiguous: Literal["first", "error"] = _option(
+        "first", "a chunk that matches several places (first: use it and warn)"
     )
 
     def __post_init__(self) -> None:

@@ -27,7 +27,8 @@ def test_invalid_patch_has_the_reference_message(path: Path) -> None:
     expected = _read(path.with_suffix(".error")).removesuffix("\n")
     with pytest.raises(PatchSyntaxError) as caught:
         parse_patch(_read(path))
-    assert str(caught.value) == expected
+    assert caught.value.headline == expected
+    assert str(caught.value) == "\n".join([expected, *(f"Hint: {h}" for h in caught.value.hints)])
     numbered = re.match(r"Invalid patch hunk on line (\d+): ", expected)
     assert caught.value.line == (int(numbered.group(1)) if numbered else None)
 
@@ -43,6 +44,20 @@ def test_valid_patch_has_canonical_text(path: Path) -> None:
 
 def test_fixture_counts() -> None:
     assert len(INVALID) >= 30 and len(VALID) >= 20
+
+
+@pytest.mark.parametrize(
+    ("name", "hint"),
+    [
+        ("first_line_not_begin", "There is text before '*** Begin Patch' (which is on line 2)"),
+        ("missing_end_patch", "The patch looks truncated: '*** End Patch' is missing."),
+        ("heredoc_without_end_patch", "The patch looks truncated: '*** End Patch' is missing."),
+    ],
+)
+def test_envelope_errors_carry_a_hint(name: str, hint: str) -> None:
+    with pytest.raises(PatchSyntaxError) as caught:
+        parse_patch(_read(FIXTURES / "parse" / "invalid" / f"{name}.patch"))
+    assert any(h.startswith(hint) for h in caught.value.hints), caught.value.hints
 
 
 def test_model_records_lines_and_contexts() -> None:

@@ -122,10 +122,15 @@ def test_library(case: Case, tmp_path: Path) -> None:
     assert snapshot(root.parent) == _expected(case, tmp_path, before), case.rule
 
 
+FLAGS = {"--codex": {}, "--unique": {"ambiguous": "error"}}
+
+
 def _options(args: list[str]) -> dict[str, str]:
     """`--final-newline keep` → {"final_newline": "keep"}; `--codex` is the policy."""
-    options = {}
-    words = [a for a in args if a != "--codex"]
+    options: dict[str, str] = {}
+    for flag in set(args) & set(FLAGS):
+        options.update(FLAGS[flag])
+    words = [a for a in args if a not in FLAGS]
     for name, value in zip(words[0::2], words[1::2]):
         options[name.removeprefix("--").replace("-", "_")] = value
     return options
