@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-_WORD: Final = re.compile(r"\w{3,}")
+_WORD: Final = re.compile(r"\b\w{3,40}\b")  # longer "words" are data, not names
 _CAP: Final = 1000  # a line or word in more places than this says nothing about where
 _MAX_WORDS: Final = 40
 
