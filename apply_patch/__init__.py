@@ -9,7 +9,7 @@
 every failure raises a `PatchError` subclass, and then no file was changed.
 """
 
-from ._apply import ApplyResult, apply_patch
+from ._apply import ApplyResult, apply_patch, apply_to_mapping
 from ._errors import (
     ConcurrentChangeError,
     ContextNotFoundError,
@@ -46,6 +46,7 @@ __all__ = [
     "RollbackError",
     "UpdateFile",
     "apply_patch",
+    "apply_to_mapping",
     "grammar_text",
     "parse_patch",
 ]

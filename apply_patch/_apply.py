@@ -1,10 +1,13 @@
-"""The whole pipeline in one call: parse → plan → commit → result."""
+"""The whole pipeline in one call: parse → plan → commit (to disk or a mapping) → result."""
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ._commit import commit
 from ._diagnose import PatchWarning
+from ._disk_tree import DiskTree
+from ._memory_tree import MemoryTree, normalise
 from ._parse import parse_patch
 from ._plan import FileChange, OperationResult, make_plan
 from ._policy import DEFAULT, Policy
@@ -49,7 +52,8 @@ def apply_patch(
     With `dry_run`, everything is computed and nothing is written.
     """
     chosen = policy.with_options(**options) if options else policy
-    plan = make_plan(parse_patch(text), os.fspath(root), chosen)
+    patch = parse_patch(text)
+    plan = make_plan(patch, DiskTree(os.fspath(root), chosen), chosen)
     if not dry_run:
         commit(plan)
     header = DRY_RUN_HEADER if dry_run else SUCCESS_HEADER
@@ -60,3 +64,40 @@ def apply_patch(
         plan.warnings,
         dry_run,
     )
+
+
+def apply_to_mapping(
+    text: str,
+    files: Mapping[str, str | bytes],
+    *,
+    policy: Policy = DEFAULT,
+    **options: str,
+) -> dict[str, str | bytes]:
+    """Apply patch `text` to an in-memory tree and return the new tree; no disk access.
+
+    Keys are relative paths with `/` (`./a//b` is `a/b`). A file given as
+    `str` is UTF-8 text and comes back as `str`; `bytes` stay `bytes`; added
+    files come back as `str`; a moved file keeps its type under its new path;
+    deleted files are absent. Raises PatchError as `apply_patch` does, and
+    the mapping passed in is never modified.
+    """
+    chosen = policy.with_options(**options) if options else policy
+    patch = parse_patch(text)
+    tree = MemoryTree({path: _as_bytes(content) for path, content in files.items()})
+    plan = make_plan(patch, tree, chosen)
+    binary = {normalise(path) for path, content in files.items() if isinstance(content, bytes)}
+    binary.update(op.target for op in plan.operations if op.source_target in binary)
+    new_tree = dict(tree.files)
+    for change in plan.changes:
+        if change.after is None:
+            del new_tree[change.path]
+        else:
+            new_tree[change.path] = change.after.data
+    return {
+        path: data if path in binary else data.decode("utf-8", "surrogateescape")
+        for path, data in new_tree.items()
+    }
+
+
+def _as_bytes(content: str | bytes) -> bytes:
+    return content.encode("utf-8") if isinstance(content, str) else content

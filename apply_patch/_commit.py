@@ -16,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ._errors import ConcurrentChangeError, PatchIOError, RollbackError
-from ._plan import FileChange, FileState, Plan
+from ._plan import FileChange, Plan
+from ._tree import FileState
 
 TEMP_SUFFIX = ".apply_patch.tmp"
 

@@ -1,45 +1,23 @@
-"""Patch + root → Plan: every path resolved, every file read, every new content computed.
+"""Patch + tree → Plan: every path resolved, every file read, every new content computed.
 
-Nothing is written here. The operations run in patch order over an in-memory
+Nothing is written here; files are read through the `Tree` interface (a root
+folder on disk, or an in-memory mapping). The operations run in patch order over an in-memory
 overlay of the tree, so several operations on one file apply one after the
 other, each to the result of the previous. Any error raised here means
 nothing was written; the Plan is what `_commit` makes true on disk.
 """
 
-import enum
 import os
-import stat
 from dataclasses import dataclass
 
 from ._diagnose import PatchWarning
 from ._errors import EmptyPatchError, FilePolicyError, PatchError, PatchIOError
 from ._locate import Placement, update_lines
 from ._model import AddFile, DeleteFile, Patch, UpdateFile
-from ._paths import Location, Resolver
+from ._paths import Location
 from ._policy import Policy
 from ._textfile import TextFile, split_text
-
-
-@dataclass(frozen=True, slots=True)
-class FileState:
-    """A file's bytes and permission bits (None: as for a new file).
-
-    For a symlink (`is_link`), `data` is the link's target path.
-    """
-
-    data: bytes
-    mode: int | None = None
-    is_link: bool = False
-
-
-class Kind(enum.Enum):
-    """What a path is on disk when it is not a regular file or a symlink."""
-
-    FOLDER = "folder"
-    SPECIAL = "special file"
-
-
-DiskState = FileState | Kind | None  # None: nothing there
+from ._tree import FileState, Kind, State, Tree
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,13 +69,11 @@ class Plan:
     warnings: tuple[PatchWarning, ...] = ()
 
 
-def make_plan(patch: Patch, root: str, policy: Policy) -> Plan:
-    """Read and compute everything `patch` needs under `root`; raise PatchError if anything fails."""
+def make_plan(patch: Patch, tree: Tree, policy: Policy) -> Plan:
+    """Read and compute everything `patch` needs in `tree`; raise PatchError if anything fails."""
     if not patch.operations:
         raise EmptyPatchError()
-    if not os.path.isdir(root):
-        raise PatchIOError(f"The root folder {os.path.abspath(root)} does not exist", path=root)
-    planner = _Planner(Resolver(root, policy), policy)
+    planner = _Planner(tree, policy)
     results = []
     for operation in patch.operations:
         if isinstance(operation, AddFile):
@@ -108,33 +84,34 @@ def make_plan(patch: Patch, root: str, policy: Policy) -> Plan:
             results.append(planner.update(operation))
     changes = planner.overlay.changes()
     return Plan(
-        planner.resolver.root_shown,
-        tuple(results),
-        changes,
-        _new_folders(changes),
-        tuple(planner.warnings),
+        tree.root, tuple(results), changes, _new_folders(changes, tree), tuple(planner.warnings)
     )
 
 
 class _Overlay:
-    """The files as the patch leaves them so far, over the files on disk."""
+    """The files as the patch leaves them so far, over the files of the tree."""
 
-    def __init__(self) -> None:
-        self.original: dict[str, DiskState] = {}
-        self.current: dict[str, DiskState] = {}
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        self.original: dict[str, State] = {}
+        self.current: dict[str, State] = {}
         self.names: dict[str, Location] = {}
         self.folders: set[str] = set()  # folders the patch creates
 
-    def look(self, key: str, where: Location, failure: str, *, follow: bool = True) -> DiskState:
-        """The state of `key` now; read from disk on first sight. `failure` prefixes errors."""
+    def look(self, key: str, where: Location, failure: str, *, follow: bool = True) -> State:
+        """The state of `key` now; read on first sight. `failure` prefixes errors."""
         if key in self.current:
             return self.current[key]
         if key in self.folders:
             return Kind.FOLDER
         try:
-            state = _probe(key, follow=follow)
+            state = self.tree.read(key, follow=follow)
         except OSError as exc:
-            raise _io_error(failure, where, exc) from exc
+            raise PatchIOError(
+                f"{failure} {where.shown}: {exc.strerror} (os error {exc.errno})",
+                path=where.relative,
+                errno=exc.errno,
+            ) from exc
         self.original[key] = self.current[key] = state
         self.names[key] = where
         return state
@@ -146,9 +123,17 @@ class _Overlay:
     def make_parents(self, location: Location) -> None:
         """Check that `location` can have folders created above it; note the new ones."""
         missing: list[str] = []
-        parent = os.path.dirname(location.target)
-        while parent not in self.folders and parent != os.path.dirname(parent):
-            kind = self._kind_of(parent)
+        parent = self.tree.parent(location.target)
+        while parent is not None and parent not in self.folders:
+            try:
+                kind = self._kind_of(parent)
+            except OSError as exc:
+                raise PatchIOError(
+                    f"Failed to write file {location.shown}: cannot inspect {parent}: "
+                    f"{exc.strerror} (os error {exc.errno})",
+                    path=location.relative,
+                    errno=exc.errno,
+                ) from exc
             if kind == "folder":
                 break
             if kind is not None:
@@ -157,7 +142,7 @@ class _Overlay:
                     path=location.relative,
                 )
             missing.append(parent)
-            parent = os.path.dirname(parent)
+            parent = self.tree.parent(parent)
         self.folders.update(missing)
 
     def _kind_of(self, path: str) -> str | None:
@@ -166,13 +151,7 @@ class _Overlay:
             return "file"  # a file deleted by this patch does not become a folder
         if isinstance(self.current.get(path), FileState):
             return "file"
-        try:
-            mode = os.stat(path).st_mode
-        except (FileNotFoundError, NotADirectoryError):
-            return None
-        if stat.S_ISDIR(mode):
-            return "folder"
-        return "file" if stat.S_ISREG(mode) else Kind.SPECIAL.value
+        return self.tree.kind(path)
 
     def changes(self) -> tuple[FileChange, ...]:
         result = []
@@ -185,41 +164,18 @@ class _Overlay:
         return tuple(result)
 
 
-def _probe(path: str, *, follow: bool) -> DiskState:
-    try:
-        info = os.stat(path) if follow else os.lstat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    if stat.S_ISLNK(info.st_mode):
-        return FileState(os.fsencode(os.readlink(path)), is_link=True)
-    if stat.S_ISDIR(info.st_mode):
-        return Kind.FOLDER
-    if not stat.S_ISREG(info.st_mode):
-        return Kind.SPECIAL
-    with open(path, "rb") as file:
-        return FileState(file.read(), stat.S_IMODE(info.st_mode))
-
-
-def _io_error(failure: str, where: Location, exc: OSError) -> PatchIOError:
-    return PatchIOError(
-        f"{failure} {where.shown}: {exc.strerror} (os error {exc.errno})",
-        path=where.relative,
-        errno=exc.errno,
-    )
-
-
 class _Planner:
     """Runs the operations of one patch over the overlay."""
 
-    def __init__(self, resolver: Resolver, policy: Policy) -> None:
-        self.resolver = resolver
+    def __init__(self, tree: Tree, policy: Policy) -> None:
+        self.tree = tree
         self.policy = policy
-        self.overlay = _Overlay()
+        self.overlay = _Overlay(tree)
         self.warnings: list[PatchWarning] = []
 
     def _resolve(self, path: str, line: int, *, follow_leaf: bool = True) -> Location:
         try:
-            return self.resolver.resolve(path, follow_leaf=follow_leaf)
+            return self.tree.resolve(path, follow_leaf=follow_leaf)
         except PatchError as exc:
             exc.patch_line = line
             raise
@@ -256,16 +212,16 @@ class _Planner:
     def update(self, op: UpdateFile) -> OperationResult:
         where = self._resolve(op.path, op.line)
         state = self._readable(where, op.line)
-        text = _decode(state.data, where, self.policy, op.line)
+        data = state.data  # a pure rename moves the bytes untouched
         placements: tuple[Placement, ...] = ()
         if op.chunks:
-            located = update_lines(text, op, self.policy, where)
-            text, placements = located.text, located.placements
+            located = update_lines(_decode(data, where, self.policy, op.line), op, self.policy, where)
+            data, placements = _encode(located.text, self.policy), located.placements
             self.warnings += located.warnings
         destination = where if op.move_to is None else self._move_destination(op, where)
         moved = destination is not where
         mode = state.mode if not moved or self.policy.move_mode == "keep" else None
-        self.overlay.put(destination.target, FileState(_encode(text, self.policy), mode))
+        self.overlay.put(destination.target, FileState(data, mode))
         if moved:
             self.overlay.put(where.entry, None)
         return OperationResult(
@@ -312,7 +268,7 @@ class _Planner:
     def _move_destination(self, op: UpdateFile, source: Location) -> Location:
         assert op.move_to is not None
         destination = self._resolve(op.move_to, op.line)
-        if destination.target == source.target or _is_alias(destination, source):
+        if destination.target == source.target or self.tree.is_alias(destination, source):
             if self.policy.move_same_path == "error":
                 raise FilePolicyError(
                     f"Failed to move {source.shown}: it would be moved onto itself",
@@ -327,21 +283,6 @@ class _Planner:
                 patch_line=op.line,
             )
         return destination
-
-
-def _is_alias(destination: Location, source: Location) -> bool:
-    """True when `destination` names the source's own entry in another spelling.
-
-    On a case-insensitive file system, `Readme.md` → `README.md` finds the
-    source itself: writing one and deleting the other would lose the file.
-    Such a move is a plain update (the name keeps its old spelling).
-    """
-    try:
-        same = os.path.samefile(destination.target, source.target)
-        listed = os.path.basename(destination.target) in os.listdir(os.path.dirname(destination.target))
-    except OSError:
-        return False
-    return same and not listed
 
 
 def _count_lines(data: bytes) -> int:
@@ -375,16 +316,16 @@ def _encode(text: TextFile, policy: Policy) -> bytes:
     return text.to_text(bom=text.bom).encode("utf-8", errors)
 
 
-def _new_folders(changes: tuple[FileChange, ...]) -> tuple[str, ...]:
+def _new_folders(changes: tuple[FileChange, ...], tree: Tree) -> tuple[str, ...]:
     """The folders missing above the files to write, parents first."""
     needed: dict[str, None] = {}
     for change in changes:
         if change.after is None:
             continue
-        parent = os.path.dirname(change.path)
         chain = []
-        while parent != os.path.dirname(parent) and not os.path.isdir(parent):
+        parent = tree.parent(change.path)
+        while parent is not None and tree.kind(parent) != "folder":
             chain.append(parent)
-            parent = os.path.dirname(parent)
+            parent = tree.parent(parent)
         needed.update(dict.fromkeys(reversed(chain)))
     return tuple(sorted(needed, key=lambda p: p.count(os.sep)))

@@ -6,7 +6,8 @@ from typing import Any, Final
 
 from ._diagnose import PatchWarning
 from ._errors import PatchError, RollbackError
-from ._plan import FileChange, FileState, OperationResult
+from ._plan import FileChange, OperationResult
+from ._tree import FileState
 from ._textfile import split_text
 
 SUCCESS_HEADER: Final = "Success. Updated the following files:"

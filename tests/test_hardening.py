@@ -55,6 +55,7 @@ KILLER = """
 import os, signal, sys
 from apply_patch import DEFAULT, parse_patch
 from apply_patch._commit import Disk, commit
+from apply_patch._disk_tree import DiskTree
 from apply_patch._plan import make_plan
 
 class Killer(Disk):
@@ -68,7 +69,7 @@ class Killer(Disk):
     def replace(self, source, target): self.tick(); super().replace(source, target)
     def unlink(self, path): self.tick(); super().unlink(path)
 
-commit(make_plan(parse_patch(sys.stdin.read()), sys.argv[1], DEFAULT), Killer())
+commit(make_plan(parse_patch(sys.stdin.read()), DiskTree(sys.argv[1], DEFAULT), DEFAULT), Killer())
 print(Killer.calls)
 """
 CRASH_PATCH = """\
