@@ -24,6 +24,8 @@ from ._grammar import grammar_text
 from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
 from ._parse import parse_patch
 from ._policy import CODEX, DEFAULT, Policy, PolicyValueError
+from ._stream import PartialOperation, PartialPatch, parse_partial
+from ._tools import tool_definitions
 
 __all__ = [
     "CODEX",
@@ -37,6 +39,8 @@ __all__ = [
     "EmptyPatchError",
     "FilePolicyError",
     "Operation",
+    "PartialOperation",
+    "PartialPatch",
     "Patch",
     "PatchError",
     "PatchIOError",
@@ -48,5 +52,7 @@ __all__ = [
     "apply_patch",
     "apply_to_mapping",
     "grammar_text",
+    "parse_partial",
     "parse_patch",
+    "tool_definitions",
 ]

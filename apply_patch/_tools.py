@@ -1,0 +1,115 @@
+"""Ready-to-use tool definitions for LLM APIs, built from the grammar and one instructions text."""
+
+from typing import Any, Final
+
+from ._grammar import grammar_text
+
+TOOL_NAME: Final = "apply_patch"
+
+DESCRIPTION: Final = (
+    "Edit files with a patch: add, delete, update and rename files in one call. "
+    "The whole patch is applied or nothing is; on failure the error shows the closest "
+    "lines of the file."
+)
+
+INSTRUCTIONS: Final = """\
+Use the `apply_patch` tool to edit files. Its input is a patch in this format:
+
+*** Begin Patch
+[one or more file operations]
+*** End Patch
+
+Each file operation starts with a header:
+
+*** Add File: <path>      creates a file; every line after it starts with + and is a line of the file
+*** Delete File: <path>   removes a file; nothing follows it
+*** Update File: <path>   changes a file; it may be followed by
+*** Move to: <new path>   to rename the file as well
+
+An update is made of chunks. Each chunk starts with a line `@@`, or `@@ ` followed by
+a line of the file that comes before the change (usually its class or function
+header), and then lists lines, each with a one-character prefix:
+
+' ' (a space)  a context line, kept as it is
+'-'            a line to remove
+'+'            a line to add
+
+Rules:
+- Paths are relative to the project root, never absolute.
+- Show 3 lines of context before and after each change (fewer at the start or the end
+  of a file). When two changes are close, write one chunk: do not repeat context lines.
+- Copy context and removed lines exactly as they are in the file, indentation included.
+- When 3 lines of context do not make a place unique, name the enclosing class or
+  function on the @@ line (`@@ class Handler:`); use a second @@ line to go deeper
+  (`@@     def run(self):`).
+- Chunks follow the order of the file.
+- A chunk that changes the last lines of a file may end with the line `*** End of File`.
+- The patch is applied whole or not at all. When a chunk is not found, nothing changes
+  and the error shows the closest lines of the file: fix the chunk and send the whole
+  patch again.
+
+Example:
+
+*** Begin Patch
+*** Add File: docs/hello.md
++# Hello
++
++A new page.
+*** Update File: src/app.py
+*** Move to: src/main.py
+@@ def greet(name):
+-    return "Hi " + name
++    return f"Hello, {name}!"
+@@ def main():
+     args = parse_args()
+-    greet(args.name)
++    print(greet(args.name))
+*** Delete File: old/notes.txt
+*** End Patch
+"""
+
+_PATCH_SCHEMA: Final = {
+    "type": "object",
+    "properties": {
+        "patch": {
+            "type": "string",
+            "description": "The whole patch, from '*** Begin Patch' to '*** End Patch'.",
+        }
+    },
+    "required": ["patch"],
+    "additionalProperties": False,
+}
+
+
+def tool_definitions() -> dict[str, Any]:
+    """Tool definitions for the `apply_patch` tool, and the text that teaches the format.
+
+    - `"custom"`: a free-form tool for the OpenAI Responses API, constrained by the
+      project's Lark grammar (the model's output is the patch itself);
+    - `"function"`: a JSON-schema function tool (OpenAI Responses function calling)
+      with one string parameter, `patch`;
+    - `"anthropic"`: the same function for Anthropic tool use (`input_schema`);
+    - `"instructions"`: the text a model needs to write correct patches.
+    """
+    description = f"{DESCRIPTION}\n\n{INSTRUCTIONS}"
+    return {
+        "custom": {
+            "type": "custom",
+            "name": TOOL_NAME,
+            "description": description,
+            "format": {"type": "grammar", "syntax": "lark", "definition": grammar_text()},
+        },
+        "function": {
+            "type": "function",
+            "name": TOOL_NAME,
+            "description": description,
+            "parameters": _PATCH_SCHEMA,
+            "strict": True,
+        },
+        "anthropic": {
+            "name": TOOL_NAME,
+            "description": description,
+            "input_schema": _PATCH_SCHEMA,
+        },
+        "instructions": INSTRUCTIONS,
+    }
