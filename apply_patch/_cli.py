@@ -30,7 +30,7 @@ is changed and the exit code is 1. The patch is the single argument, or stdin.
 
 # `apply_patch NAME ...` runs the subcommand's module `main(argv) -> int`; each is
 # imported only when used, so applying a patch never loads what they need.
-SUBCOMMANDS: Final[dict[str, str]] = {}
+SUBCOMMANDS: Final[dict[str, str]] = {"serve": "._mcp_server"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -48,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if isinstance(patch, int):
         return patch
     try:
-        result = apply_patch(patch, options.root, dry_run=options.dry_run, policy=_policy(options))
+        result = apply_patch(patch, options.root, dry_run=options.dry_run, policy=policy_from(options))
     except PatchError as error:
         if options.json:
             _print_json(error_json(error, dry_run=options.dry_run))
@@ -66,7 +66,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _policy(options: argparse.Namespace) -> Policy:
+def add_policy_options(parser: argparse.ArgumentParser) -> None:
+    """`--codex`, `--unique` and one option per policy field (shared by subcommands)."""
+    parser.add_argument(
+        "--codex",
+        action="store_true",
+        help="the reference implementation's file policies (the options below override it)",
+    )
+    parser.add_argument(
+        "--unique",
+        action="store_true",
+        help="a chunk that matches several places is an error (same as --ambiguous error)",
+    )
+    policies = parser.add_argument_group("file policies (default first)")
+    for name, choices in CHOICES.items():
+        default, codex = getattr(DEFAULT, name), getattr(CODEX, name)
+        note = f"; --codex: {codex}" if codex != default else ""
+        policies.add_argument(
+            "--" + name.replace("_", "-"),
+            dest=name,
+            choices=choices,
+            help=f"{HELP[name]} (default: {default}{note})",
+        )
+
+
+def policy_from(options: argparse.Namespace) -> Policy:
+    """The policy the options of `add_policy_options` describe."""
     base = CODEX if options.codex else DEFAULT
     overrides = {name: getattr(options, name) for name in CHOICES if getattr(options, name)}
     if options.unique:
@@ -116,11 +141,6 @@ def _argument_parser() -> argparse.ArgumentParser:
         "-C", "--root", default=".", metavar="DIR", help="apply relative to DIR (default: .)"
     )
     parser.add_argument(
-        "--codex",
-        action="store_true",
-        help="the reference implementation's file policies (the options below override it)",
-    )
-    parser.add_argument(
         "--dry-run", action="store_true", help="do everything but write; print what would change"
     )
     parser.add_argument(
@@ -129,21 +149,7 @@ def _argument_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object on stdout (schema in README)"
     )
-    parser.add_argument(
-        "--unique",
-        action="store_true",
-        help="a chunk that matches several places is an error (same as --ambiguous error)",
-    )
-    policies = parser.add_argument_group("file policies (default first)")
-    for name, choices in CHOICES.items():
-        default, codex = getattr(DEFAULT, name), getattr(CODEX, name)
-        note = f"; --codex: {codex}" if codex != default else ""
-        policies.add_argument(
-            "--" + name.replace("_", "-"),
-            dest=name,
-            choices=choices,
-            help=f"{HELP[name]} (default: {default}{note})",
-        )
+    add_policy_options(parser)
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     parser.add_argument("patch", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return parser
