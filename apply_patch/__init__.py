@@ -9,7 +9,7 @@
 every failure raises a `PatchError` subclass, and then no file was changed.
 """
 
-from ._apply import ApplyResult, apply_patch, apply_to_mapping
+from ._apply import ApplyResult, FileResult, apply_patch, apply_to_mapping
 from ._errors import (
     ConcurrentChangeError,
     ContextNotFoundError,
@@ -38,6 +38,7 @@ __all__ = [
     "DeleteFile",
     "EmptyPatchError",
     "FilePolicyError",
+    "FileResult",
     "Operation",
     "PartialOperation",
     "PartialPatch",

@@ -3,6 +3,7 @@
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from ._commit import commit
 from ._diagnose import PatchWarning
@@ -12,6 +13,21 @@ from ._parse import parse_patch
 from ._plan import FileChange, OperationResult, make_plan
 from ._policy import DEFAULT, Policy
 from ._report import DRY_RUN_HEADER, SUCCESS_HEADER, summary, unified_diff
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    """What happened to one file: `status` is "added", "updated", "deleted" or "moved".
+
+    `path` is relative to the root (for a deleted file, where it was); a moved
+    file has its old path in `moved_from`. `added`/`removed` count lines.
+    """
+
+    path: str
+    status: Literal["added", "updated", "deleted", "moved"]
+    moved_from: str | None = None
+    added: int = 0
+    removed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +50,33 @@ class ApplyResult:
     def diff(self) -> str:
         """A unified diff (with file headers) of every change."""
         return unified_diff(self.changes, self.operations)
+
+    @property
+    def files(self) -> tuple[FileResult, ...]:
+        """One result per file whose content or place changed, in the order of `changes`."""
+        moved = {op.source_target: op.target for op in self.operations if op.source_target}
+        by_path = {change.path: change for change in self.changes}
+        results = []
+        for change in self.changes:
+            destination = by_path.get(moved.get(change.path, ""))
+            if change.after is None and destination is not None and destination.before is None:
+                continue  # reported with its destination
+            added, removed = _line_counts(self.operations, change.path)
+            origin = next((by_path.get(s) for s, t in moved.items() if t == change.path), None)
+            if change.before is None and origin is not None and origin.after is None:
+                results.append(FileResult(change.relative, "moved", origin.relative, added, removed))
+            elif change.before is None:
+                results.append(FileResult(change.relative, "added", None, added, removed))
+            elif change.after is None:
+                results.append(FileResult(change.relative, "deleted", None, added, removed))
+            else:
+                results.append(FileResult(change.relative, "updated", None, added, removed))
+        return tuple(results)
+
+
+def _line_counts(operations: tuple[OperationResult, ...], target: str) -> tuple[int, int]:
+    chosen = [op for op in operations if op.target == target]
+    return sum(op.added for op in chosen), sum(op.removed for op in chosen)
 
 
 def apply_patch(

@@ -205,3 +205,14 @@ def test_json_with_diff(tmp_path: Path) -> None:
     code, document = _json(tmp_path, "--diff", "--dry-run")
     assert code == 0 and document["dry_run"] is True
     assert document["diff"] == EXPECTED_DIFF
+
+
+def test_per_file_results(tmp_path: Path) -> None:
+    _tree(tmp_path)
+    result = apply_patch(PATCH, tmp_path)
+    assert [(f.path, f.status, f.moved_from, f.added, f.removed) for f in result.files] == [
+        ("docs/README.md", "added", None, 3, 0),
+        ("geometry/circle.py", "moved", "shapes.py", 2, 2),
+        ("crlf.txt", "updated", None, 1, 1),
+        ("old.txt", "deleted", None, 0, 2),
+    ]
