@@ -1,0 +1,235 @@
+"""Any text → the regions that may hold commands: shell text, and JSON values, in order.
+
+How a text is read (first rule that applies):
+
+1. the whole text is one JSON value (an argv array, a record, a list of them);
+2. its first non-blank line is a JSON object or array: JSON lines, one value
+   per line (lines that are not JSON are skipped);
+3. it is valid shell, and no line outside heredocs and quoted strings looks
+   like a prompt, a Markdown fence or a JSON line: one script;
+4. it is a transcript. A prompt line (`$ `, `% `, `❯ `, `user@host:~/dir$ `,
+   `[user@host dir]$ `, `bash-5.2$ `, `PS C:\\dir> `, with an optional `(venv) `
+   first) starts a command; the command goes on over the next lines for as
+   long as tree-sitter says it is incomplete (a heredoc, a quote, `&&` at
+   the end), `> ` continuation prompts removed. A fenced block whose info
+   string is empty or a shell (```` ```bash ````, ```` ```console ````...)
+   is read by these same rules. A JSON line is a value. Other lines (output,
+   prose) are skipped; but if the text has no prompt, fence or JSON line at
+   all, every line may start a command (a script with invalid regions).
+
+Commands that never become valid shell are skipped, one line at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from . import _shell
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+# ESC [ ... letter (colours, cursor moves), ESC ] ... BEL/ST (window titles): terminal noise.
+_ANSI: Final = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+_PROMPT: Final = re.compile(
+    r"""(?:\([^()\s]+\)\s+)?                           # (venv)
+    (?: [\w.-]+@[\w.-]+:[^\s$#]*(?:\s\([^()]*\))?[$#]  # user@host:~/dir$  user@host:~/d (main)$
+      | [\w.-]+@[\w.-]+\s+\S+\s+[%$#]                  # user@host dir %
+      | \[[^\]\n]+\][$#]                               # [user@host dir]$
+      | [\w.-]*sh-\d+(?:\.\d+)*[$#]                    # bash-5.2$
+      | PS\s[^>\n]*>                                   # PS C:\repo>
+      | [$%❯]                                          # $  %  ❯
+    )\s(?P<command>\S.*)""",
+    re.VERBOSE,
+)
+_CONTINUATION: Final = re.compile(r">(?: |$)")
+_FENCE: Final = re.compile(r" {0,3}(?P<fence>`{3,}|~{3,})\s*(?P<info>[^\s`]*)[^`]*")
+_SHELL_INFOS: Final = frozenset(
+    {"", "sh", "bash", "zsh", "ksh", "dash", "shell", "console", "terminal", "shell-session",
+     "sh-session", "shellsession", "bash-session"}
+)  # fmt: skip
+# A command that is still incomplete after this many lines of a text without prompts is
+# taken for prose (an apostrophe opening a quote), so that such a text costs linear time.
+_LOOSE_LIMIT: Final = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class ShellText:
+    """Shell text whose first line is line `first_line` of the source.
+
+    `source` says where it was: `script`, `terminal` (after a prompt) or
+    `markdown` (in a fenced block).
+    """
+
+    text: str
+    first_line: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class JsonValue:
+    """A JSON value found at line `line` of the source."""
+
+    value: object
+    line: int
+
+
+Region = ShellText | JsonValue
+
+
+def regions(text: str) -> Iterator[Region]:
+    """The regions of `text` that may hold commands, in order (see the module's rules)."""
+    text = _ANSI.sub("", text).replace("\r\n", "\n")
+    lines = text.split("\n")
+    whole = _json(text)
+    if whole is not None:
+        yield JsonValue(whole, _first_nonblank(lines) + 1)
+        return
+    first = _first_nonblank(lines)
+    if first < len(lines) and _json(lines[first]) is not None:
+        for number, line in enumerate(lines, 1):
+            value = _json(line)
+            if value is not None:
+                yield JsonValue(value, number)
+        return
+    yield from _text_regions(lines, 1, None)
+
+
+def _first_nonblank(lines: Sequence[str]) -> int:
+    return next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+
+
+def _json(text: str) -> object:
+    """The JSON object or array `text` holds, or None."""
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "[{" or stripped[-1] not in "]}":
+        return None
+    try:
+        value: object = json.loads(stripped)
+    except ValueError:
+        return None
+    return value if isinstance(value, (dict, list)) else None
+
+
+def _is_marker(line: str) -> bool:
+    """A line that makes a text a transcript: a prompt, a fence, a JSON line."""
+    return bool(_PROMPT.fullmatch(line) or _FENCE.fullmatch(line)) or _json(line) is not None
+
+
+def _text_regions(lines: Sequence[str], first_line: int, label: str | None) -> Iterator[Region]:
+    """Rules 3 and 4 for `lines`; `label` is `markdown` inside a fence."""
+    text = "\n".join(lines)
+    markers = [i for i, line in enumerate(lines) if _is_marker(line)]
+    program = _shell.parse(text)
+    if not program.has_error:
+        data = set(_shell.literal_rows(program))
+        if all(i in data for i in markers):
+            yield ShellText(text, first_line, label or "script")
+            return
+    yield from _scan(lines, first_line, label, loose=not markers)
+
+
+def _scan(lines: Sequence[str], first_line: int, label: str | None, *, loose: bool) -> Iterator[Region]:
+    """Rule 4: fences, prompt commands, JSON lines; other lines are commands only if `loose`."""
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        fence = _FENCE.fullmatch(line)
+        prompt = _PROMPT.fullmatch(line)
+        value = None if fence or prompt else _json(line)
+        if fence:
+            end = _fence_end(lines, index, fence.group("fence"))
+            if fence.group("info").lower() in _SHELL_INFOS:
+                yield from _text_regions(lines[index + 1 : end], first_line + index + 1, "markdown")
+            index = end + 1
+        elif prompt:
+            used, command = _command(prompt.group("command"), lines[index + 1 :], prompts=True)
+            if command is not None:
+                yield ShellText(command, first_line + index, label or "terminal")
+            index += used
+        elif value is not None:
+            yield JsonValue(value, first_line + index)
+            index += 1
+        elif loose:
+            rest = lines[index + 1 : index + _LOOSE_LIMIT]
+            used, command = _command(line, rest, prompts=False)
+            if command is not None:
+                yield ShellText(command, first_line + index, label or "script")
+            index += used
+        else:
+            index += 1
+
+
+def _fence_end(lines: Sequence[str], start: int, fence: str) -> int:
+    """The index of the line closing the fence opened at `start` (or the end: unclosed)."""
+    for index in range(start + 1, len(lines)):
+        closing = lines[index].strip()
+        if len(closing) >= len(fence) and closing == fence[0] * len(closing):
+            return index
+    return len(lines)
+
+
+def _command(first: str, rest: Sequence[str], *, prompts: bool) -> tuple[int, str | None]:
+    """The shortest valid command starting with `first` and going on over `rest`.
+
+    Returns (lines used, command text), or (1, None) when no prefix is valid.
+    With `prompts`, continuation lines may carry a `> ` prompt (then all do).
+    Tries 1, 2, 4, 8... lines, so a long heredoc costs linear time.
+    """
+    following = _continuation(rest) if prompts else list(rest)
+    taken = 0
+    while True:
+        candidate = [first, *following[:taken]]
+        status, rows = _status("\n".join(candidate))
+        if status == "complete":
+            return rows, "\n".join(candidate[:rows])
+        if status == "invalid" or taken >= len(following):
+            return 1, None
+        taken = min(len(following), max(1, 2 * taken))
+
+
+def _continuation(rest: Sequence[str]) -> list[str]:
+    """Lines after a prompt line: with `> ` continuation prompts removed, if the first has one."""
+    if not rest or not _CONTINUATION.match(rest[0]):
+        return list(rest)
+    taken: list[str] = []
+    for line in rest:
+        if not _CONTINUATION.match(line):
+            break
+        taken.append(line[2:])
+    return taken
+
+
+def _status(text: str) -> tuple[str, int]:
+    """Whether the statements on the first line of `text` are complete, and their line count.
+
+    `incomplete`: an error reaches the end of the text (more lines may fix
+    it); `invalid`: an error before the end.
+    """
+    program = _shell.parse(text)
+    heads = [c for c in program.named_children if c.start_point.row == 0]
+    if not heads:
+        return "complete", 1
+    if not any(head.has_error for head in heads):
+        return "complete", max(_last_row(head) for head in heads) + 1
+    last = text.count("\n")
+    if any(_last_row(error) >= last for error in _errors(heads)):
+        return "incomplete", 0
+    return "invalid", 0
+
+
+def _last_row(node: Node) -> int:
+    end = node.end_point
+    return end.row - 1 if end.column == 0 and end.row > node.start_point.row else end.row
+
+
+def _errors(nodes: Sequence[Node]) -> Iterator[Node]:
+    for node in nodes:
+        if node.is_error or node.is_missing:
+            yield node
+        elif node.has_error:
+            yield from _errors(node.children)
