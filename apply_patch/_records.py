@@ -22,7 +22,7 @@ latest such `cwd`.
 import json
 import posixpath
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, TypeGuard
 
 from ._argv import is_apply_patch
@@ -48,12 +48,14 @@ class Session:
     def folder(self, workdir: str | None) -> str:
         """A call's folder (`workdir` given, or the current one), relative to `base` if inside."""
         where = workdir if self.current is None else _join(self.current, workdir)
-        if where is None:
-            return "."
-        if self.base is not None and posixpath.isabs(where):
-            inside = posixpath.relpath(where, self.base)
-            return where if inside.startswith("..") else inside
-        return where
+        return "." if where is None else self.relative(where)
+
+    def relative(self, folder: str) -> str:
+        """`folder` relative to `base` if it is an absolute path inside it, else as it is."""
+        if self.base is None or not posixpath.isabs(folder):
+            return folder
+        inside = posixpath.relpath(folder, self.base)
+        return folder if inside == ".." or inside.startswith("../") else inside
 
 
 def _join(folder: str, workdir: str | None) -> str:
@@ -67,12 +69,15 @@ def is_argv(value: object) -> TypeGuard[list[str]]:
 
 def json_calls(value: object, line: int, session: Session) -> tuple[list[ShellCall], Session]:
     """The calls in one JSON value found at `line`, and the session after it."""
-    if is_argv(value):
-        return argv_calls(value, ShellState(session.folder(None)), line), session
-    session = _session_after(value, session)
     calls: list[ShellCall] = []
-    _walk(value, line, session, calls)
-    return calls, session
+    if is_argv(value):
+        calls = argv_calls(value, ShellState(session.folder(None)), line)
+    else:
+        session = _session_after(value, session)
+        _walk(value, line, session, calls)
+    # A script's own `cd /abs/path` is made relative to the session too; and the
+    # lines of a script inside a JSON string are not lines of the text.
+    return [replace(c, workdir=session.relative(c.workdir), line=line) for c in calls], session
 
 
 def _session_after(record: object, session: Session) -> Session:

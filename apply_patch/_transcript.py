@@ -13,7 +13,8 @@ How a text is read (first rule that applies):
    long as tree-sitter says it is incomplete (a heredoc, a quote, `&&` at
    the end), `> ` continuation prompts removed. A fenced block whose info
    string is empty or a shell (```` ```bash ````, ```` ```console ````...)
-   is read by these same rules. A JSON line is a value. Other lines (output,
+   is read by these same rules, one whose info string is `json` (or `jsonl`)
+   by rules 1 and 2. A JSON line is a value. Other lines (output,
    prose) are skipped; but if the text has no prompt, fence or JSON line at
    all, every line may start a command (a script with invalid regions).
 
@@ -52,6 +53,7 @@ _SHELL_INFOS: Final = frozenset(
     {"", "sh", "bash", "zsh", "ksh", "dash", "shell", "console", "terminal", "shell-session",
      "sh-session", "shellsession", "bash-session"}
 )  # fmt: skip
+_JSON_INFOS: Final = frozenset({"json", "jsonl", "ndjson"})
 # A command that is still incomplete after this many lines of a text without prompts is
 # taken for prose (an apostrophe opening a quote), so that such a text costs linear time.
 _LOOSE_LIMIT: Final = 1000
@@ -83,20 +85,31 @@ Region = ShellText | JsonValue
 
 def regions(text: str) -> Iterator[Region]:
     """The regions of `text` that may hold commands, in order (see the module's rules)."""
-    text = _ANSI.sub("", text).replace("\r\n", "\n")
-    lines = text.split("\n")
-    whole = _json(text)
-    if whole is not None:
-        yield JsonValue(whole, _first_nonblank(lines) + 1)
-        return
+    lines = _ANSI.sub("", text).replace("\r\n", "\n").split("\n")
+    if _is_json(lines):
+        yield from _json_regions(lines, 1)
+    else:
+        yield from _text_regions(lines, 1, None)
+
+
+def _is_json(lines: Sequence[str]) -> bool:
+    """Rules 1 and 2: one JSON value, or a first non-blank line that is one."""
     first = _first_nonblank(lines)
-    if first < len(lines) and _json(lines[first]) is not None:
-        for number, line in enumerate(lines, 1):
-            value = _json(line)
-            if value is not None:
-                yield JsonValue(value, number)
+    return first < len(lines) and (
+        _json(lines[first]) is not None or _json("\n".join(lines)) is not None
+    )
+
+
+def _json_regions(lines: Sequence[str], first_line: int) -> Iterator[Region]:
+    """The JSON value of the whole of `lines`, or else of each line that is one."""
+    whole = _json("\n".join(lines))
+    if whole is not None:
+        yield JsonValue(whole, first_line + _first_nonblank(lines))
         return
-    yield from _text_regions(lines, 1, None)
+    for index, line in enumerate(lines):
+        value = _json(line)
+        if value is not None:
+            yield JsonValue(value, first_line + index)
 
 
 def _first_nonblank(lines: Sequence[str]) -> int:
@@ -143,8 +156,11 @@ def _scan(lines: Sequence[str], first_line: int, label: str | None, *, loose: bo
         value = None if fence or prompt else _json(line)
         if fence:
             end = _fence_end(lines, index, fence.group("fence"))
-            if fence.group("info").lower() in _SHELL_INFOS:
-                yield from _text_regions(lines[index + 1 : end], first_line + index + 1, "markdown")
+            info, inside = fence.group("info").lower(), lines[index + 1 : end]
+            if info in _SHELL_INFOS:
+                yield from _text_regions(inside, first_line + index + 1, "markdown")
+            elif info in _JSON_INFOS:
+                yield from _json_regions(inside, first_line + index + 1)
             index = end + 1
         elif prompt:
             used, command = _command(prompt.group("command"), lines[index + 1 :], prompts=True)
