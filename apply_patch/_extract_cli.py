@@ -21,10 +21,7 @@ from ._report import NOTHING_CHANGED, failure
 
 NONE_FOUND: Final = "no apply_patch call found"
 OUTSIDE_ROOT: Final = "Working folder '{}' is outside the root folder {}"
-STOPPED: Final = (
-    "Stopped at patch {} of {}: the patches before it were applied, "
-    "it and the ones after it were not."
-)
+STOPPED: Final = "Stopped at patch {} of {}: {} applied, {} not applied."
 
 DESCRIPTION: Final = """\
 Find every apply_patch call in FILE (or stdin): a shell script, a JSON argv
@@ -124,7 +121,8 @@ def _apply_all(found: Sequence[Extracted], root: str, policy: Policy) -> int:
         out = sys.stdout if applied else sys.stderr
         out.write(_header(number, found, item) + report)
         if not applied:
-            sys.stderr.write(STOPPED.format(number, len(found)) + "\n")
+            stopped = STOPPED.format(number, len(found), number - 1, len(found) - number + 1)
+            sys.stderr.write(stopped + "\n")
             return 1
     return 0
 
