@@ -265,7 +265,7 @@ def _operator(redirect: Node) -> str:
 
 def _cd(state: ShellState, values: list[str | None], nodes: list[Node], _: str | None) -> _Step:
     """`cd DIR`, `cd` (home), `cd -` (back); options skipped; an expansion kept as written."""
-    words = [v if v is not None else _shell.text_of(n) for v, n in zip(values, nodes)]
+    words = [v if v is not None else _as_written(n) for v, n in zip(values, nodes)]
     while words and words[0].startswith("-") and words[0] != "-":
         if words.pop(0) == "--":
             break
@@ -275,6 +275,12 @@ def _cd(state: ShellState, values: list[str | None], nodes: list[Node], _: str |
     if folder == "-":
         return state.goto(state.previous or state.cwd), None
     return state.cd(folder), None
+
+
+def _as_written(node: Node) -> str:
+    """A word whose value is unknown, as written (`"$DIR"` → `$DIR`)."""
+    text = _shell.text_of(node)
+    return text[1:-1] if node.type == "string" else text
 
 
 def _pushd(state: ShellState, values: list[str | None], nodes: list[Node], _: str | None) -> _Step:
@@ -329,3 +335,9 @@ _HANDLERS: Final[dict[str, _Handler]] = {
     "command_substitution": _Walker._subshell,
     **{kind: _Walker._subshell for kind in _SUBSHELLS},
 }
+
+
+def followed(name: str) -> bool:
+    """Whether the walk follows a command of this name (others do nothing it can see)."""
+    return is_apply_patch(name, strict=False) or name in _BUILTINS or program_name(name) in _SHELLS
+

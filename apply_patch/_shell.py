@@ -126,11 +126,22 @@ def heredoc_text(redirect: Node, lines: Sequence[str]) -> str:
 
 def literal_rows(node: Node) -> Iterator[int]:
     """Rows inside heredoc bodies and multi-line quoted strings (they are data, not commands)."""
+    yield from heredoc_rows(node)
+    yield from _string_rows(node)
+
+
+def heredoc_rows(node: Node) -> Iterator[int]:
+    """Rows inside heredoc bodies."""
     if node.type == "heredoc_body":
         yield from range(node.start_point.row, node.end_point.row)
         return
+    for child in node.children:
+        yield from heredoc_rows(child)
+
+
+def _string_rows(node: Node) -> Iterator[int]:
     if node.type in ("raw_string", "string", "ansi_c_string"):
         yield from range(node.start_point.row + 1, node.end_point.row + 1)
         return
     for child in node.children:
-        yield from literal_rows(child)
+        yield from _string_rows(child)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from . import _shell
+from ._script import followed
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -52,6 +53,10 @@ _FENCE: Final = re.compile(r" {0,3}(?P<fence>`{3,}|~{3,})\s*(?P<info>[^\s`]*)[^`
 _SHELL_INFOS: Final = frozenset(
     {"", "sh", "bash", "zsh", "ksh", "dash", "shell", "console", "terminal", "shell-session",
      "sh-session", "shellsession", "bash-session"}
+)  # fmt: skip
+_COMPOUND: Final = frozenset(
+    {"if_statement", "for_statement", "c_style_for_statement", "while_statement",
+     "case_statement", "subshell", "compound_statement", "function_definition"}
 )  # fmt: skip
 _JSON_INFOS: Final = frozenset({"json", "jsonl", "ndjson"})
 # A command that is still incomplete after this many lines of a text without prompts is
@@ -193,19 +198,74 @@ def _command(first: str, rest: Sequence[str], *, prompts: bool) -> tuple[int, st
     """The shortest valid command starting with `first` and going on over `rest`.
 
     Returns (lines used, command text), or (1, None) when no prefix is valid.
-    With `prompts`, continuation lines may carry a `> ` prompt (then all do).
-    Tries 1, 2, 4, 8... lines, so a long heredoc costs linear time.
+    With `prompts`, continuation lines may carry a `> ` prompt (then all do),
+    and a line that looks like a prompt ends the command, unless the command
+    is a heredoc still open there (its text may show a session).
     """
     following = _continuation(rest) if prompts else list(rest)
+    if not prompts and not _may_go_on(first):
+        following = []
+    barriers = [row for row, line in enumerate(following, 1) if prompts and _PROMPT.fullmatch(line)]
+    for limit in [row - 1 for row in barriers] + [len(following)]:
+        found, heredoc_open = _shortest(first, following[:limit], set(barriers))
+        if found is not None:
+            return found[0], found[1]
+        if not heredoc_open:
+            break
+    return 1, None
+
+
+def _shortest(
+    first: str, following: Sequence[str], barriers: set[int]
+) -> tuple[tuple[int, str] | None, bool]:
+    """The shortest complete command of `first` and some of `following`, and whether
+    a heredoc is still open with all of them.
+
+    Tries 0, 1, 2, 4, 8... more lines, so a long heredoc costs linear time.
+    A line that is not part of the command may spoil a longer parse (tree-sitter
+    wraps what comes before an error in the error): if no try is complete, every
+    size is tried in turn.
+    """
+
+    def lines_of(taken: int) -> tuple[int | None, bool]:
+        return _complete("\n".join([first, *following[:taken]]), barriers)
+
+    tried = {0}
+    rows, heredoc_open = lines_of(0)
     taken = 0
-    while True:
-        candidate = [first, *following[:taken]]
-        status, rows = _status("\n".join(candidate))
-        if status == "complete":
-            return rows, "\n".join(candidate[:rows])
-        if status == "invalid" or taken >= len(following):
-            return 1, None
+    while rows is None and taken < len(following):
         taken = min(len(following), max(1, 2 * taken))
+        tried.add(taken)
+        rows, heredoc_open = lines_of(taken)
+    others = (size for size in range(1, len(following)) if size not in tried)
+    while rows is None:
+        size = next(others, None)
+        if size is None:
+            return None, heredoc_open
+        rows, _ = lines_of(size)
+    return (rows, "\n".join([first, *following][:rows])), False
+
+
+def _may_go_on(line: str) -> bool:
+    """Whether a line of a text without prompts may start a command of several lines.
+
+    Prose is full of apostrophes ("Here's the fix:"), each opening a quote that
+    would swallow the lines after it. So a command goes on past its first line
+    only if that line starts a compound command (`if`, `(`, `{`...) or runs a
+    command the walk follows (apply_patch, cd, cat, a shell...).
+    """
+    program = _shell.parse(line)
+    first = program.named_children[0] if program.named_children else None
+    if first is not None and first.type in _COMPOUND:
+        return True
+    return any(followed(name) for name in _command_names(program))
+
+
+def _command_names(node: Node) -> Iterator[str]:
+    if node.type == "command_name":
+        yield _shell.text_of(node)
+    for child in node.named_children:
+        yield from _command_names(child)
 
 
 def _continuation(rest: Sequence[str]) -> list[str]:
@@ -220,22 +280,44 @@ def _continuation(rest: Sequence[str]) -> list[str]:
     return taken
 
 
-def _status(text: str) -> tuple[str, int]:
-    """Whether the statements on the first line of `text` are complete, and their line count.
+def _complete(text: str, barriers: set[int]) -> tuple[int | None, bool]:
+    """How many lines the statements on the first line of `text` take if they are
+    complete in it (else None), and whether a heredoc is left open.
 
-    `incomplete`: an error reaches the end of the text (more lines may fix
-    it); `invalid`: an error before the end.
+    Not complete either if they take a row of `barriers` other than as a
+    heredoc's line.
     """
-    program = _shell.parse(text)
-    heads = [c for c in program.named_children if c.start_point.row == 0]
+    # With its newline, the last line is a line: tree-sitter takes the rest of an
+    # unterminated last line for the end of an open heredoc.
+    program = _shell.parse(text + "\n")
+    # When nothing parses, the root itself is the ERROR node.
+    heads = [program] if program.is_error else _first_statements(program)
     if not heads:
-        return "complete", 1
-    if not any(head.has_error for head in heads):
-        return "complete", max(_last_row(head) for head in heads) + 1
-    last = text.count("\n")
-    if any(_last_row(error) >= last for error in _errors(heads)):
-        return "incomplete", 0
-    return "invalid", 0
+        return 1, False
+    if any(head.has_error for head in heads):
+        # A heredoc is open when its end is missing, or when it has no line yet.
+        heredoc_open = any(
+            e.type == "heredoc_end" or any(c.type == "heredoc_start" for c in e.children)
+            for e in _errors(heads)
+        )
+        return None, heredoc_open
+    rows = max(_last_row(head) for head in heads) + 1
+    crossed = {row for row in barriers if row < rows}
+    if crossed - set(_shell.heredoc_rows(program)):
+        return None, False
+    return rows, False
+
+
+def _first_statements(program: Node) -> list[Node]:
+    """The statements on the first line, and those that start on a line they reach
+    (`cd a &&` newline `apply_patch <<EOF`: the heredoc's error starts on line 2)."""
+    heads: list[Node] = []
+    for child in program.named_children:
+        if heads and child.start_point.row > max(_last_row(h) for h in heads):
+            break
+        if heads or child.start_point.row == 0:
+            heads.append(child)
+    return heads
 
 
 def _last_row(node: Node) -> int:
