@@ -149,15 +149,14 @@ class _Walker:
 
     def _redirected(self, node: Node, state: ShellState, stdin: str | None) -> _Step:
         """A statement with redirections; tree-sitter hangs the rest of the line on a heredoc."""
-        redirects = node.children_by_field_name("redirect")
-        heredocs = [r for r in redirects if r.type == "heredoc_redirect"]
-        inner = [c for h in heredocs for c in h.named_children]
-        file_redirects = [r for r in [*redirects, *inner] if r.type == "file_redirect"]
-        for redirect in [*heredocs, *redirects, *file_redirects]:
+        own = node.children_by_field_name("redirect")
+        inner = [c for r in own if r.type == "heredoc_redirect" for c in r.named_children]
+        redirects = [*own, *(c for c in inner if c.type == "file_redirect")]
+        for redirect in redirects:  # the last input wins, as in the shell
             stdin = self._input(redirect, state, stdin)
         body = node.child_by_field_name("body")
         state, stdout = self.run(body, state, stdin) if body is not None else (state, None)
-        for redirect in file_redirects:
+        for redirect in redirects:
             state, stdout = self._output(redirect, state, stdout)
         rest = [c for c in inner if c.type not in _INERT and c.type != "file_redirect"]
         for child in rest:  # `<<EOF | apply_patch`, `<<EOF && pytest`
@@ -178,10 +177,10 @@ class _Walker:
 
     def _output(self, redirect: Node, state: ShellState, stdout: str | None) -> _Step:
         """`> FILE` keeps what was written to FILE; stdout is gone either way."""
-        if _operator(redirect) not in _WRITE_OPERATORS or redirect.child_by_field_name(
-            "descriptor"
-        ):
+        if redirect.type != "file_redirect" or _operator(redirect) not in _WRITE_OPERATORS:
             return state, stdout
+        if redirect.child_by_field_name("descriptor") is not None:
+            return state, stdout  # `2> FILE`: not stdout
         target = self._target(redirect, state)
         if target is None or stdout is None:
             return state, None
@@ -197,7 +196,8 @@ class _Walker:
         values = [self._value(argument, state) for argument in arguments]
         for redirect in node.children_by_field_name("redirect"):
             stdin = self._input(redirect, state, stdin)
-        name = None if name_node is None else self._value(name_node.named_children[0], state)
+        words = [] if name_node is None else name_node.named_children
+        name = self._value(words[0], state) if words else None
         if name is None:
             return state, None
         if is_apply_patch(name, strict=False):
@@ -252,10 +252,11 @@ class _Walker:
         for child in node.named_children:
             if child.type == "string_content":
                 continue
-            parts.append(_shell.decode_double_quoted(raw[cursor : child.start_byte - start].decode()))
+            literal = raw[cursor : child.start_byte - start]
+            parts.append(_shell.decode_double_quoted(_shell.decode(literal)))
             parts.append(self._value(child, state))
             cursor = child.end_byte - start
-        parts.append(_shell.decode_double_quoted(raw[cursor:-1].decode()))
+        parts.append(_shell.decode_double_quoted(_shell.decode(raw[cursor:-1])))
         return None if None in parts else "".join(p or "" for p in parts)
 
 

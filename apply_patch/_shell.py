@@ -51,12 +51,12 @@ def parse(text: str) -> Node:
 
 def text_of(node: Node) -> str:
     """The node's source text."""
-    return (node.text or b"").decode("utf-8", "surrogatepass")
+    return decode(node.text or b"")
 
 
-def statements(node: Node) -> list[Node]:
-    """The named children of `node` that are not comments."""
-    return [child for child in node.named_children if child.type != "comment"]
+def decode(source: bytes) -> str:
+    """Source bytes (as given to `parse`) → text."""
+    return source.decode("utf-8", "surrogatepass")
 
 
 def literal(node: Node) -> str | None:
@@ -72,10 +72,10 @@ def literal(node: Node) -> str | None:
         return None
     if node.type == "string" and any(c.type != "string_content" for c in node.named_children):
         return None
-    return decode_quoted(node.type, text_of(node))
+    return _decode_quoted(node.type, text_of(node))
 
 
-def decode_quoted(kind: str, text: str) -> str:
+def _decode_quoted(kind: str, text: str) -> str:
     """The value of the literal `text` of a node of type `kind` (see `literal`)."""
     if kind == "raw_string":
         return text[1:-1]
@@ -87,7 +87,8 @@ def decode_quoted(kind: str, text: str) -> str:
 
 
 def decode_double_quoted(text: str) -> str:
-    """Text between double quotes → its value: `\\$`, `\\"`... lose the backslash, `\\` newline goes."""
+    r"""Text between double quotes → its value: `\$`, `\``, `\"`, `\\` lose the backslash;
+    a backslash before a newline goes with it."""
     return _DOUBLE_QUOTED_ESCAPE.sub(_escaped, text)
 
 
@@ -98,7 +99,8 @@ def _escaped(match: re.Match[str]) -> str:
 def _ansi_c(match: re.Match[str]) -> str:
     code = match.group(1)
     if code[0] in "xuU":
-        return chr(int(code[1:], 16))
+        value = int(code[1:], 16)
+        return chr(value) if value <= 0x10FFFF else match.group(0)
     if code[0].isdigit():
         return chr(int(code, 8))
     if code[0] == "c":

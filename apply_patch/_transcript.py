@@ -59,8 +59,8 @@ _COMPOUND: Final = frozenset(
      "case_statement", "subshell", "compound_statement", "function_definition"}
 )  # fmt: skip
 _JSON_INFOS: Final = frozenset({"json", "jsonl", "ndjson"})
-# A command that is still incomplete after this many lines of a text without prompts is
-# taken for prose (an apostrophe opening a quote), so that such a text costs linear time.
+# In a text without prompts, a command goes on over at most this many lines: a bound on
+# the time spent on a line that never becomes a valid command.
 _LOOSE_LIMIT: Final = 1000
 
 
