@@ -23,6 +23,7 @@ Commands that never become valid shell are skipped, one line at a time.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterator, Sequence
@@ -202,17 +203,24 @@ def _command(first: str, rest: Sequence[str], *, prompts: bool) -> tuple[int, st
     and a line that looks like a prompt ends the command, unless the command
     is a heredoc still open there (its text may show a session).
     """
-    following = _continuation(rest) if prompts else list(rest)
+    following = _continuation(rest) if prompts else rest
     if not prompts and not _may_go_on(first):
         following = []
-    barriers = [row for row, line in enumerate(following, 1) if prompts and _PROMPT.fullmatch(line)]
-    for limit in [row - 1 for row in barriers] + [len(following)]:
-        found, heredoc_open = _shortest(first, following[:limit], set(barriers))
+    barriers: set[int] = set()  # rows of prompt lines up to the window's end
+    for row in itertools.chain(_prompt_rows(following, prompts), [len(following) + 1]):
+        found, heredoc_open = _shortest(first, following[: row - 1], barriers)
         if found is not None:
-            return found[0], found[1]
+            return found
         if not heredoc_open:
             break
+        barriers.add(row)
     return 1, None
+
+
+def _prompt_rows(following: Sequence[str], prompts: bool) -> Iterator[int]:
+    """Rows (1 = the first of `following`) of lines that look like prompts, lazily."""
+    if prompts:
+        yield from (row for row, line in enumerate(following, 1) if _PROMPT.fullmatch(line))
 
 
 def _shortest(
@@ -268,10 +276,10 @@ def _command_names(node: Node) -> Iterator[str]:
         yield from _command_names(child)
 
 
-def _continuation(rest: Sequence[str]) -> list[str]:
+def _continuation(rest: Sequence[str]) -> Sequence[str]:
     """Lines after a prompt line: with `> ` continuation prompts removed, if the first has one."""
     if not rest or not _CONTINUATION.match(rest[0]):
-        return list(rest)
+        return rest
     taken: list[str] = []
     for line in rest:
         if not _CONTINUATION.match(line):
