@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from _support import FIXTURES, run_cli, snapshot
+from _support import FIXTURES, files_of, run_cli, snapshot
 
 TRANSCRIPTS = FIXTURES / "transcripts"
 PATCH = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-old\n+new\n*** End Patch"
@@ -93,7 +93,7 @@ def test_an_absolute_folder_inside_the_root_is_used(tmp_path: Path) -> None:
         f"# patch 1 of 1: line 2 (terminal), folder {tmp_path}/docs\n"
         "Success. Updated the following files:\nM notes.txt\n"
     )
-    assert (tmp_path / "docs" / "notes.txt").read_text() == "new\n"
+    assert files_of(snapshot(tmp_path)) == {"docs/notes.txt": b"new\n"}
 
 
 def test_listing_changes_nothing(tmp_path: Path) -> None:
