@@ -251,7 +251,7 @@ def _shortest(
         if size is None:
             return None, heredoc_open
         rows, _ = lines_of(size)
-    return (rows, "\n".join([first, *following][:rows])), False
+    return (rows, "\n".join([first, *following[: rows - 1]])), False
 
 
 def _may_go_on(line: str) -> bool:
