@@ -10,6 +10,14 @@ every failure raises a `PatchError` subclass, and then no file was changed.
 """
 
 from ._apply import ApplyResult, FileResult, apply_patch, apply_to_mapping
+from ._classify import (
+    ApplyPatchCall,
+    BrokenApplyPatchCall,
+    Classification,
+    ImplicitPatch,
+    NotApplyPatch,
+    classify_argv,
+)
 from ._errors import (
     ConcurrentChangeError,
     ContextNotFoundError,
@@ -20,6 +28,7 @@ from ._errors import (
     PatchSyntaxError,
     RollbackError,
 )
+from ._extract import BrokenPatch, Extracted, FoundPatch, extract_patches
 from ._grammar import grammar_text
 from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
 from ._parse import parse_patch
@@ -31,14 +40,22 @@ __all__ = [
     "CODEX",
     "DEFAULT",
     "AddFile",
+    "ApplyPatchCall",
     "ApplyResult",
+    "BrokenApplyPatchCall",
+    "BrokenPatch",
     "Chunk",
+    "Classification",
     "ConcurrentChangeError",
     "ContextNotFoundError",
     "DeleteFile",
     "EmptyPatchError",
+    "Extracted",
     "FilePolicyError",
     "FileResult",
+    "FoundPatch",
+    "ImplicitPatch",
+    "NotApplyPatch",
     "Operation",
     "PartialOperation",
     "PartialPatch",
@@ -52,6 +69,8 @@ __all__ = [
     "UpdateFile",
     "apply_patch",
     "apply_to_mapping",
+    "classify_argv",
+    "extract_patches",
     "grammar_text",
     "parse_partial",
     "parse_patch",

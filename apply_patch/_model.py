@@ -24,7 +24,7 @@ class Chunk:
     contexts: tuple[str, ...]
     lines: tuple[str, ...]
     is_end_of_file: bool = False
-    line: int = field(default=0, compare=False)
+    line: int = field(default=0, compare=False, repr=False)
 
     @property
     def old_lines(self) -> list[str]:
@@ -62,7 +62,7 @@ class AddFile:
 
     path: str
     lines: tuple[str, ...]
-    line: int = field(default=0, compare=False)
+    line: int = field(default=0, compare=False, repr=False)
 
     @property
     def content(self) -> str:
@@ -80,7 +80,7 @@ class DeleteFile:
     """Remove the file `path`."""
 
     path: str
-    line: int = field(default=0, compare=False)
+    line: int = field(default=0, compare=False, repr=False)
 
     def _canonical(self) -> Iterator[str]:
         yield C.DELETE_FILE + self.path
@@ -93,7 +93,7 @@ class UpdateFile:
     path: str
     move_to: str | None
     chunks: tuple[Chunk, ...]
-    line: int = field(default=0, compare=False)
+    line: int = field(default=0, compare=False, repr=False)
 
     def _canonical(self) -> Iterator[str]:
         yield C.UPDATE_FILE + self.path

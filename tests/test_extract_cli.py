@@ -1,0 +1,104 @@
+"""`apply_patch extract` as a user meets it: listing, usage errors, stdin, folders."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from _support import FIXTURES, files_of, run_cli, snapshot
+
+TRANSCRIPTS = FIXTURES / "transcripts"
+PATCH = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-old\n+new\n*** End Patch"
+
+
+def test_listing_prints_each_patch_under_a_header(tmp_path: Path) -> None:
+    result = run_cli(["extract", str(TRANSCRIPTS / "broken_then_good.log")], tmp_path)
+    assert result.returncode == 0
+    assert result.stderr == b""
+    assert result.stdout.decode() == (
+        "# patch 1 of 2: line 1 (terminal), folder .: "
+        "Invalid patch: The last line of the patch must be '*** End Patch'\n"
+        "*** Begin Patch\n*** Update File: README.md\n@@\n"
+        "-A tiny shopping cart.\n+A tiny shopping cart!\n"
+        "# patch 2 of 2: line 9 (terminal), folder .\n"
+        "*** Begin Patch\n*** Update File: README.md\n@@\n"
+        "-A tiny shopping cart.\n+A tiny shopping cart!\n*** End Patch\n"
+    )
+
+
+def test_stdin_when_no_file(tmp_path: Path) -> None:
+    text = f"$ cd docs && apply_patch '{PATCH}'\n".encode()
+    result = run_cli(["extract", "--json"], tmp_path, stdin=text)
+    assert result.returncode == 0
+    assert json.loads(result.stdout) == [
+        {"patch": PATCH, "workdir": "docs", "line": 1, "source": "terminal", "error": None}
+    ]
+
+
+def test_nothing_found_on_empty_stdin(tmp_path: Path) -> None:
+    result = run_cli(["extract"], tmp_path)
+    assert (result.returncode, result.stdout, result.stderr) == (
+        1, b"", b"no apply_patch call found\n"
+    )
+
+
+def test_nothing_found_with_json_prints_an_empty_list(tmp_path: Path) -> None:
+    result = run_cli(["extract", "--json"], tmp_path, stdin=b"echo hello\n")
+    assert (result.returncode, result.stdout, result.stderr) == (
+        1, b"[]\n", b"no apply_patch call found\n"
+    )
+
+
+def test_json_and_apply_together_is_a_usage_error(tmp_path: Path) -> None:
+    result = run_cli(["extract", "--json", "--apply"], tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.decode().splitlines()[-1] == (
+        "apply_patch extract: error: argument --apply: not allowed with argument --json"
+    )
+
+
+def test_unreadable_file(tmp_path: Path) -> None:
+    result = run_cli(["extract", "missing.log"], tmp_path)
+    assert (result.returncode, result.stdout) == (1, b"")
+    assert result.stderr == b"Error: Failed to read missing.log: No such file or directory\n"
+
+
+def test_help(tmp_path: Path) -> None:
+    result = run_cli(["extract", "--help"], tmp_path)
+    assert result.returncode == 0
+    assert result.stdout.startswith(
+        b"usage: apply_patch extract [-h] [--json | --apply] [-C DIR] [--codex] [FILE]\n"
+    )
+
+
+def test_python_dash_m(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "apply_patch", "extract", "--json"],
+        cwd=tmp_path, input=b"apply_patch '" + PATCH.encode() + b"'\n",
+        capture_output=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0
+    assert [item["line"] for item in json.loads(result.stdout)] == [1]
+
+
+def test_an_absolute_folder_inside_the_root_is_used(tmp_path: Path) -> None:
+    """A session run on this machine: `cd /abs/path` into the root's own folders."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "notes.txt").write_text("old\n")
+    transcript = tmp_path.parent / f"{tmp_path.name}.log"
+    transcript.write_text(f"$ cd {tmp_path}/docs\n$ apply_patch '{PATCH}'\n")
+    result = run_cli(["extract", "--apply", str(transcript)], tmp_path)
+    assert result.stderr == b""
+    assert result.stdout.decode() == (
+        f"# patch 1 of 1: line 2 (terminal), folder {tmp_path}/docs\n"
+        "Success. Updated the following files:\nM notes.txt\n"
+    )
+    assert files_of(snapshot(tmp_path)) == {"docs/notes.txt": b"new\n"}
+
+
+def test_listing_changes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("old\n")
+    before = snapshot(tmp_path)
+    result = run_cli(["extract"], tmp_path, stdin=f"apply_patch '{PATCH}'\n".encode())
+    assert result.returncode == 0
+    assert snapshot(tmp_path) == before
