@@ -166,16 +166,19 @@ def _syntax_error(exc: UnexpectedInput, source: Unwrapped) -> PatchSyntaxError:
 def _update_error(
     number: int, raw: str, expected: set[str], found: str | None, canonical: list[str]
 ) -> PatchSyntaxError:
-    no_chunk_yet = "ADD_FILE" in expected and "END_OF_FILE" not in expected
     in_empty_chunk = "CONTEXT_LINE" in expected and "ADD_FILE" not in expected
-    if no_chunk_yet and "CONTEXT_LINE" in expected and found == "END_OF_FILE":
-        header = next(
-            n for n in range(number - 1, 0, -1) if canonical[n - 1].startswith(C.UPDATE_FILE)
-        )
-        path = canonical[header - 1][len(C.UPDATE_FILE) :]
-        return PatchSyntaxError(EMPTY_UPDATE.format(path), line=header, text=canonical[header - 1])
     if in_empty_chunk and found in ("END_PATCH", "END_OF_FILE"):
         return PatchSyntaxError(EMPTY_CHUNK, line=number, text=raw)
-    if (no_chunk_yet and "CONTEXT_LINE" in expected) or in_empty_chunk:
+    if in_empty_chunk or ("CONTEXT_LINE" in expected and not _chunk_since_header(canonical, number)):
         return PatchSyntaxError(UNEXPECTED_LINE.format(raw), line=number, text=raw)
     return PatchSyntaxError(EXPECTED_CHUNK_HEADER.format(raw), line=number, text=raw)
+
+
+def _chunk_since_header(canonical: list[str], number: int) -> bool:
+    """Whether a chunk began between the Update header and patch line `number`."""
+    for line in reversed(canonical[: number - 1]):
+        if line.startswith(C.UPDATE_FILE):
+            return False
+        if not line.startswith((C.MOVE_TO, C.END_OF_FILE)):
+            return True
+    return False
