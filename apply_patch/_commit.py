@@ -1,8 +1,9 @@
 """Plan → disk, all or nothing: the only module that writes.
 
-Order: check that no file changed since it was read; create missing
-folders; write every new content to a temporary file beside its target;
-move each over its target (`os.replace`, atomic); then delete. If any step
+Order: check that no file changed since it was read; delete a file that is
+in the way of a new folder of the same name; create missing folders; write
+every new content to a temporary file beside its target; move each over its
+target (`os.replace`, atomic); then delete the rest. If any step
 fails, every step already done is undone from the in-memory originals (files
 restored with their modes, created files and folders removed) and the error
 is raised. A process killed at any moment leaves each file entirely old or
@@ -94,7 +95,14 @@ def commit(plan: Plan, disk: Disk | None = None) -> None:
     _check_unchanged(plan, disk)
     journal = _Journal(disk)
     step = ("create folders for", plan.root)
+    folders = set(plan.new_folders)
+    # A file deleted to make room for a folder of the same name goes first.
+    in_the_way = [c for c in plan.changes if c.after is None and c.path in folders]
     try:
+        for change in in_the_way:
+            step = ("delete file", change.shown)
+            disk.unlink(change.path)
+            journal.undo.append((change.shown, _restorer(disk, change)))
         for folder in plan.new_folders:
             step = ("create parent directories for", folder)
             disk.mkdir(folder)
@@ -110,7 +118,7 @@ def commit(plan: Plan, disk: Disk | None = None) -> None:
             journal.temps.remove(temp)
             journal.undo.append((change.shown, _restorer(disk, change)))
         for change in plan.changes:
-            if change.after is None:
+            if change.after is None and change not in in_the_way:
                 step = ("delete file", change.shown)
                 disk.unlink(change.path)
                 journal.undo.append((change.shown, _restorer(disk, change)))

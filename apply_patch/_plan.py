@@ -146,11 +146,10 @@ class _Overlay:
         self.folders.update(missing)
 
     def _kind_of(self, path: str) -> str | None:
-        """"folder", "file", "special file", or None when nothing is there."""
-        if isinstance(self.original.get(path), FileState):
-            return "file"  # a file deleted by this patch does not become a folder
-        if isinstance(self.current.get(path), FileState):
-            return "file"
+        """"folder", "file", "special file", or None when nothing is there (now)."""
+        if path in self.current:  # a file this patch deleted may become a folder
+            state = self.current[path]
+            return "file" if isinstance(state, FileState) else None if state is None else state.value
         return self.tree.kind(path)
 
     def changes(self) -> tuple[FileChange, ...]:
@@ -222,7 +221,8 @@ class _Planner:
         moved = destination is not where
         mode = state.mode if not moved or self.policy.move_mode == "keep" else None
         self.overlay.put(destination.target, FileState(data, mode))
-        if moved:
+        if moved:  # the source's own entry goes: a symlink itself, not what it points to
+            self.overlay.look(where.entry, where, "Failed to remove original", follow=False)
             self.overlay.put(where.entry, None)
         return OperationResult(
             "M",
