@@ -62,13 +62,21 @@ class Resolver:
                 "paths must be relative and stay inside it",
                 path=written,
             )
-        for real in (entry, target):
-            if not _inside(real, self.root_real):
-                raise FilePolicyError(
-                    f"Path '{written}' leads outside the root folder {self.root_shown} "
-                    f"through a symlink (to {real})",
-                    path=written,
-                )
+        if not (_inside(entry, self.root_real) and _inside(target, self.root_real)):
+            raise FilePolicyError(
+                f"Path '{written}' leads outside the root folder {self.root_shown} "
+                f"through {self._escaping_link(shown)}",
+                path=written,
+            )
+
+    def _escaping_link(self, shown: str) -> str:
+        """Names the first symlink on the way to `shown` that leads out of the root."""
+        path = self.root_shown
+        for part in os.path.relpath(shown, self.root_shown).split(os.sep):
+            path = os.path.join(path, part)
+            if os.path.islink(path) and not _inside(os.path.realpath(path), self.root_real):
+                return f"the symlink {path} (to {os.readlink(path)})"
+        return f"a symlink (to {os.path.realpath(shown)})"
 
     def _refuse_symlinks(self, written: str, shown: str) -> None:
         if _inside(shown, self.root_shown):
