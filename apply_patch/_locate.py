@@ -146,15 +146,22 @@ def _find_chunk(
 
 
 def _without_trailing_blank(lines: tuple[str, ...]) -> tuple[str, ...] | None:
-    """The reference's retry: drop a trailing empty expected line (and empty new line)."""
+    """The reference's retry: without the last expected line when it is empty, and
+    without the last new line too when that one is empty.
+
+    Each side loses its own line: a context line taken from the expected side
+    only becomes an added line, and one taken from the new side only a removed
+    line (so `" a", " ", "+", "+b"` keeps both blank lines it adds).
+    """
     old = [i for i, s in enumerate(lines) if s[0] != C.ADDED]
-    if not old or lines[old[-1]] not in (C.CONTEXT, C.REMOVED):
+    if not old or lines[old[-1]][1:]:
         return None
-    drop = {old[-1]}
-    new = [i for i, s in enumerate(lines) if s[0] != C.REMOVED]
-    if new and lines[new[-1]] in (C.CONTEXT, C.ADDED):
-        drop.add(new[-1])
-    return tuple(s for i, s in enumerate(lines) if i not in drop)
+    kept: list[str | None] = list(lines)
+    kept[old[-1]] = None if lines[old[-1]][0] == C.REMOVED else C.ADDED
+    new = [i for i, s in enumerate(kept) if s is not None and s[0] != C.REMOVED]
+    if new and not (last := kept[new[-1]] or "")[1:]:
+        kept[new[-1]] = None if last[0] == C.ADDED else C.REMOVED
+    return tuple(s for s in kept if s is not None)
 
 
 def _replacements(lines: tuple[str, ...], start: int) -> list[Replacement]:
