@@ -146,6 +146,22 @@ def ambiguity_error(warning: PatchWarning, where: Location) -> AmbiguousChunkErr
     )
 
 
+def syntax_details(text: str, error: PatchSyntaxError) -> tuple[str, ...]:
+    """The offending line, when the reference's message does not quote it."""
+    if error.line is not None:
+        if error.text is None or f"'{error.text}'" in error.message:
+            return ()
+        return (f"Line {error.line} is {_quoted(error.text)}.",)
+    lines = [line.removesuffix("\r") for line in text.strip(C.WHITESPACE).split("\n")]
+    if lines == [""]:
+        return ("The patch text is empty.",)
+    if error.message.startswith("The first line"):
+        return (f"Line 1 is {_quoted(lines[0])}.",)
+    if error.message.startswith("The last line"):
+        return (f"The last line, line {len(lines)}, is {_quoted(lines[-1])}.",)
+    return ()
+
+
 def syntax_hints(text: str, error: PatchSyntaxError) -> tuple[str, ...]:
     """What probably went wrong with patch text that does not parse."""
     hints = []

@@ -6,11 +6,11 @@ from lark import Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from . import _constants as C
-from ._diagnose import syntax_hints
+from ._diagnose import syntax_details, syntax_hints
 from ._errors import PatchSyntaxError
 from ._grammar import build_parser
 from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
-from ._unwrap import Unwrapped, unwrap
+from ._unwrap import LAST_LINE_ERROR, Unwrapped, unwrap
 
 INVALID_HEADER: Final = (
     "'{}' is not a valid hunk header. Valid hunk headers: "
@@ -23,7 +23,6 @@ UNEXPECTED_LINE: Final = (
 EXPECTED_CHUNK_HEADER: Final = "Expected update hunk to start with a @@ context marker, got: '{}'"
 EMPTY_CHUNK: Final = "Update hunk does not contain any lines"
 EMPTY_UPDATE: Final = "Update file hunk for path '{}' is empty"
-EMPTY_ENVIRONMENT: Final = "apply_patch environment_id cannot be empty"
 REPEATED_ENVIRONMENT: Final = "apply_patch environment_id cannot be specified more than once"
 
 
@@ -35,10 +34,14 @@ def parse_patch(text: str) -> Patch:
     try:
         source = unwrap(text)
         try:
-            return cast(Patch, build_parser(_TO_MODEL).parse(source.text))
+            patch = cast(Patch, build_parser(_TO_MODEL).parse(source.text))
         except UnexpectedInput as exc:
             raise _syntax_error(exc, source) from None
+        if source.text_after_end:
+            raise PatchSyntaxError(LAST_LINE_ERROR)
+        return patch
     except PatchSyntaxError as error:
+        error.details = syntax_details(text, error)
         error.hints = syntax_hints(text, error)
         raise
 
@@ -68,10 +71,7 @@ class _ToModel(Transformer[Token, object]):
 
     def environment(self, children: list[Token]) -> _EnvironmentId:
         """environment: ENVIRONMENT_ID"""
-        value = _text(children[0], C.ENVIRONMENT_ID).strip(C.WHITESPACE)
-        if not value:
-            raise PatchSyntaxError(EMPTY_ENVIRONMENT)
-        return _EnvironmentId(value)
+        return _EnvironmentId(_text(children[0], C.ENVIRONMENT_ID).strip(C.WHITESPACE))
 
     def add_file(self, children: list[Token]) -> AddFile:
         """add_file: ADD_FILE (BLANK* ADD_LINE)*"""
@@ -93,7 +93,7 @@ class _ToModel(Transformer[Token, object]):
         )
         chunks = tuple(c for c in children if isinstance(c, Chunk))
         if move_to is None and not chunks:
-            raise PatchSyntaxError(EMPTY_UPDATE.format(path), line=_line(header), text=header)
+            raise PatchSyntaxError(EMPTY_UPDATE.format(path), line=_line(header), text=_text(header, ""))
         return UpdateFile(path, move_to, chunks, line=_line(header))
 
     def first_chunk(self, children: list[object]) -> Chunk:

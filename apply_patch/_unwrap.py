@@ -26,6 +26,7 @@ from ._errors import PatchSyntaxError
 
 FIRST_LINE_ERROR: Final = f"The first line of the patch must be '{C.BEGIN_PATCH}'"
 LAST_LINE_ERROR: Final = f"The last line of the patch must be '{C.END_PATCH}'"
+EMPTY_ENVIRONMENT: Final = "apply_patch environment_id cannot be empty"
 
 # <<EOF   <<'EOF'   <<"PATCH"   <<-EOF   << 'END'  (quotes must match)
 HEREDOC_START: Final = re.compile(r"<<(-?)[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
@@ -39,19 +40,25 @@ _ENVIRONMENT_ID: Final = C.ENVIRONMENT_ID.rstrip()
 
 @dataclass(frozen=True, slots=True)
 class Unwrapped:
-    """The canonical text for the grammar, and the original lines for messages."""
+    """The canonical text for the grammar, and the original lines for messages.
+
+    `text_after_end` is set when something other than blank lines and more
+    `*** End Patch` follows the first `*** End Patch`: an error, reported only
+    if the patch before it parses (the reference reports the first error).
+    """
 
     text: str
     raw_lines: tuple[str, ...]
+    text_after_end: bool = False
 
 
 def unwrap(text: str) -> Unwrapped:
     """Normalise `text` to canonical lines; raise PatchSyntaxError on a bad envelope."""
     text = text.strip(C.WHITESPACE)
     _check_unicode(text)
-    lines = _split(text)
-    lines = _strip_wrappers(lines)
-    return Unwrapped("".join(line + "\n" for line in _canonical(lines)), tuple(lines))
+    lines = _strip_wrappers(_split(text))
+    canonical, text_after_end = _canonical(lines)
+    return Unwrapped("".join(line + "\n" for line in canonical), tuple(lines), text_after_end)
 
 
 def _check_unicode(text: str) -> None:
@@ -121,10 +128,12 @@ def _inside_fence(lines: list[str]) -> list[str] | None:
     return lines[1:-1]
 
 
-def _canonical(lines: list[str]) -> list[str]:
+def _canonical(lines: list[str]) -> tuple[list[str], bool]:
     """Rewrite marker lines to their canonical spelling; other lines stay as they are.
 
-    `lines` starts with `*** Begin Patch` and ends with `*** End Patch`.
+    `lines` starts with `*** Begin Patch` and ends with `*** End Patch`. Returns
+    the canonical lines up to the first `*** End Patch`, and whether anything
+    but blank lines and `*** End Patch` follows it.
     """
     out = [C.BEGIN_PATCH]
     in_update = False
@@ -133,8 +142,10 @@ def _canonical(lines: list[str]) -> list[str]:
         raw = lines[number]
         marker = raw.rstrip(C.WHITESPACE) if in_update else raw.strip(C.WHITESPACE)
         if marker == C.END_PATCH:
-            _check_after_end(lines[number + 1 :])
-            break
+            out.append(C.END_PATCH)
+            return out, any(
+                line.strip(C.WHITESPACE) not in ("", C.END_PATCH) for line in lines[number + 1 :]
+            )
         if marker.startswith(C.FILE_HEADERS):
             in_update = marker.startswith(C.UPDATE_FILE)
             out.append(marker)
@@ -143,15 +154,11 @@ def _canonical(lines: list[str]) -> list[str]:
         ):
             out.append(marker)
         elif not in_update and marker.startswith(_ENVIRONMENT_ID):
-            # An empty id must reach the grammar as one: "cannot be empty".
-            out.append(C.ENVIRONMENT_ID + marker[len(_ENVIRONMENT_ID) :].strip(C.WHITESPACE))
+            value = marker[len(_ENVIRONMENT_ID) :].strip(C.WHITESPACE)
+            if number == 1 and not value:  # checked here, so that it comes before later errors
+                raise PatchSyntaxError(EMPTY_ENVIRONMENT)
+            out.append(C.ENVIRONMENT_ID + value)
         else:
             out.append(raw)
     out.append(C.END_PATCH)
-    return out
-
-
-def _check_after_end(rest: list[str]) -> None:
-    for line in rest:
-        if line.strip(C.WHITESPACE) not in ("", C.END_PATCH):
-            raise PatchSyntaxError(LAST_LINE_ERROR)
+    return out, False

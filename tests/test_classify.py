@@ -79,7 +79,10 @@ def test_the_result_is_a_value_even_for_a_broken_patch() -> None:
     result: Classification = classify_argv(["apply_patch", "not a patch"])
     assert isinstance(result, BrokenApplyPatchCall)
     assert result.text == "not a patch"
-    assert str(result.error) == "Invalid patch: The first line of the patch must be '*** Begin Patch'"
+    assert str(result.error) == (
+        "Invalid patch: The first line of the patch must be '*** Begin Patch'\n"
+        "Line 1 is 'not a patch'."
+    )
 
 
 VERIFIED = REFERENCE["verified"]

@@ -42,13 +42,15 @@ def test_python_dash_m_is_the_same_program(tmp_path: Path) -> None:
             [""],
             b"",
             1,
-            "Invalid patch: The last line of the patch must be '*** End Patch'\n" + NOTHING_CHANGED,
+            "Invalid patch: The last line of the patch must be '*** End Patch'\n"
+            "The patch text is empty.\n" + NOTHING_CHANGED,
         ),
         (
             [],
             b"  \n\t\n",
             1,
-            "Invalid patch: The last line of the patch must be '*** End Patch'\n" + NOTHING_CHANGED,
+            "Invalid patch: The last line of the patch must be '*** End Patch'\n"
+            "The patch text is empty.\n" + NOTHING_CHANGED,
         ),
         (
             [],
