@@ -15,7 +15,10 @@ located"):
   line (models often repeat the `@@` line as the chunk's first context line);
 - `@@ ctx` followed only by `+` lines inserts them right after the `ctx`
   line (policy `pure_addition="after-context"`; the reference appends them at
-  the end of the file, policy `"end"`).
+  the end of the file, policy `"end"`);
+- a `+` line followed by a `\\` line (`\\ Line ending: CRLF`, `\\ No newline at
+  end of file`) gets exactly that ending, over the final-newline policy and
+  the file's own ending (a forced `lf`/`crlf` policy still rewrites it).
 """
 
 from dataclasses import dataclass
@@ -42,11 +45,16 @@ class Placement:
 
 @dataclass(frozen=True, slots=True)
 class Replacement:
-    """Replace `old_len` lines from index `start` with `new_lines`."""
+    """Replace `old_len` lines from index `start` with `new_lines`.
+
+    `endings`, if given, holds the explicit ending of each new line (None:
+    the file's, as the policy says).
+    """
 
     start: int
     old_len: int
     new_lines: tuple[str, ...]
+    endings: tuple[str | None, ...] = ()
 
 
 def update_lines(
@@ -54,7 +62,8 @@ def update_lines(
 ) -> tuple[TextFile, list[Placement]]:
     """Apply every chunk of `update` to `text`; `shown` names the file in errors."""
     replacements, placements = locate(text.lines, update.chunks, policy, shown)
-    return splice(text, replacements, policy), placements
+    new_text = _with_explicit_endings(splice(text, replacements, policy), replacements, policy)
+    return new_text, placements
 
 
 def locate(
@@ -69,11 +78,11 @@ def locate(
         anchor, line_index = _narrow(index, chunk, line_index, shown)
         if not any(s[0] != C.ADDED for s in chunk.lines):
             at = _insertion_point(chunk, anchor, line_index, len(lines), policy)
-            replacements.append(Replacement(at, 0, tuple(chunk.new_lines)))
+            replacements.append(Replacement(at, 0, tuple(chunk.new_lines), chunk.added_endings))
             placements.append(Placement(chunk.line, at + 1, TIERS[0].name))
             continue
         used, match = _find_chunk(index, chunk, line_index, anchor, shown)
-        replacements.extend(_replacements(used, match.index))
+        replacements.extend(_replacements(used, match.index, chunk.added_endings))
         placements.append(Placement(chunk.line, match.index + 1, match.tier.name))
         line_index = match.index + sum(1 for s in used if s[0] != C.ADDED)
     return replacements, placements
@@ -140,16 +149,25 @@ def _without_trailing_blank(lines: tuple[str, ...]) -> tuple[str, ...] | None:
     return tuple(s for i, s in enumerate(lines) if i not in drop)
 
 
-def _replacements(lines: tuple[str, ...], start: int) -> list[Replacement]:
-    """The runs of removed/added lines between context lines, placed from `start`."""
+def _replacements(
+    lines: tuple[str, ...], start: int, added_endings: tuple[str | None, ...] = ()
+) -> list[Replacement]:
+    """The runs of removed/added lines between context lines, placed from `start`.
+
+    `added_endings` are the explicit endings of the `+` lines in order (the
+    trailing-blank retry only ever drops the last `+` line, so the others
+    keep their place in it).
+    """
     result: list[Replacement] = []
+    endings = iter(added_endings)
     added: list[str] = []
+    explicit: list[str | None] = []
     position, run_start, removed = start, -1, 0
     for line in lines:
         if line[0] == C.CONTEXT:
             if run_start >= 0:
-                result.append(Replacement(run_start, removed, tuple(added)))
-                run_start, removed, added = -1, 0, []
+                result.append(Replacement(run_start, removed, tuple(added), tuple(explicit)))
+                run_start, removed, added, explicit = -1, 0, [], []
             position += 1
             continue
         if run_start < 0:
@@ -159,8 +177,9 @@ def _replacements(lines: tuple[str, ...], start: int) -> list[Replacement]:
             position += 1
         else:
             added.append(line[1:])
+            explicit.append(next(endings, None))
     if run_start >= 0:
-        result.append(Replacement(run_start, removed, tuple(added)))
+        result.append(Replacement(run_start, removed, tuple(added), tuple(explicit)))
     return result
 
 
@@ -183,6 +202,39 @@ def splice(text: TextFile, replacements: list[Replacement], policy: Policy) -> T
         endings = [ending] * len(lines)
     _fix_last_endings(endings, ending, keep_missing=_keeps_missing_newline(text, policy))
     return TextFile(lines, endings, text.bom and policy.bom == "keep")
+
+
+def _with_explicit_endings(
+    text: TextFile, replacements: list[Replacement], policy: Policy
+) -> TextFile:
+    """`text` (from `splice`) with the explicit endings of the new lines.
+
+    No ending ("") is honoured on the file's last line only; a forced
+    `lf`/`crlf` policy keeps its own ending on every terminated line.
+    """
+    explicit = {
+        index: ending
+        for index, ending in _result_indices(replacements)
+        if ending or index == len(text.lines) - 1
+    }
+    if not explicit or (policy.line_endings != "keep" and "" not in explicit.values()):
+        return text
+    endings = list(text.endings)
+    for index, ending in explicit.items():
+        if policy.line_endings == "keep" or not ending:
+            endings[index] = ending
+    return TextFile(text.lines, endings, text.bom)
+
+
+def _result_indices(replacements: list[Replacement]) -> list[tuple[int, str]]:
+    """(index in the new file, explicit ending) of every new line that has one."""
+    found: list[tuple[int, str]] = []
+    shift = 0
+    for replacement in sorted(replacements, key=lambda r: r.start):
+        at = replacement.start + shift
+        found += [(at + k, e) for k, e in enumerate(replacement.endings) if e is not None]
+        shift += len(replacement.new_lines) - replacement.old_len
+    return found
 
 
 def _keeps_missing_newline(text: TextFile, policy: Policy) -> bool:
