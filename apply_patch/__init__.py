@@ -9,6 +9,9 @@
 every failure raises a `PatchError` subclass, and then no file was changed.
 """
 
+import importlib
+from typing import TYPE_CHECKING
+
 from ._apply import ApplyResult, apply_patch
 from ._errors import (
     ConcurrentChangeError,
@@ -25,11 +28,35 @@ from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
 from ._parse import parse_patch
 from ._policy import CODEX, DEFAULT, Policy, PolicyValueError
 
+if TYPE_CHECKING:
+    from ._convert import convert_unified_diff
+    from ._make import BinaryFileError, UnsupportedChangeError
+    from ._unidiff import UnifiedDiffError
+
+# Making patches needs difflib and more: imported on first use only, so that
+# applying a patch does not pay for it.
+_LAZY = {
+    "BinaryFileError": "._make",
+    "UnsupportedChangeError": "._make",
+    "UnifiedDiffError": "._unidiff",
+    "convert_unified_diff": "._convert",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
 __all__ = [
     "CODEX",
     "DEFAULT",
     "AddFile",
     "ApplyResult",
+    "BinaryFileError",
     "Chunk",
     "ConcurrentChangeError",
     "ContextNotFoundError",
@@ -44,8 +71,11 @@ __all__ = [
     "Policy",
     "PolicyValueError",
     "RollbackError",
+    "UnifiedDiffError",
+    "UnsupportedChangeError",
     "UpdateFile",
     "apply_patch",
+    "convert_unified_diff",
     "grammar_text",
     "parse_patch",
 ]
