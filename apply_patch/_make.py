@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from . import _constants as C
 from ._drafts import Draft, Line, with_bom_as_text
+from ._linediff import opcodes
 from ._errors import PatchError
 from ._locate import update_lines
 from ._markers import OldEndings, settle
@@ -104,6 +105,7 @@ def diff_trees(
     texts_old: dict[str, str] = {}
     texts_new: dict[str, str] = {}
     skipped: list[str] = []
+    binary_deleted: list[str] = []  # Delete File needs no text: never refused
     for path in changed:
         try:
             if path in old:
@@ -111,12 +113,21 @@ def diff_trees(
             if path in new:
                 texts_new[path] = decode(path, new[path])
         except BinaryFileError:
-            if not options.skip_binary:
+            if path not in new:
+                binary_deleted.append(path)
+            elif not options.skip_binary:
                 raise
+            else:
+                skipped.append(path)
             texts_old.pop(path, None)
-            skipped.append(path)
     operations = list(_operations(texts_old, texts_new, options))
+    operations += [DeleteFile(path) for path in binary_deleted]
+    operations.sort(key=_sort_key)
     return TreeDiff(Patch(tuple(operations)), tuple(skipped))
+
+
+def _sort_key(operation: Operation) -> str:
+    return operation.path
 
 
 def check_path(path: str) -> None:
@@ -243,52 +254,46 @@ def verify(old: TextFile, update: UpdateFile, expected: str) -> None:
 
 def make_drafts(old: TextFile, new: TextFile, context: int) -> list[Draft]:
     """One draft per group of changes closer than `2 * context` lines, with `context` around."""
-    script = diff_lines(old, new)
-    old_before = [0]  # old_before[i]: lines of the old file before script[i]
-    for line in script:
-        old_before.append(old_before[-1] + line.is_old)
-    return [Draft(old_before[s], tuple(script[s:e])) for s, e in _groups(script, context)]
+    changes = _changes(old, new)
+    groups: list[list[Change]] = []
+    for change in changes:
+        if groups and change[0] - groups[-1][-1][1] <= 2 * context:
+            groups[-1].append(change)
+        else:
+            groups.append([change])
+    return [_draft(old, new, group, context) for group in groups]
 
 
 def diff_lines(old: TextFile, new: TextFile) -> list[Line]:
-    """Every line of both files in order: context, removed or added (git's line equality)."""
+    """Every line of both files in order: context, removed or added."""
+    changes = _changes(old, new)
+    return list(_draft(old, new, changes, len(old.lines)).lines) if changes else []
+
+
+Change = tuple[int, int, int, int]  # old[i1:i2] becomes new[j1:j2]
+
+
+def _changes(old: TextFile, new: TextFile) -> list[Change]:
+    """The changed runs, lines compared with their endings (as git does)."""
     a = list(map(str.__add__, old.lines, old.endings))
     b = list(map(str.__add__, new.lines, new.endings))
-    script: list[Line] = []
-    for tag, i1, i2, j1, j2 in _opcodes(a, b):
-        if tag == "equal":
-            script += [Line(C.CONTEXT, old.lines[i], old.endings[i]) for i in range(i1, i2)]
-            continue
-        script += [Line(C.REMOVED, old.lines[i], old.endings[i]) for i in range(i1, i2)]
-        script += [Line(C.ADDED, new.lines[j], new.endings[j]) for j in range(j1, j2)]
-    return script
+    return [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in opcodes(a, b) if tag != "equal"]
 
 
-def _opcodes(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
-    """difflib's opcodes, with the common head and tail set aside first (the usual case, fast)."""
-    head = 0
-    while head < min(len(a), len(b)) and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
-    middle = difflib.SequenceMatcher(None, a[head : len(a) - tail], b[head : len(b) - tail], False)
-    codes = [("equal", 0, head, 0, head)]
-    codes += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in middle.get_opcodes()]
-    codes.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
-    return codes
+def _draft(old: TextFile, new: TextFile, group: list[Change], context: int) -> Draft:
+    """The changes of `group`, the unchanged lines between them, `context` lines around."""
+    start = max(0, group[0][0] - context)
+    lines = _context(old, start, group[0][0])
+    for k, (i1, i2, j1, j2) in enumerate(group):
+        lines += [Line(C.REMOVED, old.lines[i], old.endings[i]) for i in range(i1, i2)]
+        lines += [Line(C.ADDED, new.lines[j], new.endings[j]) for j in range(j1, j2)]
+        stop = group[k + 1][0] if k + 1 < len(group) else min(len(old.lines), i2 + context)
+        lines += _context(old, i2, stop)
+    return Draft(start, tuple(lines))
 
 
-def _groups(script: list[Line], context: int) -> list[tuple[int, int]]:
-    """Ranges of `script`: changes less than `2 * context + 1` lines apart, `context` around."""
-    changes = [i for i, line in enumerate(script) if line.prefix != C.CONTEXT]
-    ranges: list[list[int]] = []
-    for i in changes:
-        if ranges and i - ranges[-1][1] <= 2 * context:
-            ranges[-1][1] = i + 1
-        else:
-            ranges.append([i, i + 1])
-    return [(max(0, s - context), min(len(script), e + context)) for s, e in ranges]
+def _context(old: TextFile, start: int, stop: int) -> list[Line]:
+    return [Line(C.CONTEXT, old.lines[i], old.endings[i]) for i in range(start, stop)]
 
 
 def find_renames(
