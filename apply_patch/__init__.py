@@ -7,6 +7,8 @@
 
 `apply_patch(text, root)` applies a patch to a folder and returns what it did;
 every failure raises a `PatchError` subclass, and then no file was changed.
+`make_patch(old, new)` makes the patch between two texts or two trees, and
+`convert_unified_diff(text)` turns a unified diff into one.
 """
 
 import importlib
@@ -30,7 +32,7 @@ from ._policy import CODEX, DEFAULT, Policy, PolicyValueError
 
 if TYPE_CHECKING:
     from ._convert import convert_unified_diff
-    from ._make import BinaryFileError, UnsupportedChangeError
+    from ._make import BinaryFileError, UnsupportedChangeError, make_patch
     from ._unidiff import UnifiedDiffError
 
 # Making patches needs difflib and more: imported on first use only, so that
@@ -40,6 +42,7 @@ _LAZY = {
     "UnsupportedChangeError": "._make",
     "UnifiedDiffError": "._unidiff",
     "convert_unified_diff": "._convert",
+    "make_patch": "._make",
 }
 
 
@@ -77,5 +80,6 @@ __all__ = [
     "apply_patch",
     "convert_unified_diff",
     "grammar_text",
+    "make_patch",
     "parse_patch",
 ]

@@ -32,6 +32,7 @@ is changed and the exit code is 1. The patch is the single argument, or stdin.
 # imported only when used, so applying a patch never loads what they need.
 SUBCOMMANDS: Final[dict[str, str]] = {
     "convert": "._convert_cli",
+    "diff": "._diff_cli",
 }
 
 
