@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 from . import _constants as C
 from ._drafts import Draft, Line, with_bom_as_text
-from ._linediff import opcodes
 from ._errors import PatchError
+from ._linediff import opcodes
 from ._locate import update_lines
 from ._markers import OldEndings, settle
 from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
@@ -102,28 +102,41 @@ def diff_trees(
     for path in changed:
         check_path(path)
     _check_shapes(set(old), set(new))
-    texts_old: dict[str, str] = {}
-    texts_new: dict[str, str] = {}
-    skipped: list[str] = []
-    binary_deleted: list[str] = []  # Delete File needs no text: never refused
+    texts = _texts(old, new, changed, skip_binary=options.skip_binary)
+    operations = [*_operations(texts.old, texts.new, options), *map(DeleteFile, texts.gone)]
+    operations.sort(key=_sort_key)  # stable: a Delete stays before an Add of its path
+    return TreeDiff(Patch(tuple(operations)), tuple(texts.skipped))
+
+
+@dataclass(frozen=True, slots=True)
+class _Texts:
+    """The changed files as text, the binary ones removed, the binary ones skipped."""
+
+    old: dict[str, str]
+    new: dict[str, str]
+    gone: list[str]
+    skipped: list[str]
+
+
+def _texts(
+    old: Mapping[str, Content], new: Mapping[str, Content], changed: list[str], *, skip_binary: bool
+) -> _Texts:
+    texts = _Texts({}, {}, [], [])
     for path in changed:
         try:
             if path in old:
-                texts_old[path] = decode(path, old[path])
+                texts.old[path] = decode(path, old[path])
             if path in new:
-                texts_new[path] = decode(path, new[path])
+                texts.new[path] = decode(path, new[path])
         except BinaryFileError:
+            texts.old.pop(path, None)
             if path not in new:
-                binary_deleted.append(path)
-            elif not options.skip_binary:
-                raise
+                texts.gone.append(path)  # Delete File needs no text: never refused
+            elif skip_binary:
+                texts.skipped.append(path)
             else:
-                skipped.append(path)
-            texts_old.pop(path, None)
-    operations = list(_operations(texts_old, texts_new, options))
-    operations += [DeleteFile(path) for path in binary_deleted]
-    operations.sort(key=_sort_key)
-    return TreeDiff(Patch(tuple(operations)), tuple(skipped))
+                raise
+    return texts
 
 
 def _sort_key(operation: Operation) -> str:
@@ -161,21 +174,26 @@ def _parents(path: str) -> Iterator[str]:
 
 def decode(path: str, content: Content) -> str:
     """The text of a file; BinaryFileError if it has a NUL byte or is not UTF-8."""
-    nul = content.find("\0" if isinstance(content, str) else b"\0")  # type: ignore[arg-type]
+    text, reason = _as_text(content)
+    if reason:
+        raise BinaryFileError(
+            f"Cannot make a patch for {path}: it is a binary file ({reason})", path=path
+        )
+    return text
+
+
+def _as_text(content: Content) -> tuple[str, str]:
+    """(text, "") or ("", why it is not text)."""
+    nul = content.find("\0") if isinstance(content, str) else content.find(b"\0")
     if nul >= 0:
-        raise BinaryFileError(_binary(path, f"a NUL byte at offset {nul}"), path=path)
+        return "", f"a NUL byte at offset {nul}"
     try:
         if isinstance(content, str):
-            content.encode("utf-8")
-            return content
-        return content.decode("utf-8")
-    except UnicodeError as exc:
-        assert isinstance(exc, (UnicodeDecodeError, UnicodeEncodeError))
-        raise BinaryFileError(_binary(path, f"not UTF-8 at offset {exc.start}"), path=path) from None
-
-
-def _binary(path: str, reason: str) -> str:
-    return f"Cannot make a patch for {path}: it is a binary file ({reason})"
+            content.encode("utf-8")  # lone surrogates cannot be written
+            return content, ""
+        return content.decode("utf-8"), ""
+    except (UnicodeDecodeError, UnicodeEncodeError) as exc:
+        return "", f"not UTF-8 at offset {exc.start}"
 
 
 def _operations(old: dict[str, str], new: dict[str, str], options: Options) -> Iterator[Operation]:
