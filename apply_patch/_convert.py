@@ -133,7 +133,9 @@ def _operations(diff: FileDiff, lookup: Lookup | None) -> list[Operation]:
     if diff.copied:
         return [add_file(diff.new_path, new_text)]
     if old_text == new_text:
-        return [] if move_to is None else file_operations(diff.old_path, old_text, new_text, Options(), move_to)
+        if move_to is None:
+            return []
+        return file_operations(diff.old_path, old_text, new_text, Options(), move_to)
     return _with_old(diff.old_path, old_text, new_text, diff.hunks, move_to)
 
 
@@ -226,7 +228,8 @@ def _without_old(diff: FileDiff, move_to: str | None) -> list[Operation]:
     assert diff.old_path is not None
     if diff.copied:
         raise UnsupportedChangeError(
-            f"Cannot convert the copy of {diff.old_path}: a copy needs the old files", path=diff.old_path
+            f"Cannot convert the copy of {diff.old_path}: a copy needs the old files",
+            path=diff.old_path,
         )
     hunks = list(diff.hunks)
     if not hunks:

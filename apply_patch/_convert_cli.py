@@ -1,4 +1,4 @@
-"""`apply_patch convert [DIFF]`: a unified diff (stdin when absent) → the same patch in this format.
+"""`apply_patch convert [DIFF]`: a unified diff (default: stdin) → the same patch in this format.
 
 Exit codes: 0 the patch was printed (nothing for a diff without changes),
 1 the diff cannot be converted (malformed, does not match --old, binary),

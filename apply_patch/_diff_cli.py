@@ -75,9 +75,9 @@ def _others(old: Tree, new: Tree, *, skip: bool) -> list[str]:
     changed = sorted(
         p for p in {*old.others, *new.others} if old.others.get(p) != new.others.get(p)
     )
-    gone = [p for p in changed if old.others.get(p, "").startswith("symlink:") and p not in new.others]
-    for path in gone:
-        if path not in new.files:
+    for path in list(changed):
+        link = old.others.get(path, "").startswith("symlink:")
+        if link and path not in new.others and path not in new.files:
             old.files[path] = b""
             changed.remove(path)
     for path in changed:

@@ -50,7 +50,7 @@ def _anchors(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int]]:
     """Pairs of lines unique on both sides, the longest run in the same order."""
     count_a, count_b = Counter(a), Counter(b)
     where_b = {line: j for j, line in enumerate(b) if count_b[line] == 1}
-    pairs = [(i, where_b[line]) for i, line in enumerate(a) if count_a[line] == 1 and line in where_b]
+    pairs = [(i, where_b[s]) for i, s in enumerate(a) if count_a[s] == 1 and s in where_b]
     return _increasing(pairs)
 
 

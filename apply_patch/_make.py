@@ -267,7 +267,9 @@ def verify(old: TextFile, update: UpdateFile, expected: str) -> None:
     """Apply `update` in memory with the default policy; it must give `expected`."""
     result, _ = update_lines(old, update, DEFAULT, update.path)
     if result.to_text(bom=result.bom) != expected:
-        raise AssertionError(f"internal error: the patch made for {update.path} does not reproduce it")
+        raise AssertionError(
+            f"internal error: the patch made for {update.path} does not reproduce it"
+        )
 
 
 def make_drafts(old: TextFile, new: TextFile, context: int) -> list[Draft]:
@@ -349,7 +351,9 @@ def _has_lines(text: str) -> bool:
 _MAX_COMPARISONS = 10_000  # rename detection beyond equal texts stays cheap
 
 
-def _similar(old: Mapping[str, str], new: Mapping[str, str], similarity: float) -> list[tuple[str, str]]:
+def _similar(
+    old: Mapping[str, str], new: Mapping[str, str], similarity: float
+) -> list[tuple[str, str]]:
     if len(old) * len(new) > _MAX_COMPARISONS:
         return []
     lines_old = {p: t.splitlines() for p, t in old.items()}

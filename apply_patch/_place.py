@@ -69,7 +69,7 @@ def _needs_line_above(draft: Draft, old: TextFile) -> bool:
 
 def _without_context_below(draft: Draft, low: int) -> Draft:
     """Drop leading context lines before index `low` (only ever the BOM line)."""
-    while draft.start < low and draft.lines and draft.lines[0].prefix == " " and len(draft.lines) > 1:
+    while draft.start < low and len(draft.lines) > 1 and draft.lines[0].prefix == " ":
         draft = replace(draft, start=draft.start + 1, lines=draft.lines[1:])
     return draft
 

@@ -29,7 +29,9 @@ def read_tree(root: str, exclude: Sequence[str] = ()) -> Tree:
     """Every file under `root`, except VCS folders and names matching `exclude` (globs)."""
     tree = Tree()
     for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not _excluded(d, exclude) and not _is_link(folder, d, tree, root))
+        dirs[:] = sorted(
+            d for d in dirs if not _excluded(d, exclude) and not _is_link(folder, d, tree, root)
+        )
         for name in sorted(names):
             if not _excluded(name, exclude):
                 _read(os.path.join(folder, name), root, tree)

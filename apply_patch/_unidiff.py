@@ -27,6 +27,7 @@ HUNK_HEADER: Final = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.
 NO_NEWLINE: Final = "\\"  # \ No newline at end of file (the text after it varies by locale)
 _LINE_BREAK: Final = re.compile(r"(\r\n|\r|\n)")  # as `_textfile` splits files
 _ESCAPES: Final = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
+_SHORT_HUNK: Final = "the hunk at line {} has fewer lines than its header says"
 _GIT_HEADERS: Final = (
     "old mode ", "new mode ", "deleted file mode ", "new file mode ", "similarity index ",
     "dissimilarity index ", "rename from ", "rename to ", "copy from ", "copy to ", "index ",
@@ -78,7 +79,8 @@ class Hunk:
     @property
     def trail(self) -> int:
         """Context diff lines after the last change."""
-        return next((i for i, (p, _) in enumerate(reversed(self.raw)) if p != C.CONTEXT), len(self.raw))
+        ends = reversed(self.raw)
+        return next((i for i, (p, _) in enumerate(ends) if p != C.CONTEXT), len(self.raw))
 
     @property
     def marks_an_end(self) -> bool:
@@ -178,7 +180,19 @@ def _plain_file(reader: _Reader, strip: int) -> FileDiff:
 
 def _git_file(reader: _Reader, strip: int) -> FileDiff:
     number = reader.number
-    old, new = _git_line_paths(reader.take().removesuffix("\r")[len("diff --git ") :], strip, number)
+    first = reader.take().removesuffix("\r")
+    old, new = _git_line_paths(first[len("diff --git ") :], strip, number)
+    info, binary = _git_headers(reader)
+    if _at_file_headers(reader):
+        old = _header_path(reader.take().removesuffix("\r")[4:], strip, reader.number - 1)
+        new = _header_path(reader.take().removesuffix("\r")[4:], strip, reader.number - 1)
+    old, new = _git_paths(info, old, new, strip, number)
+    renamed, copied = "rename from" in info, "copy from" in info
+    return FileDiff(old, new, _hunks(reader), binary, renamed, copied, git=True, line=number)
+
+
+def _git_headers(reader: _Reader) -> tuple[dict[str, str], bool]:
+    """The extended headers after `diff --git` (name → value), and whether it is binary."""
     info: dict[str, str] = {}
     binary = False
     while (line := reader.header()) is not None:
@@ -187,19 +201,12 @@ def _git_file(reader: _Reader, strip: int) -> FileDiff:
             info[name.strip()] = line[len(name) :]
         elif line.startswith("Binary files ") or line == "GIT binary patch":
             binary = True
-        elif line.startswith("--- ") or line.startswith("@@ ") or line.startswith("diff --git "):
+        elif line.startswith(("--- ", "@@ ", "diff --git ")):
             break
-        elif binary or not line.strip():
-            pass  # the data of a binary patch, or blank lines around it
-        else:
-            break
-        reader.take()
-    if _at_file_headers(reader):
-        old = _header_path(reader.take().removesuffix("\r")[4:], strip, reader.number - 1)
-        new = _header_path(reader.take().removesuffix("\r")[4:], strip, reader.number - 1)
-    old, new = _git_paths(info, old, new, strip, number)
-    renamed, copied = "rename from" in info, "copy from" in info
-    return FileDiff(old, new, _hunks(reader), binary, renamed, copied, git=True, line=number)
+        elif not binary and line.strip():
+            break  # not a header: whatever follows the file diff
+        reader.take()  # a header, the data of a binary patch, or a blank line
+    return info, binary
 
 
 def _git_paths(
@@ -236,9 +243,7 @@ def _hunk(reader: _Reader) -> Hunk:
     while left[C.REMOVED] > 0 or left[C.ADDED] > 0 or _marker_next(reader):
         line = reader.peek()
         if line is None:
-            raise UnifiedDiffError(
-                f"the hunk at line {number} has fewer lines than its header says", line=reader.number
-            )
+            raise UnifiedDiffError(_SHORT_HUNK.format(number), line=reader.number)
         if line.startswith(NO_NEWLINE):
             if not raw:
                 raise UnifiedDiffError(f"'{line}' follows no line", line=reader.number)
@@ -246,9 +251,7 @@ def _hunk(reader: _Reader) -> Hunk:
             reader.take()
             continue
         if line.startswith(("@@ ", "diff ")):  # never a hunk line: the next hunk or file
-            raise UnifiedDiffError(
-                f"the hunk at line {number} has fewer lines than its header says", line=reader.number
-            )
+            raise UnifiedDiffError(_SHORT_HUNK.format(number), line=reader.number)
         prefix, text = (line[0], line[1:]) if line else (C.CONTEXT, "")  # "": a stripped blank line
         _count(left, prefix, line, reader.number, number)
         raw.append([prefix, text + "\n"])

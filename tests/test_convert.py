@@ -66,7 +66,10 @@ def test_executable_with_stdin(case: Case) -> None:
     assert (result.returncode, result.stdout) == (case.exit, case.expected), case.rule
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if "--skip-binary" not in c.args], ids=lambda c: c.folder.name)
+LIBRARY_CASES = [c for c in CASES if "--skip-binary" not in c.args]
+
+
+@pytest.mark.parametrize("case", LIBRARY_CASES, ids=[c.folder.name for c in LIBRARY_CASES])
 def test_library(case: Case) -> None:
     strip = next((int(a[2:]) for a in case.args if a.startswith("-p")), 1)  # "-p2"
     old = case.folder / "old" if "--old" in case.args else None
@@ -100,7 +103,8 @@ def test_corpus_diffs_convert_to_the_committed_patches(case: Path, tmp_path: Pat
 
 @pytest.mark.parametrize("case", CORPUS_CASES[5::20], ids=[c.name for c in CORPUS_CASES[5::20]])
 def test_corpus_through_the_executable(case: Path) -> None:
-    result = run_cli(["convert", "-p2", "--old", "before"], case, stdin=(case / "unified.diff").read_bytes())
+    diff = (case / "unified.diff").read_bytes()
+    result = run_cli(["convert", "-p2", "--old", "before"], case, stdin=diff)
     assert (result.returncode, result.stderr) == (0, b"")
     assert result.stdout == (case / "patch.txt").read_bytes()
 

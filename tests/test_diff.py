@@ -25,6 +25,7 @@ from apply_patch import (
 )
 
 CORPUS = FIXTURES / "corpus"
+UPDATE_A_TO_B = "*** Begin Patch\n*** Update File: {}\n@@\n-a\n+b\n*** End of File\n*** End Patch\n"
 CORPUS_CASES = sorted(p for p in CORPUS.iterdir() if (p / "patch.txt").is_file())
 
 
@@ -158,11 +159,12 @@ def test_vcs_folders_and_excluded_names_are_left_out(tmp_path: Path) -> None:
     new = {".git/HEAD": b"ref: b\n", "keep.txt": b"b\n", "build/out.o": b"\0\1"}
     _trees(tmp_path, old, new)
     patch = _diff(tmp_path, "--exclude", "build", "old", "new")
-    assert patch == "*** Begin Patch\n*** Update File: keep.txt\n@@\n-a\n+b\n*** End of File\n*** End Patch\n"
+    assert patch == UPDATE_A_TO_B.format("keep.txt")
 
 
 def test_binary_files_are_refused(tmp_path: Path) -> None:
-    _trees(tmp_path, {"img.png": b"\x89PNG\0\1", "t.txt": b"a\n"}, {"img.png": b"\x89PNG\0\2", "t.txt": b"b\n"})
+    old = {"img.png": b"\x89PNG\0\1", "t.txt": b"a\n"}
+    _trees(tmp_path, old, {"img.png": b"\x89PNG\0\2", "t.txt": b"b\n"})
     result = run_cli(["diff", "old", "new"], tmp_path)
     assert (result.returncode, result.stdout) == (1, b"")
     assert result.stderr.decode() == (
@@ -176,7 +178,7 @@ def test_binary_files_can_be_skipped(tmp_path: Path) -> None:
     result = run_cli(["diff", "--skip-binary", "old", "new"], tmp_path)
     assert result.returncode == 0
     assert result.stderr == b"Skipped img.png: a binary file\n"
-    assert result.stdout == b"*** Begin Patch\n*** Update File: t.txt\n@@\n-a\n+b\n*** End of File\n*** End Patch\n"
+    assert result.stdout.decode() == UPDATE_A_TO_B.format("t.txt")
 
 
 def test_removed_binary_files_and_symlinks_are_deleted(tmp_path: Path) -> None:
