@@ -165,8 +165,10 @@ def test_vcs_folders_and_excluded_names_are_left_out(tmp_path: Path) -> None:
 def test_binary_files_are_refused(tmp_path: Path) -> None:
     old = {"img.png": b"\x89PNG\0\1", "t.txt": b"a\n"}
     _trees(tmp_path, old, {"img.png": b"\x89PNG\0\2", "t.txt": b"b\n"})
+    before = snapshot(tmp_path)
     result = run_cli(["diff", "old", "new"], tmp_path)
     assert (result.returncode, result.stdout) == (1, b"")
+    assert snapshot(tmp_path) == before  # diff only ever reads
     assert result.stderr.decode() == (
         "Error: Cannot make a patch for img.png: it is a binary file (a NUL byte at offset 4)"
         " (use --skip-binary to leave it out)\n"
