@@ -7,7 +7,12 @@
 
 `apply_patch(text, root)` applies a patch to a folder and returns what it did;
 every failure raises a `PatchError` subclass, and then no file was changed.
+`make_patch(old, new)` makes the patch between two texts or two trees, and
+`convert_unified_diff(text)` turns a unified diff into one.
 """
+
+import importlib
+from typing import TYPE_CHECKING
 
 from ._apply import ApplyResult, FileResult, apply_patch, apply_to_mapping
 from ._classify import (
@@ -36,12 +41,37 @@ from ._policy import CODEX, DEFAULT, Policy, PolicyValueError
 from ._stream import PartialOperation, PartialPatch, parse_partial
 from ._tools import tool_definitions
 
+if TYPE_CHECKING:
+    from ._convert import convert_unified_diff
+    from ._make import BinaryFileError, UnsupportedChangeError, make_patch
+    from ._unidiff import UnifiedDiffError
+
+# Making patches needs difflib and more: imported on first use only, so that
+# applying a patch does not pay for it.
+_LAZY = {
+    "BinaryFileError": "._make",
+    "UnsupportedChangeError": "._make",
+    "UnifiedDiffError": "._unidiff",
+    "convert_unified_diff": "._convert",
+    "make_patch": "._make",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
 __all__ = [
     "CODEX",
     "DEFAULT",
     "AddFile",
     "ApplyPatchCall",
     "ApplyResult",
+    "BinaryFileError",
     "BrokenApplyPatchCall",
     "BrokenPatch",
     "Chunk",
@@ -66,12 +96,16 @@ __all__ = [
     "Policy",
     "PolicyValueError",
     "RollbackError",
+    "UnifiedDiffError",
+    "UnsupportedChangeError",
     "UpdateFile",
     "apply_patch",
     "apply_to_mapping",
     "classify_argv",
+    "convert_unified_diff",
     "extract_patches",
     "grammar_text",
+    "make_patch",
     "parse_partial",
     "parse_patch",
     "tool_definitions",

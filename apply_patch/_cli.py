@@ -30,7 +30,12 @@ is changed and the exit code is 1. The patch is the single argument, or stdin.
 
 # `apply_patch NAME ...` runs the subcommand's module `main(argv) -> int`; each is
 # imported only when used, so applying a patch never loads what they need.
-SUBCOMMANDS: Final[dict[str, str]] = {"extract": "._extract_cli", "serve": "._mcp_server"}
+SUBCOMMANDS: Final[dict[str, str]] = {
+    "convert": "._convert_cli",
+    "diff": "._diff_cli",
+    "extract": "._extract_cli",
+    "serve": "._mcp_server",
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

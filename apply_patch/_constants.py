@@ -19,6 +19,10 @@ MOVE_TO: Final = "*** Move to: "  # *** Move to: src/main.py
 END_OF_FILE: Final = "*** End of File"  # *** End of File
 CHUNK_HEADER: Final = "@@"  # @@   or   @@ class Greeter:
 CHUNK_HEADER_WITH_CONTEXT: Final = "@@ "
+# Beyond the reference: after a `+` line, that line's exact ending in the new file.
+LINE_ENDING: Final = "\\ Line ending: "  # \ Line ending: CRLF
+NO_NEWLINE: Final = "\\ No newline at end of file"  # \ No newline at end of file
+ENDING_NAMES: Final = {"\r\n": "CRLF", "\n": "LF", "\r": "CR"}
 
 FILE_HEADERS: Final = (ADD_FILE, DELETE_FILE, UPDATE_FILE)
 

@@ -15,7 +15,10 @@ located"):
   line (models often repeat the `@@` line as the chunk's first context line);
 - `@@ ctx` followed only by `+` lines inserts them right after the `ctx`
   line (policy `pure_addition="after-context"`; the reference appends them at
-  the end of the file, policy `"end"`).
+  the end of the file, policy `"end"`);
+- a `+` line followed by a `\\` line (`\\ Line ending: CRLF`, `\\ No newline at
+  end of file`) gets exactly that ending, over the final-newline policy and
+  the file's own ending (a forced `lf`/`crlf` policy still rewrites it).
 """
 
 from dataclasses import dataclass
@@ -47,11 +50,16 @@ class Placement:
 
 @dataclass(frozen=True, slots=True)
 class Replacement:
-    """Replace `old_len` lines from index `start` with `new_lines`."""
+    """Replace `old_len` lines from index `start` with `new_lines`.
+
+    `endings`, if given, holds the explicit ending of each new line (None:
+    the file's, as the policy says).
+    """
 
     start: int
     old_len: int
     new_lines: tuple[str, ...]
+    endings: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +74,8 @@ class Located:
 def update_lines(text: TextFile, update: UpdateFile, policy: Policy, where: Location) -> Located:
     """Apply every chunk of `update` to `text`; raise ContextNotFoundError if one is not there."""
     replacements, placements, warnings = locate(text.lines, update.chunks, policy, where)
-    return Located(splice(text, replacements, policy), tuple(placements), tuple(warnings))
+    new_text = _with_explicit_endings(splice(text, replacements, policy), replacements, policy)
+    return Located(new_text, tuple(placements), tuple(warnings))
 
 
 def locate(
@@ -82,16 +91,16 @@ def locate(
         anchor, line_index = _narrow(index, lines, chunk, line_index, where)
         if not any(s[0] != C.ADDED for s in chunk.lines):
             at = _insertion_point(chunk, anchor, line_index, len(lines), policy)
-            replacements.append(Replacement(at, 0, tuple(chunk.new_lines)))
+            replacements.append(Replacement(at, 0, tuple(chunk.new_lines), chunk.added_endings))
             placements.append(Placement(chunk.line, at + 1, TIERS[0].name, chunk.added, 0))
             continue
-        used, pattern, match = _find_chunk(index, lines, chunk, line_index, anchor, where)
+        used, endings, pattern, match = _find_chunk(index, lines, chunk, line_index, anchor, where)
         doubts = diagnose.doubts(index, pattern, match, chunk, line_index, where)
         for doubt in doubts:
             if doubt.kind == "ambiguous" and policy.ambiguous == "error":
                 raise diagnose.ambiguity_error(doubt, where)
         warnings += doubts
-        replacements.extend(_replacements(used, match.index))
+        replacements.extend(_replacements(used, match.index, endings))
         added, removed = (sum(1 for s in used if s[0] == op) for op in (C.ADDED, C.REMOVED))
         placements.append(Placement(chunk.line, match.index + 1, match.tier.name, added, removed))
         line_index = match.index + len(pattern)
@@ -126,32 +135,37 @@ def _find_chunk(
     line_index: int,
     anchor: int | None,
     where: Location,
-) -> tuple[tuple[str, ...], list[str], Match]:
+) -> tuple[tuple[str, ...], tuple[str | None, ...], list[str], Match]:
     """Search the chunk, then retry at its `@@` line, then without a trailing blank line.
 
-    Returns the chunk lines used, the pattern searched, and the match.
+    Returns the chunk lines used, their explicit endings (one per line, None
+    for none), the pattern searched, and the match.
     """
-    variants = [chunk.lines]
-    trimmed = _without_trailing_blank(chunk.lines)
+    explicit = dict(chunk.endings)
+    variants = [(chunk.lines, tuple(explicit.get(i) for i in range(len(chunk.lines))))]
+    trimmed = _without_trailing_blank(*variants[0])
     if trimmed is not None:
         variants.append(trimmed)
     starts = [line_index] if anchor is None else [line_index, anchor]
-    for used in variants:
+    for used, endings in variants:
         pattern = [s[1:] for s in used if s[0] != C.ADDED]
         for start in starts:
             match = index.seek(pattern, start, eof=chunk.is_end_of_file)
             if match is not None:
-                return used, pattern, match
+                return used, endings, pattern, match
     raise diagnose.missing_chunk(index, lines, chunk, line_index, where)
 
 
-def _without_trailing_blank(lines: tuple[str, ...]) -> tuple[str, ...] | None:
+def _without_trailing_blank(
+    lines: tuple[str, ...], endings: tuple[str | None, ...]
+) -> tuple[tuple[str, ...], tuple[str | None, ...]] | None:
     """The reference's retry: without the last expected line when it is empty, and
     without the last new line too when that one is empty.
 
     Each side loses its own line: a context line taken from the expected side
     only becomes an added line, and one taken from the new side only a removed
-    line (so `" a", " ", "+", "+b"` keeps both blank lines it adds).
+    line (so `" a", " ", "+", "+b"` keeps both blank lines it adds). `endings`
+    (one per line) follow their lines.
     """
     old = [i for i, s in enumerate(lines) if s[0] != C.ADDED]
     if not old or lines[old[-1]][1:]:
@@ -161,19 +175,29 @@ def _without_trailing_blank(lines: tuple[str, ...]) -> tuple[str, ...] | None:
     new = [i for i, s in enumerate(kept) if s is not None and s[0] != C.REMOVED]
     if new and not (last := kept[new[-1]] or "")[1:]:
         kept[new[-1]] = None if last[0] == C.ADDED else C.REMOVED
-    return tuple(s for s in kept if s is not None)
+    return (
+        tuple(s for s in kept if s is not None),
+        tuple(e for s, e in zip(kept, endings) if s is not None),
+    )
 
 
-def _replacements(lines: tuple[str, ...], start: int) -> list[Replacement]:
-    """The runs of removed/added lines between context lines, placed from `start`."""
+def _replacements(
+    lines: tuple[str, ...], start: int, endings: tuple[str | None, ...] = ()
+) -> list[Replacement]:
+    """The runs of removed/added lines between context lines, placed from `start`.
+
+    `endings`, one per line of `lines` (None for none), are the explicit
+    endings the `+` lines carry into their replacement.
+    """
     result: list[Replacement] = []
     added: list[str] = []
+    explicit: list[str | None] = []
     position, run_start, removed = start, -1, 0
-    for line in lines:
+    for number, line in enumerate(lines):
         if line[0] == C.CONTEXT:
             if run_start >= 0:
-                result.append(Replacement(run_start, removed, tuple(added)))
-                run_start, removed, added = -1, 0, []
+                result.append(Replacement(run_start, removed, tuple(added), tuple(explicit)))
+                run_start, removed, added, explicit = -1, 0, [], []
             position += 1
             continue
         if run_start < 0:
@@ -183,8 +207,9 @@ def _replacements(lines: tuple[str, ...], start: int) -> list[Replacement]:
             position += 1
         else:
             added.append(line[1:])
+            explicit.append(endings[number] if number < len(endings) else None)
     if run_start >= 0:
-        result.append(Replacement(run_start, removed, tuple(added)))
+        result.append(Replacement(run_start, removed, tuple(added), tuple(explicit)))
     return result
 
 
@@ -207,6 +232,39 @@ def splice(text: TextFile, replacements: list[Replacement], policy: Policy) -> T
         endings = [ending] * len(lines)
     _fix_last_endings(endings, ending, keep_missing=_keeps_missing_newline(text, policy))
     return TextFile(lines, endings, text.bom and policy.bom == "keep")
+
+
+def _with_explicit_endings(
+    text: TextFile, replacements: list[Replacement], policy: Policy
+) -> TextFile:
+    """`text` (from `splice`) with the explicit endings of the new lines.
+
+    No ending ("") is honoured on the file's last line only; a forced
+    `lf`/`crlf` policy keeps its own ending on every terminated line.
+    """
+    explicit = {
+        index: ending
+        for index, ending in _result_indices(replacements)
+        if ending or index == len(text.lines) - 1
+    }
+    if not explicit or (policy.line_endings != "keep" and "" not in explicit.values()):
+        return text
+    endings = list(text.endings)
+    for index, ending in explicit.items():
+        if policy.line_endings == "keep" or not ending:
+            endings[index] = ending
+    return TextFile(text.lines, endings, text.bom)
+
+
+def _result_indices(replacements: list[Replacement]) -> list[tuple[int, str]]:
+    """(index in the new file, explicit ending) of every new line that has one."""
+    found: list[tuple[int, str]] = []
+    shift = 0
+    for replacement in sorted(replacements, key=lambda r: r.start):
+        at = replacement.start + shift
+        found += [(at + k, e) for k, e in enumerate(replacement.endings) if e is not None]
+        shift += len(replacement.new_lines) - replacement.old_len
+    return found
 
 
 def _keeps_missing_newline(text: TextFile, policy: Policy) -> bool:

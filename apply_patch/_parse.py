@@ -74,10 +74,12 @@ class _ToModel(Transformer[Token, object]):
         return _EnvironmentId(_text(children[0], C.ENVIRONMENT_ID).strip(C.WHITESPACE))
 
     def add_file(self, children: list[Token]) -> AddFile:
-        """add_file: ADD_FILE (BLANK* ADD_LINE)*"""
-        header, *lines = children
+        """add_file: ADD_FILE (BLANK* ADD_LINE LINE_ENDING?)* (BLANK* ADD_LINE NO_NEWLINE)?"""
+        header, *tokens = children
+        lines = [t for t in tokens if t.type not in _ENDING_MARKERS]
         texts = tuple("" if t.type == "BLANK" else _text(t, C.ADDED) for t in lines)
-        return AddFile(_text(header, C.ADD_FILE), texts, line=_line(header))
+        endings = _explicit_endings(tokens)
+        return AddFile(_text(header, C.ADD_FILE), texts, line=_line(header), endings=endings)
 
     def delete_file(self, children: list[Token]) -> DeleteFile:
         """delete_file: DELETE_FILE"""
@@ -97,11 +99,11 @@ class _ToModel(Transformer[Token, object]):
         return UpdateFile(path, move_to, chunks, line=_line(header))
 
     def first_chunk(self, children: list[object]) -> Chunk:
-        """first_chunk: change_line+ end_of_file?"""
+        """first_chunk: _change_lines end_of_file?"""
         return _chunk(children)
 
     def chunk(self, children: list[object]) -> Chunk:
-        """chunk: CHUNK_HEADER+ change_line+ end_of_file?"""
+        """chunk: CHUNK_HEADER+ _change_lines end_of_file?"""
         return _chunk(children)
 
     def end_of_file(self, children: list[Token]) -> _EndOfFile:
@@ -113,7 +115,7 @@ def _chunk(children: list[object]) -> Chunk:
     contexts: list[str] = []
     lines: list[str] = []
     for child in children:
-        if not isinstance(child, Token):
+        if not isinstance(child, Token) or child.type in _ENDING_MARKERS:
             continue
         if child.type == "CHUNK_HEADER":
             context = child[len(C.CHUNK_HEADER_WITH_CONTEXT) :].removesuffix("\n")
@@ -124,8 +126,31 @@ def _chunk(children: list[object]) -> Chunk:
         else:
             lines.append(child.removesuffix("\n"))
     first = next(c for c in children if isinstance(c, Token))
-    end_of_file = isinstance(children[-1], _EndOfFile)
-    return Chunk(tuple(contexts), tuple(lines), end_of_file, line=_line(first))
+    changes = [c for c in children if isinstance(c, Token) and c.type != "CHUNK_HEADER"]
+    endings = _explicit_endings(changes)
+    # A line without ending ends the file: the chunk is pinned there.
+    end_of_file = isinstance(children[-1], _EndOfFile) or any(e == "" for _, e in endings)
+    return Chunk(tuple(contexts), tuple(lines), end_of_file, line=_line(first), endings=endings)
+
+
+# `\ Line ending: CRLF` / `\ No newline at end of file` after a `+` line.
+_ENDING_MARKERS: Final = ("LINE_ENDING", "NO_NEWLINE")
+_ENDINGS_BY_NAME: Final = {name: ending for ending, name in C.ENDING_NAMES.items()}
+
+
+def _explicit_endings(tokens: list[Token]) -> tuple[tuple[int, str], ...]:
+    """(index of the line among the non-marker tokens, ending) for each marker token."""
+    endings: list[tuple[int, str]] = []
+    index = -1
+    for token in tokens:
+        if token.type == "NO_NEWLINE":
+            endings.append((index, ""))
+        elif token.type == "LINE_ENDING":
+            name = token.removesuffix("\n")[len(C.LINE_ENDING) :]
+            endings.append((index, _ENDINGS_BY_NAME[name]))
+        else:
+            index += 1
+    return tuple(endings)
 
 
 def _line(token: Token) -> int:

@@ -190,7 +190,7 @@ class _Planner:
                 patch_line=op.line,
             )
         ending = "\r\n" if self.policy.line_endings == "crlf" else "\n"
-        data = "".join(line + ending for line in op.lines).encode("utf-8")
+        data = op.text(ending, force=self.policy.line_endings != "keep").encode("utf-8")
         mode = existing.mode if existing is not None else None
         self.overlay.put(where.target, FileState(data, mode))
         return OperationResult("A", op.path, where.target, added=len(op.lines))
