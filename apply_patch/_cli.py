@@ -25,6 +25,12 @@ DESCRIPTION: Final = """\
 Apply a patch in the Codex apply_patch format (*** Begin Patch ... *** End Patch)
 to the files under the root folder, all or nothing: if any part fails, no file
 is changed and the exit code is 1. The patch is the single argument, or stdin.
+
+other commands (each has --help):
+  apply_patch extract [FILE]   find the patches in a command, transcript or agent log
+  apply_patch diff OLD NEW     print the patch that turns OLD into NEW
+  apply_patch convert [DIFF]   turn a unified diff into a patch
+  apply_patch serve            run an MCP server over stdio (needs apply-patch[mcp])
 """
 
 

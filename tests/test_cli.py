@@ -124,6 +124,8 @@ def test_help_lists_every_policy_option(tmp_path: Path) -> None:
     assert text.startswith("usage: apply_patch [OPTIONS] 'PATCH'")
     for name in DEFAULT.__dataclass_fields__:
         assert "--" + name.replace("_", "-") in text
+    for command in ("extract [FILE]", "diff OLD NEW", "convert [DIFF]", "serve"):
+        assert f"apply_patch {command}" in text
 
 
 @pytest.mark.parametrize(
