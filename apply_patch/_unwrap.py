@@ -15,14 +15,22 @@ unless marked *ours*):
 
 Line 1 of the result is the `*** Begin Patch` line; wrapper lines are not
 counted, so error line numbers match the reference's.
+
+The text is handled whole where it can be: only the lines that may be markers
+(their first non-blank character is `*` or `@`, found by one regular
+expression) are looked at one by one, so a large patch costs a few passes of C.
 """
 
+from __future__ import annotations
+
 import re
-from dataclasses import dataclass
-from typing import Final
 
 from . import _constants as C
 from ._errors import PatchSyntaxError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 FIRST_LINE_ERROR: Final = f"The first line of the patch must be '{C.BEGIN_PATCH}'"
 LAST_LINE_ERROR: Final = f"The last line of the patch must be '{C.END_PATCH}'"
@@ -35,27 +43,45 @@ FENCE_START: Final = re.compile(r"(`{3,}|~{3,})[\w.+-]*")
 _MARKERS_IN_UPDATE: Final = (*C.FILE_HEADERS, C.MOVE_TO, C.CHUNK_HEADER_WITH_CONTEXT)
 _EXACT_MARKERS_IN_UPDATE: Final = (C.END_OF_FILE, C.CHUNK_HEADER)
 _ENVIRONMENT_ID: Final = C.ENVIRONMENT_ID.rstrip()
+_MARKER_START: Final = ("*", "@")
+# A line (after the first) whose first non-blank character may start a marker.
+_MAYBE_MARKER: Final = re.compile(rf"\n[{re.escape(C.WHITESPACE.replace(chr(10), ''))}]*[*@]")
 
 
-@dataclass(frozen=True, slots=True)
 class Unwrapped:
-    """The canonical text for the grammar, and the original lines for messages."""
+    """The canonical text for the grammar, and the original lines for messages.
 
-    text: str
-    raw_lines: tuple[str, ...]
+    `raw` is the patch without its wrappers, line for line with `text`.
+    """
+
+    __slots__ = ("text", "raw")
+
+    def __init__(self, text: str, raw: str) -> None:
+        self.text = text
+        self.raw = raw
+
+    @property
+    def raw_lines(self) -> list[str]:
+        """The lines of `raw` (computed: only error messages need them)."""
+        return self.raw.split("\n")
 
 
 def unwrap(text: str) -> Unwrapped:
     """Normalise `text` to canonical lines; raise PatchSyntaxError on a bad envelope."""
-    lines = _split(text.strip(C.WHITESPACE))
-    lines = _strip_wrappers(lines)
-    return Unwrapped("".join(line + "\n" for line in _canonical(lines)), tuple(lines))
+    text = text.strip(C.WHITESPACE)
+    if "\r" in text:  # one `\r` off the end of every line (the last has none left)
+        text = text.replace("\r\n", "\n")
+    if _envelope_error(_first_and_last(text)) is not None:
+        text = "\n".join(_strip_wrappers(text.split("\n") if text else []))
+    return Unwrapped(_canonical(text), text)
 
 
-def _split(text: str) -> list[str]:
+def _first_and_last(text: str) -> list[str]:
+    """The first and last lines of `text` (what the envelope check looks at)."""
     if not text:
         return []
-    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+    newline = text.find("\n")
+    return [text if newline < 0 else text[:newline], text[text.rfind("\n") + 1 :]]
 
 
 def _envelope_error(lines: list[str]) -> str | None:
@@ -107,34 +133,45 @@ def _inside_fence(lines: list[str]) -> list[str] | None:
     return lines[1:-1]
 
 
-def _canonical(lines: list[str]) -> list[str]:
-    """Rewrite marker lines to their canonical spelling; other lines stay as they are.
+def _canonical(text: str) -> str:
+    """`text` with its marker lines in their canonical spelling, each line ending with LF.
 
-    `lines` starts with `*** Begin Patch` and ends with `*** End Patch`.
+    `text` starts with a `*** Begin Patch` line and ends with an `*** End Patch`
+    line (give or take whitespace); they become exactly those. Other lines stay
+    as they are, but for markers (see the module docstring).
     """
-    out = [C.BEGIN_PATCH]
+    first_end, last_start = text.index("\n"), text.rindex("\n") + 1
+    pieces = [C.BEGIN_PATCH]
+    copied = first_end  # text[copied:] is what is left to copy
     in_update = False
-    last = len(lines) - 1
-    for number in range(1, last):
-        raw = lines[number]
+    for candidate in _MAYBE_MARKER.finditer(text, first_end, last_start - 1):
+        start = candidate.start() + 1
+        end = text.index("\n", start)
+        raw = text[start:end]
+        if in_update and not raw.startswith(_MARKER_START):
+            continue  # inside an Update, only trailing whitespace is forgiven
         marker = raw.rstrip(C.WHITESPACE) if in_update else raw.strip(C.WHITESPACE)
         if marker == C.END_PATCH:
-            _check_after_end(lines[number + 1 :])
+            _check_after_end(text[end + 1 :].split("\n"))
+            pieces.append(text[copied:start])
+            copied = last_start
             break
+        canonical = raw
         if marker.startswith(C.FILE_HEADERS):
             in_update = marker.startswith(C.UPDATE_FILE)
-            out.append(marker)
+            canonical = marker
         elif in_update and (
             marker.startswith(_MARKERS_IN_UPDATE) or marker in _EXACT_MARKERS_IN_UPDATE
         ):
-            out.append(marker)
+            canonical = marker
         elif not in_update and marker.startswith(_ENVIRONMENT_ID):
             # An empty id must reach the grammar as one: "cannot be empty".
-            out.append(C.ENVIRONMENT_ID + marker[len(_ENVIRONMENT_ID) :].strip(C.WHITESPACE))
-        else:
-            out.append(raw)
-    out.append(C.END_PATCH)
-    return out
+            canonical = C.ENVIRONMENT_ID + marker[len(_ENVIRONMENT_ID) :].strip(C.WHITESPACE)
+        if canonical != raw:
+            pieces += (text[copied:start], canonical)
+            copied = end
+    pieces += (text[copied:last_start], C.END_PATCH, "\n")
+    return "".join(pieces)
 
 
 def _check_after_end(rest: list[str]) -> None:
