@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 DEMO   := .demo
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench tables clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,11 @@ test: $(BIN)/python
 	$(BIN)/python -m pip install -q ".[test]"
 	$(BIN)/pytest
 	$(BIN)/mypy --strict apply_patch tests
+
+# After a change to grammar/apply_patch.lark: rebuild the LALR tables the parser runs.
+tables: $(BIN)/python
+	@$(BIN)/python -m pip install -q .  # lark, to build the tables
+	$(BIN)/python -m apply_patch._tablegen grammar/apply_patch.lark apply_patch/_tables.py
 
 # The reference executable is timed too when APPLY_PATCH_REFERENCE names it (DEVELOPERS.md).
 bench: $(BIN)/python

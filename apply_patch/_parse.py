@@ -1,15 +1,24 @@
-"""Patch text → `Patch`: unwrap, parse with the LALR grammar, name errors as the reference does."""
+"""Patch text → `Patch`: unwrap, parse with the LALR grammar, name errors as the reference does.
 
-from typing import Final, cast
+The parser runs the tables Lark built from the grammar (`_grammar.tables`)
+with our driver (`_lalr`), which calls the `_ToModel` methods as it reduces,
+the way a Lark transformer is called; tokens are `(terminal, text, line)`.
+"""
 
-from lark import Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from __future__ import annotations
 
 from . import _constants as C
 from ._errors import PatchSyntaxError
-from ._grammar import build_parser
-from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
+from ._grammar import tables
+from ._lalr import ParseError, Parser
+from ._model import AddFile, Chunk, DeleteFile, Patch, UpdateFile
 from ._unwrap import Unwrapped, unwrap
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+    from ._lalr import Token
 
 INVALID_HEADER: Final = (
     "'{}' is not a valid hunk header. Valid hunk headers: "
@@ -33,9 +42,21 @@ def parse_patch(text: str) -> Patch:
     """
     source = unwrap(text)
     try:
-        return cast(Patch, build_parser(_TO_MODEL).parse(source.text))
-    except UnexpectedInput as exc:
+        patch = _parser().parse(source.text)
+    except ParseError as exc:
         raise _syntax_error(exc, source) from None
+    assert isinstance(patch, Patch)
+    return patch
+
+
+_PARSER: list[Parser] = []
+
+
+def _parser() -> Parser:
+    """The parser, built on first use (it compiles the terminals' expressions)."""
+    if not _PARSER:
+        _PARSER.append(Parser(tables(), _ToModel()))
+    return _PARSER[0]
 
 
 class _EnvironmentId(str):
@@ -47,10 +68,10 @@ class _EndOfFile:
 
 
 def _text(token: Token, prefix: str) -> str:
-    return token[len(prefix) :].removesuffix("\n")
+    return token[1][len(prefix) :].removesuffix("\n")
 
 
-class _ToModel(Transformer[Token, object]):
+class _ToModel:
     """Builds the model as the LALR parser reduces; docstrings quote the rules."""
 
     def start(self, children: list[object]) -> Patch:
@@ -71,8 +92,9 @@ class _ToModel(Transformer[Token, object]):
     def add_file(self, children: list[Token]) -> AddFile:
         """add_file: ADD_FILE (BLANK* ADD_LINE)*"""
         header, *lines = children
-        texts = tuple("" if t.type == "BLANK" else _text(t, C.ADDED) for t in lines)
-        return AddFile(_text(header, C.ADD_FILE), texts, line=_line(header))
+        start = len(C.ADDED)
+        texts = ["" if kind == "BLANK" else text[start:].removesuffix("\n") for kind, text, _ in lines]
+        return AddFile(_text(header, C.ADD_FILE), tuple(texts), line=_line(header))
 
     def delete_file(self, children: list[Token]) -> DeleteFile:
         """delete_file: DELETE_FILE"""
@@ -80,15 +102,15 @@ class _ToModel(Transformer[Token, object]):
 
     def update_file(self, children: list[object]) -> UpdateFile:
         """update_file: UPDATE_FILE MOVE_TO? first_chunk? chunk*"""
-        header = cast(Token, children[0])
+        header: Token = children[0]  # type: ignore[assignment]
         path = _text(header, C.UPDATE_FILE)
         move_to = next(
-            (_text(c, C.MOVE_TO) for c in children if isinstance(c, Token) and c.type == "MOVE_TO"),
+            (_text(c, C.MOVE_TO) for c in children if isinstance(c, tuple) and c[0] == "MOVE_TO"),
             None,
         )
         chunks = tuple(c for c in children if isinstance(c, Chunk))
         if move_to is None and not chunks:
-            raise PatchSyntaxError(EMPTY_UPDATE.format(path), line=_line(header), text=header)
+            raise PatchSyntaxError(EMPTY_UPDATE.format(path), line=_line(header), text=header[1])
         return UpdateFile(path, move_to, chunks, line=_line(header))
 
     def first_chunk(self, children: list[object]) -> Chunk:
@@ -105,45 +127,35 @@ class _ToModel(Transformer[Token, object]):
 
 
 def _chunk(children: list[object]) -> Chunk:
-    contexts: list[str] = []
-    lines: list[str] = []
-    for child in children:
-        if not isinstance(child, Token):
-            continue
-        if child.type == "CHUNK_HEADER":
-            context = child[len(C.CHUNK_HEADER_WITH_CONTEXT) :].removesuffix("\n")
-            if context.strip(C.WHITESPACE):
-                contexts.append(context)
-        elif child.type == "BLANK":
-            lines.append(C.CONTEXT)  # a blank line is an empty context line
-        else:
-            lines.append(child.removesuffix("\n"))
-    first = next(c for c in children if isinstance(c, Token))
+    """The children of `chunk` or `first_chunk`: `@@` lines, change lines, maybe the end mark."""
     end_of_file = isinstance(children[-1], _EndOfFile)
-    return Chunk(tuple(contexts), tuple(lines), end_of_file, line=_line(first))
+    tokens: list[Token] = children[:-1] if end_of_file else children  # type: ignore[assignment]
+    headers = 0
+    while tokens[headers][0] == "CHUNK_HEADER":
+        headers += 1
+    contexts = []
+    for _, text, _ in tokens[:headers]:
+        context = text[len(C.CHUNK_HEADER_WITH_CONTEXT) :].removesuffix("\n")
+        if context.strip(C.WHITESPACE):
+            contexts.append(context)
+    lines = [  # a blank line is an empty context line
+        C.CONTEXT if kind == "BLANK" else text.removesuffix("\n") for kind, text, _ in tokens[headers:]
+    ]
+    return Chunk(tuple(contexts), tuple(lines), end_of_file, line=_line(tokens[0]))
 
 
 def _line(token: Token) -> int:
-    return token.line or 0
+    return token[2]
 
 
-_TO_MODEL: Final = _ToModel()
-
-
-def _syntax_error(exc: UnexpectedInput, source: Unwrapped) -> PatchSyntaxError:
+def _syntax_error(exc: ParseError, source: Unwrapped) -> PatchSyntaxError:
     """Name a grammar error the way the reference does, from the parser's state.
 
     The set of terminals the parser expected tells where it stood: inside an
     Update (change lines expected), inside an Add after blank lines (only
     `+` lines expected), or between hunks.
     """
-    if isinstance(exc, UnexpectedToken):
-        expected, found = set(exc.expected), exc.token.type
-    elif isinstance(exc, UnexpectedCharacters):
-        expected, found = set(exc.allowed), None
-    else:  # the canonical text always ends with `*** End Patch`: unreachable
-        return PatchSyntaxError(str(exc))
-    number = exc.line
+    expected, found, number = set(exc.expected), exc.found, exc.line
     raw = source.raw_lines[number - 1]
     canonical = source.text.split("\n")
     if "CONTEXT_LINE" in expected or "CHUNK_HEADER" in expected:
