@@ -1,7 +1,7 @@
 """The whole pipeline in one call: parse → plan → commit → result."""
 
 import os
-from dataclasses import dataclass
+from ._dataclass import dataclass
 
 from ._commit import commit
 from ._parse import parse_patch

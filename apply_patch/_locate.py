@@ -18,7 +18,7 @@ located"):
   the end of the file, policy `"end"`).
 """
 
-from dataclasses import dataclass
+from ._dataclass import dataclass
 from itertools import chain
 
 from . import _constants as C

@@ -6,7 +6,7 @@ Patch`). Line numbers do not take part in equality, so
 """
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from ._dataclass import dataclass, field
 
 from . import _constants as C
 

@@ -9,7 +9,7 @@ nothing was written; the Plan is what `_commit` makes true on disk.
 import enum
 import os
 import stat
-from dataclasses import dataclass
+from ._dataclass import dataclass
 
 from ._errors import EmptyPatchError, FilePolicyError, PatchError, PatchIOError
 from ._locate import Placement, update_lines
