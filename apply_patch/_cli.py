@@ -4,17 +4,22 @@ Exit codes, as the reference's: 0 applied, 1 not applied (nothing changed),
 2 usage error. Our options come before the patch argument.
 """
 
-import argparse
+from __future__ import annotations
+
 import importlib
 import sys
-from collections.abc import Sequence
-from importlib import metadata
-from typing import Final, TextIO
+import types
 
 from ._apply import apply_patch
 from ._errors import PatchError
 from ._policy import CHOICES, CODEX, DEFAULT, HELP
 from ._report import failure
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # start-up time: typing, argparse and importlib.metadata cost more than the rest
+    import argparse
+    from collections.abc import Sequence
+    from typing import Final, TextIO
 
 USAGE: Final = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch"
 EXTRA_ARGUMENT: Final = "Error: apply_patch accepts exactly one argument."
@@ -40,10 +45,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         module = importlib.import_module(SUBCOMMANDS[args[0]], __package__)
         exit_code: int = module.main(args[1:])
         return exit_code
-    try:
-        options = _argument_parser().parse_args(args)
-    except SystemExit as exc:  # --help, --version, or an argparse usage error
-        return exc.code if isinstance(exc.code, int) else 2
+    options: argparse.Namespace | types.SimpleNamespace
+    if not args or (len(args) == 1 and not args[0].startswith("-")):  # no option: what argparse gives
+        options = types.SimpleNamespace(root=".", codex=False, patch=args, **dict.fromkeys(CHOICES))
+    else:
+        try:
+            options = _argument_parser().parse_args(args)
+        except SystemExit as exc:  # --help, --version, or an argparse usage error
+            return exc.code if isinstance(exc.code, int) else 2
     patch = _read_patch(options.patch, sys.stdin, sys.stderr)
     if isinstance(patch, int):
         return patch
@@ -84,6 +93,8 @@ def _read_patch(arguments: list[str], stdin: TextIO, stderr: TextIO) -> str | in
 
 
 def _argument_parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="apply_patch",
         usage="apply_patch [OPTIONS] 'PATCH'\n       echo 'PATCH' | apply_patch [OPTIONS]",
@@ -114,6 +125,8 @@ def _argument_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
+    from importlib import metadata
+
     try:
         return metadata.version("apply-patch")
     except metadata.PackageNotFoundError:

@@ -4,7 +4,11 @@ Whenever one of these is raised by `apply_patch`, nothing on disk was changed,
 with one exception: RollbackError (a failed commit that could not be undone).
 """
 
-from typing import ClassVar
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import ClassVar
 
 
 class PatchError(ValueError):

@@ -1,10 +1,14 @@
 """Results and errors → the text the executable prints."""
 
-from collections.abc import Iterable
-from typing import Final
+from __future__ import annotations
 
 from ._errors import PatchError, RollbackError
 from ._plan import OperationResult
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from collections.abc import Iterable
+    from typing import Final
 
 SUCCESS_HEADER: Final = "Success. Updated the following files:"
 NOTHING_CHANGED: Final = "The patch was not applied; no file was changed."
