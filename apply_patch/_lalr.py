@@ -94,8 +94,8 @@ if TYPE_CHECKING:
     Operations are 0 (none), 1 (one append) or a tuple of them.
     """
 
-    Move = tuple[int, dict[str, "Move"]]
-    """In a run: (next top state, its moves)."""
+    Move = tuple[int, dict[str, "Move | tuple[()]"]]
+    """In a run: (next top state, its moves); `()` stops the run."""
 
 
 END = "$END"
@@ -111,7 +111,7 @@ _SHALLOW = 3
 _DEEP = 6
 _NEVER: tuple[()] = ()  # a step that cannot be learnt: fed one reduction at a time
 _DEEPER = False  # a step that reads below the top states: learnt with more of them
-_STOP: Move = (-1, {})  # in a run: this token does not just grow the list
+_STOP: tuple[()] = ()  # in a run: this token does not just grow the list
 
 
 class ParseError(Exception):
@@ -153,7 +153,7 @@ class Parser:
         # Learnt steps, by (terminal, top state, the one below, ...); _NEVER,
         # _DEEPER: not learnable with these states.
         self._steps: dict[tuple[object, ...], Step | tuple[()] | bool] = {}
-        self._runs: dict[tuple[int, int], dict[int, dict[str, Move]]] = {}
+        self._runs: dict[tuple[int, int], dict[int, dict[str, Move | tuple[()]]]] = {}
 
     def parse(self, text: str) -> object:
         """The value of the start rule for `text`; ParseError if it does not follow the grammar.
@@ -321,8 +321,8 @@ class Parser:
         top = states[-1]
         here = moves.setdefault(top, {})
         run: list[Token] = [values[-1]]  # type: ignore[list-item]
-        token_line, size = run[0][2], len(text)
-        while position < size:
+        append, token_line = run.append, run[0][2]
+        while True:  # the end of the text does not match (no terminal is empty)
             found = match(text, position)
             if found is None:
                 break
@@ -330,24 +330,23 @@ class Parser:
             move = here.get(kind)
             if move is None:
                 move = here[kind] = self._run_move(kind, top, base, moves)
-            if move[0] < 0:
+            if not move:
                 break
             top, here = move
-            end = found.end()
-            value = text[position:end]
+            value = found.group()
             token_line = line
             if count_all or kind in newline:
                 line += value.count("\n")
-            position = end
-            run.append((kind, value, token_line))
+            position += len(value)
+            append((kind, value, token_line))
         states[-1] = top
         values[-1] = run.pop()
         values[-2].extend(run)  # type: ignore[attr-defined]
         return position, line, token_line
 
     def _run_move(
-        self, kind: str, top: int, base: tuple[int, int], moves: dict[int, dict[str, Move]]
-    ) -> Move:
+        self, kind: str, top: int, base: tuple[int, int], moves: dict[int, dict[str, Move | tuple[()]]]
+    ) -> Move | tuple[()]:
         """The next top state (and its moves) if feeding `kind` just grows the list; else a stop."""
         key = (kind, top, base[1], base[0])
         step = self._steps.get(key)
@@ -452,8 +451,14 @@ def _replay(operations: tuple[Operation, ...], values: list[object]) -> None:
         if operation is None:
             item = values.pop()
             values[-1].append(item)  # type: ignore[attr-defined]
+            continue
+        length, build = operation
+        if length:
+            children = values[-length:]
+            del values[-length:]
         else:
-            _pop_children(*operation, values)
+            children = []
+        values.append(children if build is None else build(children))
 
 
 def _pop_children(length: int, build: Build | None, values: list[object]) -> None:
