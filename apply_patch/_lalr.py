@@ -89,7 +89,7 @@ if TYPE_CHECKING:
     """On the values: None appends the top to the list below; else (length, builder)."""
 
     Step = tuple[list[int], int | tuple[Operation, ...], bool]
-    """(new top states, operations, whether the token was added to a list): see `_learn`.
+    """(new top states, operations, whether a run of tokens may follow): see `_learn`.
 
     Operations are 0 (none), 1 (one append) or a tuple of them.
     """
@@ -195,7 +195,10 @@ class Parser:
             states[-len(key) + 1 :] = top
             values.append((kind, value, token_line))
             if grows:
+                start = position
                 position, line, token_line = self._run(text, position, line, states, values)
+                if position == start:  # no run follows this step: do not try again
+                    steps[key] = top, operations, False
         return self._finish(states, values, token_line)
 
     def _feed(
@@ -300,9 +303,11 @@ class Parser:
         top.append(action)
         if not operations:
             return top, 0, False
-        if operations == [None]:  # a token added to a list: maybe more will follow
-            return top, 1, True
-        return top, tuple(operations), False
+        # The token follows a list that was just made or grown: more may follow (`_run`).
+        grows = operations[-1] is None or operations[-1][1] is None
+        if operations == [None]:
+            return top, 1, grows
+        return top, tuple(operations), grows
 
     def _run(
         self, text: str, position: int, line: int, states: list[int], values: list[object]
