@@ -104,7 +104,9 @@ END = "$END"
 _SAME = 0  # `?rule: x`: the only child is the value
 _APPEND = 1  # `_list: _list x`: append to the list being spliced
 _SLICE = 2  # `_list: x y`: the children, as a new list to splice
-_BUILD = 3  # anything else: shape the children, then call back
+_EXTEND = 3  # `_list: _list _item`: extend the list being spliced
+_BUILD = 4  # anything else: shape the children, then call back
+_EXTEND_OPERATION: Operation = (-1, None)
 
 # The states a step is learnt for: a few on top (most tokens), else more.
 _SHALLOW = 3
@@ -293,7 +295,7 @@ class Parser:
                     del top[-1]
                     top[-1] = _goto(actions, top, 2, origin)
                 else:
-                    operations.append((length, build))
+                    operations.append(_EXTEND_OPERATION if shortcut == _EXTEND else (length, build))
                     top[len(top) - length :] = [_goto(actions, top, length + 1, origin)]
                 if kind not in actions[top[-1]]:
                     return _NEVER
@@ -301,6 +303,7 @@ class Parser:
         except _Deeper:
             return _DEEPER if len(window) == _SHALLOW else _NEVER
         top.append(action)
+        operations = _appends(operations)
         if not operations:
             return top, 0, False
         # The token follows a list that was just made or grown: more may follow (`_run`).
@@ -416,6 +419,8 @@ def _reduction(rule: Rule, callbacks: object) -> Reduction:
         return _APPEND, origin, length, None
     if inlined and plain and [index for index, _, _ in kept] == list(range(length)):
         return _SLICE, origin, length, None
+    if inlined and kept == ((0, True, 0), (1, True, 0)) and length == 2 and not trailing:
+        return _EXTEND, origin, length, _extend
     finish: Build
     if inlined:
         finish = _as_list
@@ -450,6 +455,26 @@ def _as_list(children: list[object]) -> object:
     return children
 
 
+def _extend(children: list[object]) -> object:
+    extended: list[object] = children[0]  # type: ignore[assignment]
+    extended += children[1]  # type: ignore[arg-type]
+    return extended
+
+
+def _appends(operations: list[Operation]) -> list[Operation]:
+    """`operations` with each one-item list that extends the list below as one append.
+
+    (`_item: x` then `_list: _list _item`: the shape of `_list: _list x`.)
+    """
+    simpler: list[Operation] = []
+    for operation in operations:
+        if operation is _EXTEND_OPERATION and simpler and simpler[-1] == (1, None):
+            simpler[-1] = None
+        else:
+            simpler.append(operation)
+    return simpler
+
+
 def _replay(operations: tuple[Operation, ...], values: list[object]) -> None:
     """The value operations of a learnt step, in order."""
     for operation in operations:
@@ -458,6 +483,10 @@ def _replay(operations: tuple[Operation, ...], values: list[object]) -> None:
             values[-1].append(item)  # type: ignore[attr-defined]
             continue
         length, build = operation
+        if length < 0:  # _EXTEND_OPERATION
+            item = values.pop()
+            values[-1] += item  # type: ignore[operator]
+            continue
         if length:
             children = values[-length:]
             del values[-length:]

@@ -148,7 +148,8 @@ def test_driver_parses_our_grammar_as_lark_does() -> None:
 
 # Grammars that use what ours does not: `[item]` placeholders, aliases, `!rule`
 # (tokens kept), anonymous tokens (filtered), `?rule` with several children,
-# nested `_rules`, priorities, and terminals that share prefixes.
+# nested `_rules` (lists of lists, spliced), priorities, keywords, and terminals
+# that share prefixes.
 _OTHER_GRAMMARS = [
     r"""
     start: _stmts
@@ -169,9 +170,21 @@ _OTHER_GRAMMARS = [
     VALUE: /[^\n]+/
     NL: "\n"
     """,
+    r"""
+    start: HEAD _items END
+    _items: _item* (_item | B LAST)
+    _item: A | B C? | NL
+    HEAD: "h"
+    A: "a"
+    B: "b"
+    C: "c"
+    LAST: "!"
+    NL: "\n"
+    END: ";"
+    """,
 ]
 
-_ALPHABETS = ["ab=+*;(){}-0123 print", "Ab:x \n"]
+_ALPHABETS = ["ab=+*;(){}-0123 print", "Ab:x \n", "habc!\n;"]
 
 
 @pytest.mark.parametrize("number", range(len(_OTHER_GRAMMARS)))
@@ -179,10 +192,11 @@ def test_driver_parses_other_grammars_as_lark_does(number: int) -> None:
     rng = random.Random(number)
     alphabet = _ALPHABETS[number]
     texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14))) for _ in range(3000)]
-    if number == 0:
-        texts += ["x=1;", "print;", "print 2*(a+b);", "{y=-3;print y;};", "a=1+2*3+4;"]
-    else:
-        texts += ["A:x\nB\n\nC: y\n", "\n\n"]
+    texts += [
+        ["x=1;", "print;", "print 2*(a+b);", "{y=-3;print y;};", "a=1+2*3+4;"],
+        ["A:x\nB\n\nC: y\n", "\n\n"],
+        ["ha;", "habcab\nbcaaa;", "hab!;", "h" + "abc" * 50 + ";"],
+    ][number]
     errors = _compare(_OTHER_GRAMMARS[number], texts)
     assert 0 < errors < len(texts)
 
