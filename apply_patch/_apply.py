@@ -4,6 +4,7 @@ import os
 from ._dataclass import dataclass
 
 from ._commit import commit
+from ._gc import PausedCollector
 from ._parse import parse_patch
 from ._plan import FileChange, OperationResult, make_plan
 from ._policy import DEFAULT, Policy
@@ -40,7 +41,8 @@ def apply_patch(
     With `dry_run`, everything is computed and nothing is written.
     """
     chosen = policy.with_options(**options) if options else policy
-    plan = make_plan(parse_patch(text), os.fspath(root), chosen)
-    if not dry_run:
-        commit(plan)
+    with PausedCollector():  # the collector would walk large files' lines again and again
+        plan = make_plan(parse_patch(text), os.fspath(root), chosen)
+        if not dry_run:
+            commit(plan)
     return ApplyResult(summary(plan.operations), plan.operations, plan.changes, dry_run)
