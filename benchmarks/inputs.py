@@ -71,11 +71,11 @@ def many_chunks(line_count: int = 200_000, chunk_count: int = 2_000) -> Case:
     step = line_count // chunk_count
     body: list[str] = []
     for n in range(chunk_count):
-        at = n * step + step // 2 + 2  # a `"name"` line, in the middle of its stretch
+        at = n * step + step // 2  # in the middle of its stretch
         body.append("@@")
         body += [" " + lines[i] for i in range(at - 3, at)]
         body.append("-" + lines[at])
-        body.append("+" + lines[at].replace("item-", "renamed-"))
+        body.append("+" + lines[at] + f"  // edited by chunk {n}")
         body.append(f'+    "chunk": {n},')
         body += [" " + lines[i] for i in range(at + 1, at + 4)]
     return Case(f"{line_count} lines, {chunk_count} chunks", {"table.js": _text(lines)}, _patch("table.js", body))
