@@ -205,35 +205,46 @@ class LineIndex:
 
 
 class _Joined:
-    """A file's lines joined with LF (and one after the last): runs of lines are substrings.
+    """A file's lines joined with LF: runs of lines are substrings.
 
     Line endings do not matter (lines never contain one); a line index is
     turned into an offset by counting LFs from the last place found. Not
     `exact` if a line holds an LF (then the exact tier is searched by codes).
     """
 
-    __slots__ = ("text", "is_ascii", "exact", "_line", "_offset")
+    __slots__ = ("text", "lines", "exact", "_ascii", "_line", "_offset")
 
     def __init__(self, lines: list[str]) -> None:
-        self.text = "\n".join(lines) + "\n" if lines else ""
-        self.is_ascii = self.text.isascii()
-        self.exact = self.text.count("\n") == len(lines)
+        self.text = "\n".join(lines)
+        self.lines = lines
+        self.exact = self.text.count("\n") == len(lines) - 1 if lines else True
+        self._ascii: bool | None = None
         self._line, self._offset = 0, 0  # a line and the offset where it starts
+
+    @property
+    def is_ascii(self) -> bool:
+        """Whether every line is ASCII (computed on first use)."""
+        if self._ascii is None:
+            self._ascii = self.text.isascii()
+        return self._ascii
 
     def find(self, pattern: list[str], start: int, stop: int) -> int | None:
         """First index in [start, stop] where the lines are `pattern` (not empty)."""
-        text, needle = self.text, "\n".join(pattern) + "\n"
-        if needle.count("\n") != len(pattern):  # a line with an LF is in no file
+        text, needle = self.text, "\n".join(pattern)
+        if needle.count("\n") != len(pattern) - 1:  # a line with an LF is in no file
             return None
-        if start == 0 and text.startswith(needle):
+        last = len(self.lines) - len(pattern)  # a run there ends the text: no LF after it
+        if start == 0 and (text.startswith(needle + "\n") or (last == 0 and text == needle)):
             return 0
+        if start == last:  # at the end only (`*** End of File`)
+            return last if last > 0 and self.lines[last:] == pattern else None
         line, offset = (self._line, self._offset) if self._line <= start else (0, 0)
-        target = "\n" + needle  # a run of lines that starts after line 0
+        target = "\n" + needle + "\n"  # a run after line 0 and before the last line
         search = max(offset - 1, 0)
         while True:
             found = text.find(target, search)
             if found < 0:
-                return None
+                break
             line += text.count("\n", offset, found + 1)
             offset = found + 1
             if line > stop:
@@ -242,6 +253,9 @@ class _Joined:
                 self._line, self._offset = line, offset
                 return line
             search = offset
+        if 0 < last and start <= last <= stop and self.lines[last:] == pattern:
+            return last
+        return None
 
 
 def seek_sequence(
