@@ -325,9 +325,13 @@ class Parser:
         """
         match, newline, count_all = self._scanner.match, self._newline, self._count_all
         base = (states[-3], states[-2])
-        moves = self._runs.setdefault(base, {})
+        moves = self._runs.get(base)
+        if moves is None:
+            moves = self._runs[base] = {}
         top = states[-1]
-        here = moves.setdefault(top, {})
+        here = moves.get(top)
+        if here is None:
+            here = moves[top] = {}
         run: list[Token] = [values[-1]]  # type: ignore[list-item]
         append, token_line = run.append, run[0][2]
         while True:  # the end of the text does not match (no terminal is empty)
@@ -365,7 +369,10 @@ class Parser:
         new_top: list[int] = step[0]  # type: ignore[index]
         if len(new_top) != _SHALLOW or (new_top[0], new_top[1]) != base:
             return _STOP
-        return new_top[2], moves.setdefault(new_top[2], {})
+        here = moves.get(new_top[2])
+        if here is None:
+            here = moves[new_top[2]] = {}
+        return new_top[2], here
 
     def _lex_in_state(self, text: str, position: int, line: int, state: int) -> tuple[str, int]:
         """The token `state`'s own lexer takes at `position` (terminal, end), or ParseError.
