@@ -210,9 +210,15 @@ class _Joined:
     Line endings do not matter (lines never contain one); a line index is
     turned into an offset by counting LFs from the last place found. Not
     `exact` if a line holds an LF (then the exact tier is searched by codes).
+
+    Searching the rest of the file again and again (is there another place
+    after this one?) would be quadratic. Once the searches have read the
+    text a few times over, each line's number of occurrences is counted: a
+    run holding a line that occurs once is found at one place at most, and a
+    run holding a line that occurs nowhere, nowhere.
     """
 
-    __slots__ = ("text", "lines", "exact", "_ascii", "_line", "_offset")
+    __slots__ = ("text", "lines", "exact", "_ascii", "_line", "_offset", "_read", "_counts", "_places")
 
     def __init__(self, lines: list[str]) -> None:
         self.text = "\n".join(lines)
@@ -220,6 +226,9 @@ class _Joined:
         self.exact = self.text.count("\n") == len(lines) - 1 if lines else True
         self._ascii: bool | None = None
         self._line, self._offset = 0, 0  # a line and the offset where it starts
+        self._read = 0  # characters read by searches so far
+        self._counts: dict[str, int] | None = None  # occurrences of each line
+        self._places: dict[str, int] = {}  # where each run (joined) was found
 
     @property
     def is_ascii(self) -> bool:
@@ -230,10 +239,27 @@ class _Joined:
 
     def find(self, pattern: list[str], start: int, stop: int) -> int | None:
         """First index in [start, stop] where the lines are `pattern` (not empty)."""
-        text, needle = self.text, "\n".join(pattern)
+        needle = "\n".join(pattern)
         if needle.count("\n") != len(pattern) - 1:  # a line with an LF is in no file
             return None
-        last = len(self.lines) - len(pattern)  # a run there ends the text: no LF after it
+        if self._counts is not None:
+            at_most = min(self._counts.get(line, 0) for line in pattern)
+            place = self._places.get(needle)
+            if at_most == 0:
+                return None
+            if at_most == 1 and place is not None:  # its only place
+                return place if start <= place <= stop else None
+        found = self._search(pattern, needle, start, stop)
+        if found is not None:
+            self._places[needle] = found
+        if self._counts is None and self._read > 4 * len(self.text) + 4096:
+            from collections import Counter
+
+            self._counts = Counter(self.lines)
+        return found
+
+    def _search(self, pattern: list[str], needle: str, start: int, stop: int) -> int | None:
+        text, last = self.text, len(self.lines) - len(pattern)
         if start == 0 and (text.startswith(needle + "\n") or (last == 0 and text == needle)):
             return 0
         if start == last:  # at the end only (`*** End of File`)
@@ -243,6 +269,7 @@ class _Joined:
         search = max(offset - 1, 0)
         while True:
             found = text.find(target, search)
+            self._read += (len(text) if found < 0 else found) - search
             if found < 0:
                 break
             line += text.count("\n", offset, found + 1)

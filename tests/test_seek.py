@@ -71,3 +71,29 @@ def test_large_file_every_tier() -> None:
     ]
     assert index.seek(["no such line"], 0) is None
     assert index.seek(["line 1"], 2) is None and index.seek(["line 2"], 0, eof=True) is None
+
+
+def test_searching_the_rest_again_and_again_finds_the_same() -> None:
+    """Is there another place after this one? (diagnostics ask it for every chunk.)
+
+    After the searches have read the file a few times, lines are counted and
+    runs with a line found once (or nowhere) are answered without searching.
+    """
+    rng = random.Random(3)
+    lines = [f"line {rng.randint(0, 600)}" for _ in range(2000)]
+    index = LineIndex(lines)
+    for _ in range(400):
+        at = rng.randrange(0, len(lines) - 3)
+        pattern = lines[at : at + rng.randint(1, 3)]
+        if rng.random() < 0.1:
+            pattern = [*pattern, "no such line"]
+        start = rng.randint(0, len(lines))
+        for tiers in (TIERS, TIERS[:1]):
+            match = index.seek(pattern, start, tiers=tiers)
+            got = None if match is None else (match.index, match.tier.name)
+            assert got == _reference(lines, pattern, start, False, tiers), (pattern, start)
+            if match is not None:  # and after it
+                later = index.seek(pattern, match.index + 1, tiers=(match.tier,))
+                expected = _reference(lines, pattern, match.index + 1, False, (match.tier,))
+                assert (None if later is None else (later.index, later.tier.name)) == expected
+    assert index._joined is not None and index._joined._counts is not None  # the counts were used
