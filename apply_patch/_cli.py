@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import sys
-import types
 
 from ._apply import apply_patch
 from ._errors import PatchError
@@ -19,7 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # start-up time: typing, argparse and importlib.metadata cost more than the rest
     import argparse
     from collections.abc import Sequence
-    from typing import Final, TextIO
+    from typing import Any, Final, TextIO
 
 USAGE: Final = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch"
 EXTRA_ARGUMENT: Final = "Error: apply_patch accepts exactly one argument."
@@ -45,9 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         module = importlib.import_module(SUBCOMMANDS[args[0]], __package__)
         exit_code: int = module.main(args[1:])
         return exit_code
-    options: argparse.Namespace | types.SimpleNamespace
-    if not args or (len(args) == 1 and not args[0].startswith("-")):  # no option: what argparse gives
-        options = types.SimpleNamespace(root=".", codex=False, patch=args, **dict.fromkeys(CHOICES))
+    options: argparse.Namespace | _Unparsed
+    if not args or (len(args) == 1 and not args[0].startswith("-")):  # no option
+        options = _Unparsed(args)
     else:
         try:
             options = _argument_parser().parse_args(args)
@@ -90,6 +89,24 @@ def _read_patch(arguments: list[str], stdin: TextIO, stderr: TextIO) -> str | in
     except UnicodeDecodeError:
         stderr.write(f"{STDIN_FAILED}\nstream did not contain valid UTF-8\n")
         return 1
+
+
+class _Unparsed:
+    """The options when none is given: each one's default, as argparse sets it.
+
+    The usual ones are written here: importing and building argparse is a
+    good part of the executable's start-up. Any other is asked of argparse
+    when first read (tests/test_startup.py checks both against argparse).
+    """
+
+    KNOWN: Final = {"root": ".", "codex": False, **dict.fromkeys(CHOICES)}
+    patch: list[str]
+
+    def __init__(self, patch: list[str]) -> None:
+        self.__dict__.update(self.KNOWN, patch=patch)
+
+    def __getattr__(self, name: str) -> Any:  # an option not in KNOWN
+        return getattr(_argument_parser().parse_args(self.patch), name)
 
 
 def _argument_parser() -> argparse.ArgumentParser:
