@@ -59,3 +59,21 @@ def test_applying_a_patch_loads_nothing_heavy(tmp_path: Path) -> None:
 def test_policy_choices_are_those_of_the_annotations() -> None:
     hints = typing.get_type_hints(_policy.Policy, localns={"Literal": typing.Literal})
     assert _policy.CHOICES == {name: typing.get_args(hints[name]) for name in _policy.CHOICES}
+
+
+def test_options_without_argparse_are_what_argparse_gives() -> None:
+    """With no option, the executable does not build its argparse parser (start-up time)."""
+    from apply_patch import _cli
+
+    for args in ([], ["*** Begin Patch ..."]):
+        parsed = vars(_cli._argument_parser().parse_args(args))
+        unparsed = _cli._Unparsed(args)
+        assert {name: getattr(unparsed, name) for name in parsed} == parsed
+        missing = set(parsed) - set(vars(unparsed))
+        assert not missing, f"add the defaults of {sorted(missing)} to _cli._Unparsed.KNOWN"
+
+        class Forgetful(_cli._Unparsed):  # an option added without its default in KNOWN
+            KNOWN = {}  # type: ignore[misc]
+
+        forgetful = Forgetful(args)
+        assert {name: getattr(forgetful, name) for name in parsed} == parsed  # argparse says
