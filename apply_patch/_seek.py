@@ -260,8 +260,8 @@ class _Joined:
 
     def _search(self, pattern: list[str], needle: str, start: int, stop: int) -> int | None:
         text, last = self.text, len(self.lines) - len(pattern)
-        if start == 0 and (text.startswith(needle + "\n") or (last == 0 and text == needle)):
-            return 0
+        if start == 0 and text.startswith(needle) and text[len(needle) : len(needle) + 1] in ("\n", ""):
+            return 0  # (no copy of a needle that may be megabytes long)
         if start == last:  # at the end only (`*** End of File`)
             return last if last > 0 and self.lines[last:] == pattern else None
         line, offset = (self._line, self._offset) if self._line <= start else (0, 0)

@@ -43,6 +43,8 @@ FENCE_START: Final = re.compile(r"(`{3,}|~{3,})[\w.+-]*")
 _MARKERS_IN_UPDATE: Final = (*C.FILE_HEADERS, C.MOVE_TO, C.CHUNK_HEADER_WITH_CONTEXT)
 _EXACT_MARKERS_IN_UPDATE: Final = (C.END_OF_FILE, C.CHUNK_HEADER)
 _ENVIRONMENT_ID: Final = C.ENVIRONMENT_ID.rstrip()
+_BEGIN: Final = C.BEGIN_PATCH + "\n"
+_END: Final = "\n" + C.END_PATCH
 _MARKER_START: Final = ("*", "@")
 # A line (after the first) whose first non-blank character may start a marker.
 _MAYBE_MARKER: Final = re.compile(rf"\n[{re.escape(C.WHITESPACE.replace(chr(10), ''))}]*[*@]")
@@ -170,6 +172,9 @@ def _canonical(text: str) -> str:
         if canonical != raw:
             pieces += (text[copied:start], canonical)
             copied = end
+    else:
+        if len(pieces) == 1 and text.startswith(_BEGIN) and text.endswith(_END):
+            return text + "\n"  # already canonical: one copy of a text that may be large
     pieces += (text[copied:last_start], C.END_PATCH, "\n")
     return "".join(pieces)
 
