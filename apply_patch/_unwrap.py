@@ -30,6 +30,7 @@ from ._errors import PatchSyntaxError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Final
 
 FIRST_LINE_ERROR: Final = f"The first line of the patch must be '{C.BEGIN_PATCH}'"
@@ -146,8 +147,7 @@ def _canonical(text: str) -> str:
     pieces = [C.BEGIN_PATCH]
     copied = first_end  # text[copied:] is what is left to copy
     in_update = False
-    for candidate in _MAYBE_MARKER.finditer(text, first_end, last_start - 1):
-        start = candidate.start() + 1
+    for start in _maybe_markers(text, first_end, last_start - 1):
         end = text.index("\n", start)
         raw = text[start:end]
         if in_update and not raw.startswith(_MARKER_START):
@@ -177,6 +177,19 @@ def _canonical(text: str) -> str:
             return text + "\n"  # already canonical: one copy of a text that may be large
     pieces += (text[copied:last_start], C.END_PATCH, "\n")
     return "".join(pieces)
+
+
+def _maybe_markers(text: str, start: int, end: int) -> Iterator[int]:
+    """Where the lines that may be markers start, between `start` (an LF) and `end`."""
+    if end - start < 256 * (text.count("\n", start, end) + 1):
+        for candidate in _MAYBE_MARKER.finditer(text, start, end):
+            yield candidate.start() + 1
+        return
+    newline = start  # long lines: the expression would read them all; str.find skips them
+    while newline >= 0:
+        if _MAYBE_MARKER.match(text, newline, end):
+            yield newline + 1
+        newline = text.find("\n", newline + 1, end)
 
 
 def _check_after_end(rest: list[str]) -> None:
