@@ -213,7 +213,7 @@ class _Joined:
 
     Searching the rest of the file again and again (is there another place
     after this one?) would be quadratic. Once the searches have read the
-    text a few times over, each line's number of occurrences is counted: a
+    text twice over (locating chunks in order reads it about once), each line's number of occurrences is counted: a
     run holding a line that occurs once is found at one place at most, and a
     run holding a line that occurs nowhere, nowhere.
     """
@@ -252,7 +252,7 @@ class _Joined:
         found = self._search(pattern, needle, start, stop)
         if found is not None:
             self._places[needle] = found
-        if self._counts is None and self._read > 4 * len(self.text) + 4096:
+        if self._counts is None and self._read > 2 * len(self.text) + 4096:
             from collections import Counter
 
             self._counts = Counter(self.lines)
