@@ -213,9 +213,10 @@ class _Joined:
 
     Searching the rest of the file again and again (is there another place
     after this one?) would be quadratic. Once the searches have read the
-    text twice over (locating chunks in order reads it about once), each line's number of occurrences is counted: a
-    run holding a line that occurs once is found at one place at most, and a
-    run holding a line that occurs nowhere, nowhere.
+    text twice over (locating chunks in order reads it about once), each
+    line's number of occurrences is counted: a run holding a line that
+    occurs once is found at one place at most, and a run holding a line
+    that occurs nowhere, nowhere.
     """
 
     __slots__ = ("text", "lines", "exact", "_ascii", "_line", "_offset", "_read", "_counts", "_places")
