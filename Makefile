@@ -1,12 +1,13 @@
 # Two commands on a fresh machine with Python 3.11+ and make:
 #   make demo   install into .venv, apply a sample patch to a scratch copy, show the result
 #   make test   install into .venv with the test extra, run the whole suite and mypy --strict
+#   make bench  install into .venv, run the benchmarks (benchmarks/run.py), print the table
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 DEMO   := .demo
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench tables clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +28,16 @@ test: $(BIN)/python
 	$(BIN)/python -m pip install -q ".[test]"
 	$(BIN)/pytest
 	$(BIN)/mypy --strict apply_patch tests
+
+# After a change to grammar/apply_patch.lark: rebuild the LALR tables the parser runs.
+tables: $(BIN)/python
+	@$(BIN)/python -m pip install -q .  # lark, to build the tables
+	$(BIN)/python -m apply_patch._tablegen grammar/apply_patch.lark apply_patch/_tables.py
+
+# The reference executable is timed too when APPLY_PATCH_REFERENCE names it (DEVELOPERS.md).
+bench: $(BIN)/python
+	@$(BIN)/python -m pip install -q .
+	@$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) $(DEMO) build dist *.egg-info .pytest_cache .mypy_cache

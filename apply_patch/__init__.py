@@ -12,17 +12,8 @@ every failure raises a `PatchError` subclass, and then no file was changed.
 """
 
 import importlib
-from typing import TYPE_CHECKING
 
 from ._apply import ApplyResult, FileResult, apply_patch, apply_to_mapping
-from ._classify import (
-    ApplyPatchCall,
-    BrokenApplyPatchCall,
-    Classification,
-    ImplicitPatch,
-    NotApplyPatch,
-    classify_argv,
-)
 from ._errors import (
     ConcurrentChangeError,
     ContextNotFoundError,
@@ -33,27 +24,51 @@ from ._errors import (
     PatchSyntaxError,
     RollbackError,
 )
-from ._extract import BrokenPatch, Extracted, FoundPatch, extract_patches
 from ._grammar import grammar_text
 from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
 from ._parse import parse_patch
 from ._policy import CODEX, DEFAULT, Policy, PolicyValueError
-from ._stream import PartialOperation, PartialPatch, parse_partial
-from ._tools import tool_definitions
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ._classify import (
+        ApplyPatchCall,
+        BrokenApplyPatchCall,
+        Classification,
+        ImplicitPatch,
+        NotApplyPatch,
+        classify_argv,
+    )
     from ._convert import convert_unified_diff
+    from ._extract import BrokenPatch, Extracted, FoundPatch, extract_patches
     from ._make import BinaryFileError, UnsupportedChangeError, make_patch
+    from ._stream import PartialOperation, PartialPatch, parse_partial
+    from ._tools import tool_definitions
     from ._unidiff import UnifiedDiffError
 
-# Making patches needs difflib and more: imported on first use only, so that
-# applying a patch does not pay for it.
+# Extraction, making patches, streaming and tool definitions need more (tree-sitter,
+# difflib, json...): imported on first use only, so that applying a patch does not
+# pay for them.
 _LAZY = {
+    "ApplyPatchCall": "._classify",
+    "BrokenApplyPatchCall": "._classify",
+    "Classification": "._classify",
+    "ImplicitPatch": "._classify",
+    "NotApplyPatch": "._classify",
+    "classify_argv": "._classify",
+    "BrokenPatch": "._extract",
+    "Extracted": "._extract",
+    "FoundPatch": "._extract",
+    "extract_patches": "._extract",
     "BinaryFileError": "._make",
     "UnsupportedChangeError": "._make",
+    "make_patch": "._make",
     "UnifiedDiffError": "._unidiff",
     "convert_unified_diff": "._convert",
-    "make_patch": "._make",
+    "PartialOperation": "._stream",
+    "PartialPatch": "._stream",
+    "parse_partial": "._stream",
+    "tool_definitions": "._tools",
 }
 
 

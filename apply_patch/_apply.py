@@ -1,18 +1,25 @@
 """The whole pipeline in one call: parse → plan → commit (to disk or a mapping) → result."""
 
+from __future__ import annotations
+
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Literal
 
 from ._commit import commit
-from ._diagnose import PatchWarning
+from ._dataclass import dataclass
 from ._disk_tree import DiskTree
+from ._gc import PausedCollector
 from ._memory_tree import MemoryTree, normalise
 from ._parse import parse_patch
 from ._plan import FileChange, OperationResult, make_plan
 from ._policy import DEFAULT, Policy
 from ._report import DRY_RUN_HEADER, SUCCESS_HEADER, summary, unified_diff
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from collections.abc import Mapping
+    from typing import Literal
+
+    from ._diagnose import PatchWarning
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,10 +102,10 @@ def apply_patch(
     With `dry_run`, everything is computed and nothing is written.
     """
     chosen = policy.with_options(**options) if options else policy
-    patch = parse_patch(text)
-    plan = make_plan(patch, DiskTree(os.fspath(root), chosen), chosen)
-    if not dry_run:
-        commit(plan)
+    with PausedCollector():  # the collector would walk large files' lines again and again
+        plan = make_plan(parse_patch(text), DiskTree(os.fspath(root), chosen), chosen)
+        if not dry_run:
+            commit(plan)
     header = DRY_RUN_HEADER if dry_run else SUCCESS_HEADER
     return ApplyResult(
         summary(plan.operations, header=header),
@@ -125,9 +132,9 @@ def apply_to_mapping(
     the mapping passed in is never modified.
     """
     chosen = policy.with_options(**options) if options else policy
-    patch = parse_patch(text)
     tree = MemoryTree({path: _as_bytes(content) for path, content in files.items()})
-    plan = make_plan(patch, tree, chosen)
+    with PausedCollector():
+        plan = make_plan(parse_patch(text), tree, chosen)
     binary = {normalise(path) for path, content in files.items() if isinstance(content, bytes)}
     binary.update(op.target for op in plan.operations if op.source_target in binary)
     new_tree = dict(tree.files)

@@ -6,12 +6,17 @@ is for finding patches in logs: any path to the program, more shell flags,
 and our own executable's options.
 """
 
+from __future__ import annotations
+
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final
+from ._dataclass import dataclass
 
 from ._policy import CHOICES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final
 
 APPLY_PATCH_NAMES: Final = ("apply_patch", "applypatch")
 

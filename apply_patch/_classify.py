@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from ._dataclass import dataclass
 
 from . import _shell
 from ._argv import APPLY_PATCH_NAMES, strict_script
@@ -31,7 +30,10 @@ from ._errors import PatchSyntaxError
 from ._model import Patch
 from ._parse import parse_patch
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final
+
     from tree_sitter import Node
 
 IMPLICIT_INVOCATION: Final = (

@@ -4,17 +4,21 @@ Exit codes, as the reference's: 0 applied, 1 not applied (nothing changed),
 2 usage error. Our options come before the patch argument.
 """
 
-import argparse
+from __future__ import annotations
+
 import importlib
 import sys
-from collections.abc import Sequence
-from importlib import metadata
-from typing import Final, TextIO
 
 from ._apply import apply_patch
 from ._errors import PatchError
 from ._policy import CHOICES, CODEX, DEFAULT, HELP, Policy
 from ._report import error_json, failure, result_json, warnings_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # start-up time: typing, argparse and importlib.metadata cost more than the rest
+    import argparse
+    from collections.abc import Sequence
+    from typing import Any, Final, TextIO
 
 USAGE: Final = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch"
 EXTRA_ARGUMENT: Final = "Error: apply_patch accepts exactly one argument."
@@ -51,10 +55,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         module = importlib.import_module(SUBCOMMANDS[args[0]], __package__)
         exit_code: int = module.main(args[1:])
         return exit_code
-    try:
-        options = _argument_parser().parse_args(args)
-    except SystemExit as exc:  # --help, --version, or an argparse usage error
-        return exc.code if isinstance(exc.code, int) else 2
+    options: argparse.Namespace | _Unparsed
+    if not args or (len(args) == 1 and not args[0].startswith("-")):  # no option
+        options = _Unparsed(args)
+    else:
+        try:
+            options = _argument_parser().parse_args(args)
+        except SystemExit as exc:  # --help, --version, or an argparse usage error
+            return exc.code if isinstance(exc.code, int) else 2
     patch = _read_patch(options.patch, sys.stdin, sys.stderr)
     if isinstance(patch, int):
         return patch
@@ -101,7 +109,7 @@ def add_policy_options(parser: argparse.ArgumentParser) -> None:
         )
 
 
-def policy_from(options: argparse.Namespace) -> Policy:
+def policy_from(options: argparse.Namespace | _Unparsed) -> Policy:
     """The policy the options of `add_policy_options` describe."""
     base = CODEX if options.codex else DEFAULT
     overrides = {name: getattr(options, name) for name in CHOICES if getattr(options, name)}
@@ -141,7 +149,35 @@ def _read_patch(arguments: list[str], stdin: TextIO, stderr: TextIO) -> str | in
         return 1
 
 
+class _Unparsed:
+    """The options when none is given: each one's default, as argparse sets it.
+
+    The usual ones are written here: importing and building argparse is a
+    good part of the executable's start-up. Any other is asked of argparse
+    when first read (tests/test_startup.py checks both against argparse).
+    """
+
+    KNOWN: Final = {
+        "root": ".",
+        "codex": False,
+        "dry_run": False,
+        "diff": False,
+        "json": False,
+        "unique": False,
+        **dict.fromkeys(CHOICES),
+    }
+    patch: list[str]
+
+    def __init__(self, patch: list[str]) -> None:
+        self.__dict__.update(self.KNOWN, patch=patch)
+
+    def __getattr__(self, name: str) -> Any:  # an option not in KNOWN
+        return getattr(_argument_parser().parse_args(self.patch), name)
+
+
 def _argument_parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="apply_patch",
         usage="apply_patch [OPTIONS] 'PATCH'\n       echo 'PATCH' | apply_patch [OPTIONS]",
@@ -167,6 +203,8 @@ def _argument_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
+    from importlib import metadata
+
     try:
         return metadata.version("apply-patch")
     except metadata.PackageNotFoundError:

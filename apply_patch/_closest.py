@@ -8,13 +8,18 @@ the cost stays linear in the file size, tens of milliseconds for 200,000
 lines.
 """
 
+from __future__ import annotations
+
 import bisect
 import itertools
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final
+from ._dataclass import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final
 
 _WORD: Final = re.compile(r"\b\w{3,40}\b")  # longer "words" are data, not names
 _CAP: Final = 1000  # a line or word in more places than this says nothing about where

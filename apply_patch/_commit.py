@@ -12,9 +12,8 @@ entirely new, never truncated.
 
 import functools
 import os
-import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from ._dataclass import dataclass, field
 
 from ._errors import ConcurrentChangeError, PatchIOError, RollbackError
 from ._plan import FileChange, Plan
@@ -45,7 +44,7 @@ class Disk:
     def write_temp(self, path: str, data: bytes, mode: int | None) -> str:
         """Write `data` to a new temporary file beside `path`; return its path."""
         folder, name = os.path.split(path)
-        temp = os.path.join(folder, f".{name[:80]}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+        temp = os.path.join(folder, f".{name[:80]}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
         # 0o666 lets the umask decide, as for any new file; a kept mode is set exactly.
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         try:

@@ -1,6 +1,10 @@
 """The marker strings of the format, each with the line it matches."""
 
-from typing import Final
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final
 
 # Unicode White_Space, the set the reference trims (Rust `str::trim`). Python's
 # `str.strip()` would also remove U+001C..U+001F, which the reference keeps.

@@ -25,10 +25,12 @@ Without them, what the diff shows is all there is:
   applier would put its lines at the end of the file).
 """
 
+from __future__ import annotations
+
 import os
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from ._dataclass import dataclass, replace
 
 from . import _constants as C
 from ._drafts import Draft, Line, with_bom_as_text

@@ -5,13 +5,18 @@ Exit codes: 0 the patch was printed (nothing for a diff without changes),
 2 usage error.
 """
 
+from __future__ import annotations
+
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Final
 
 from ._convert import ConvertOptions, convert, reader_of
 from ._errors import PatchError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final
 
 DESCRIPTION: Final = """\
 Read a unified diff (git diff, git diff --no-index, diff -u, diff -ruN) from

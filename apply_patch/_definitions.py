@@ -7,9 +7,14 @@ it starts with a keyword that opens one (`def`, `class`, `fn`, `func`,
 signatures without such a keyword are not recognised.
 """
 
+from __future__ import annotations
+
 import re
 from collections.abc import Sequence
-from typing import Final
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final
 
 _MODIFIERS: Final = (
     r"(?:(?:export|default|public|private|protected|internal|static|final|abstract|async|"

@@ -7,11 +7,12 @@ of several places, gets a warning. A patch that does not parse gets hints when
 it is JSON-escaped, has prose before it, is cut short or is a unified diff.
 """
 
+from __future__ import annotations
+
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final
+from ._dataclass import dataclass
 
 from . import _constants as C
 from ._closest import Region, closest_region, similar_lines
@@ -20,6 +21,10 @@ from ._model import Chunk
 from ._paths import Location
 from ._seek import LineIndex, Match
 from ._textfile import BOM
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final
 
 _SHOWN_WIDTH: Final = 160  # longer lines are cut when shown
 _AROUND: Final = 2  # file lines shown before and after the closest region

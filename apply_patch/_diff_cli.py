@@ -4,15 +4,20 @@ Exit codes: 0 the patch was printed (nothing when OLD and NEW are the same),
 1 it cannot be made (a binary file, a symlink...), 2 usage error.
 """
 
+from __future__ import annotations
+
 import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import Final
 
 from ._errors import PatchError
 from ._make import Options, TreeDiff, UnsupportedChangeError, diff_trees
 from ._folder_files import VCS_FOLDERS, FolderFiles, read_folder
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final
 
 DESCRIPTION: Final = f"""\
 Print on stdout a patch in the apply_patch format that turns OLD into NEW:

@@ -6,10 +6,10 @@ import stat
 from ._errors import PatchIOError
 from ._paths import Location, Resolver
 from ._policy import Policy
-from ._tree import FileState, Kind, State
+from ._tree import FileState, Kind, State, Tree
 
 
-class DiskTree:
+class DiskTree(Tree):
     """The tree under `root`; paths resolve as `_paths.Resolver` says."""
 
     def __init__(self, root: str, policy: Policy) -> None:

@@ -6,7 +6,9 @@ first describe each change as a Draft, then place it (`_place`: `@@` hints,
 its endings (`_markers`) before it becomes a model `Chunk`.
 """
 
-from dataclasses import dataclass, replace
+from __future__ import annotations
+
+from ._dataclass import dataclass, replace
 
 from . import _constants as C
 from ._model import Chunk

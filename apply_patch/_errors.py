@@ -4,9 +4,13 @@ Whenever one of these is raised by `apply_patch`, nothing on disk was changed,
 with one exception: RollbackError (a failed commit that could not be undone).
 """
 
-from typing import Any, ClassVar
+from __future__ import annotations
 
-from ._closest import Region
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Any, ClassVar
+
+    from ._closest import Region
 
 
 class PatchError(ValueError):

@@ -11,7 +11,9 @@ has its own folder. A folder is relative to where the session started (`.`),
 unless it was given as an absolute path or from `~`.
 """
 
-from dataclasses import dataclass
+from __future__ import annotations
+
+from ._dataclass import dataclass
 
 from ._errors import PatchSyntaxError
 from ._model import Patch

@@ -5,19 +5,24 @@ found, FILE unreadable, or a patch not applied (`--apply` stops there: the
 patches before it stay applied, it and the ones after it are not); 2 usage.
 """
 
+from __future__ import annotations
+
 import argparse
 import contextlib
 import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Final, TextIO
 
 from ._apply import apply_patch
 from ._errors import PatchError
 from ._extract import BrokenPatch, Extracted, extract_patches
 from ._policy import CODEX, DEFAULT, Policy
 from ._report import NOTHING_CHANGED, failure
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final, TextIO
 
 NONE_FOUND: Final = "no apply_patch call found"
 OUTSIDE_ROOT: Final = "Working folder '{}' is outside the root folder {}"

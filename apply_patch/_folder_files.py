@@ -5,14 +5,19 @@ exclude pattern are left out. Symbolic links and other entries that are not
 regular files are returned apart: the patch format cannot express them.
 """
 
+from __future__ import annotations
+
 import fnmatch
 import os
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Final
+from ._dataclass import dataclass, field
 
 from ._make import UnsupportedChangeError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final
 
 VCS_FOLDERS: Final = (".git", ".hg", ".svn")
 

@@ -1,12 +1,25 @@
-"""Loads the Lark grammar shipped with the package and builds the LALR parser once."""
+"""The grammar shipped with the package, and the LALR tables Lark built from it.
 
-import functools
-from importlib import resources
-from pathlib import Path
+The parser runs tables that Lark built from `grammar/apply_patch.lark` at
+development time (`_tables.py`, `make tables`), so parsing never imports lark.
+If the grammar no longer matches them (edited without `make tables`), the
+tables are built again with Lark when first needed: slower, still exact.
+"""
 
-from lark import Lark, Transformer
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lark import Lark
+
+    from ._lalr import Tables
 
 GRAMMAR_RESOURCE = "grammar/apply_patch.lark"
+_HERE = os.path.dirname(__file__)
+
+_tables: Tables | None = None
 
 
 def grammar_text() -> str:
@@ -15,13 +28,34 @@ def grammar_text() -> str:
     Installed, it is package data (`apply_patch/grammar/`); in a source checkout
     that was not installed, it is read from the repository's `grammar/` folder.
     """
-    shipped = resources.files("apply_patch").joinpath(GRAMMAR_RESOURCE)
-    if shipped.is_file():
-        return shipped.read_text(encoding="utf-8")
-    return (Path(__file__).resolve().parent.parent / GRAMMAR_RESOURCE).read_text(encoding="utf-8")
+    for folder in (_HERE, os.path.dirname(os.path.abspath(_HERE))):
+        path = os.path.join(folder, GRAMMAR_RESOURCE)
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as file:
+                return file.read()
+    from importlib import resources  # a package inside a zip file
+
+    return resources.files("apply_patch").joinpath(GRAMMAR_RESOURCE).read_text(encoding="utf-8")
 
 
-@functools.cache
-def build_parser(transformer: Transformer[object, object]) -> Lark:
-    """The LALR parser for the grammar, running `transformer` as it reduces."""
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=transformer)
+def tables() -> Tables:
+    """The LALR tables of the grammar: the shipped ones if up to date, else built now."""
+    global _tables
+    if _tables is None:
+        from ._tables import TABLES
+
+        grammar = grammar_text()
+        if TABLES["grammar"] == grammar:
+            _tables = TABLES
+        else:
+            from ._tablegen import build
+
+            _tables = build(grammar)
+    return _tables
+
+
+def build_parser(**options: object) -> Lark:
+    """A Lark LALR parser built from the grammar (imports lark: not used to parse patches)."""
+    from lark import Lark
+
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", **options)

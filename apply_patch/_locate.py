@@ -21,8 +21,7 @@ located"):
   the file's own ending (a forced `lf`/`crlf` policy still rewrites it).
 """
 
-from dataclasses import dataclass
-from itertools import chain
+from ._dataclass import dataclass
 
 from . import _constants as C
 from . import _diagnose as diagnose
@@ -214,20 +213,19 @@ def _replacements(
 
 
 def splice(text: TextFile, replacements: list[Replacement], policy: Policy) -> TextFile:
-    """Apply `replacements` from the last to the first; new lines get the file's ending."""
+    """Apply `replacements` in file order; new lines get the file's ending."""
     ending = _NEW_LINE_ENDING.get(policy.line_endings, text.preferred_ending)
-    line_parts: list[list[str]] = []
-    ending_parts: list[list[str]] = []
-    end = len(text.lines)
-    for replacement in reversed(sorted(replacements, key=lambda r: r.start)):
-        kept = slice(replacement.start + replacement.old_len, end)
-        line_parts += [text.lines[kept], list(replacement.new_lines)]
-        ending_parts += [text.endings[kept], [ending] * len(replacement.new_lines)]
-        end = replacement.start
-    line_parts.append(text.lines[:end])
-    ending_parts.append(text.endings[:end])
-    lines = list(chain.from_iterable(reversed(line_parts)))
-    endings = list(chain.from_iterable(reversed(ending_parts)))
+    lines: list[str] = []
+    endings: list[str] = []
+    kept = 0  # text.lines[kept:] are not copied yet (one copy in all: large files)
+    for replacement in sorted(replacements, key=lambda r: r.start):
+        lines += text.lines[kept : replacement.start]
+        endings += text.endings[kept : replacement.start]
+        lines += replacement.new_lines
+        endings += [ending] * len(replacement.new_lines)
+        kept = replacement.start + replacement.old_len
+    lines += text.lines[kept:]
+    endings += text.endings[kept:]
     if policy.line_endings != "keep":
         endings = [ending] * len(lines)
     _fix_last_endings(endings, ending, keep_missing=_keeps_missing_newline(text, policy))
@@ -275,6 +273,8 @@ def _fix_last_endings(endings: list[str], ending: str, *, keep_missing: bool) ->
     """Only the last line may lack an ending, and only if the file lacked a final newline."""
     if not endings:
         return
-    if "" in endings[:-1]:  # the old last line, no longer last
-        endings[endings.index("")] = ending
+    try:  # the old last line, no longer last
+        endings[endings.index("", 0, len(endings) - 1)] = ending
+    except ValueError:
+        pass
     endings[-1] = "" if keep_missing else (endings[-1] or ending)

@@ -14,10 +14,12 @@ and an Add File. Binary files (a NUL byte, or not UTF-8), a file turned into
 a folder or back, and paths the format cannot hold are refused.
 """
 
+from __future__ import annotations
+
 import difflib
 import posixpath
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from ._dataclass import dataclass
 
 from . import _constants as C
 from ._drafts import Draft, Line, with_bom_as_text

@@ -9,7 +9,9 @@ line that would lose its ending (the old file had no final newline), it is
 removed and added again, as git does.
 """
 
-from dataclasses import dataclass, replace
+from __future__ import annotations
+
+from ._dataclass import dataclass, replace
 
 from . import _constants as C
 from ._drafts import Draft, Line

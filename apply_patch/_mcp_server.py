@@ -6,11 +6,12 @@ summary (and warnings); failure returns the actionable error as a tool error,
 with nothing changed. Needs the MCP SDK: `pip install 'apply-patch[mcp]'`.
 """
 
+from __future__ import annotations
+
 import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from ._apply import apply_patch
 from ._cli import add_policy_options, policy_from
@@ -19,6 +20,7 @@ from ._policy import Policy
 from ._report import failure, warnings_text
 from ._tools import DESCRIPTION, INSTRUCTIONS, TOOL_NAME
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 

@@ -5,15 +5,20 @@ files. A patch path that is absolute or leaves the tree with `..` is refused,
 whatever the policy (there is nothing outside a mapping to write to).
 """
 
+from __future__ import annotations
+
 import posixpath
-from collections.abc import Mapping
 
 from ._errors import FilePolicyError
 from ._paths import Location
-from ._tree import FileState, Kind, State
+from ._tree import FileState, Kind, State, Tree
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
-class MemoryTree:
+class MemoryTree(Tree):
     """The files of a mapping; `files` keys are normalised with `normalise`."""
 
     root = "."

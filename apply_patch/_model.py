@@ -12,7 +12,7 @@ patch that does not use them.
 """
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from ._dataclass import dataclass, field
 
 from . import _constants as C
 

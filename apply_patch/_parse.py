@@ -1,16 +1,25 @@
-"""Patch text → `Patch`: unwrap, parse with the LALR grammar, name errors as the reference does."""
+"""Patch text → `Patch`: unwrap, parse with the LALR grammar, name errors as the reference does.
 
-from typing import Final, cast
+The parser runs the tables Lark built from the grammar (`_grammar.tables`)
+with our driver (`_lalr`), which calls the `_ToModel` methods as it reduces,
+the way a Lark transformer is called; tokens are `(terminal, text, line)`.
+"""
 
-from lark import Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from __future__ import annotations
 
 from . import _constants as C
 from ._diagnose import syntax_details, syntax_hints
 from ._errors import PatchSyntaxError
-from ._grammar import build_parser
-from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
+from ._grammar import tables
+from ._lalr import ParseError, Parser
+from ._model import AddFile, Chunk, DeleteFile, Patch, UpdateFile
 from ._unwrap import LAST_LINE_ERROR, Unwrapped, unwrap
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+    from ._lalr import Token
 
 INVALID_HEADER: Final = (
     "'{}' is not a valid hunk header. Valid hunk headers: "
@@ -29,21 +38,33 @@ REPEATED_ENVIRONMENT: Final = "apply_patch environment_id cannot be specified mo
 def parse_patch(text: str) -> Patch:
     """Parse patch text (lenient surface, see `_unwrap`) into the typed model.
 
-    Raises PatchSyntaxError with the reference's message and the patch line.
+    Raises PatchSyntaxError with the reference's message and the patch line,
+    the offending line when the message does not quote it, and hints.
     """
     try:
         source = unwrap(text)
         try:
-            patch = cast(Patch, build_parser(_TO_MODEL).parse(source.text))
-        except UnexpectedInput as exc:
+            patch = _parser().parse(source.text)
+        except ParseError as exc:
             raise _syntax_error(exc, source) from None
         if source.text_after_end:
             raise PatchSyntaxError(LAST_LINE_ERROR)
-        return patch
     except PatchSyntaxError as error:
         error.details = syntax_details(text, error)
         error.hints = syntax_hints(text, error)
         raise
+    assert isinstance(patch, Patch)
+    return patch
+
+
+_PARSER: list[Parser] = []
+
+
+def _parser() -> Parser:
+    """The parser, built on first use (it compiles the terminals' expressions)."""
+    if not _PARSER:
+        _PARSER.append(Parser(tables(), _ToModel()))
+    return _PARSER[0]
 
 
 class _EnvironmentId(str):
@@ -55,10 +76,10 @@ class _EndOfFile:
 
 
 def _text(token: Token, prefix: str) -> str:
-    return token[len(prefix) :].removesuffix("\n")
+    return token[1][len(prefix) :].removesuffix("\n")
 
 
-class _ToModel(Transformer[Token, object]):
+class _ToModel:
     """Builds the model as the LALR parser reduces; docstrings quote the rules."""
 
     def start(self, children: list[object]) -> Patch:
@@ -70,32 +91,38 @@ class _ToModel(Transformer[Token, object]):
         return Patch(operations, None if environment is None else str(environment))
 
     def environment(self, children: list[Token]) -> _EnvironmentId:
-        """environment: ENVIRONMENT_ID"""
+        """environment: ENVIRONMENT_ID (an empty id was refused by `unwrap`)"""
         return _EnvironmentId(_text(children[0], C.ENVIRONMENT_ID).strip(C.WHITESPACE))
 
     def add_file(self, children: list[Token]) -> AddFile:
         """add_file: ADD_FILE (BLANK* ADD_LINE LINE_ENDING?)* (BLANK* ADD_LINE NO_NEWLINE)?"""
         header, *tokens = children
-        lines = [t for t in tokens if t.type not in _ENDING_MARKERS]
-        texts = tuple("" if t.type == "BLANK" else _text(t, C.ADDED) for t in lines)
+        start = len(C.ADDED)
+        texts = [
+            "" if kind == "BLANK" else text[start:].removesuffix("\n")
+            for kind, text, _ in tokens
+            if kind not in _ENDING_MARKERS
+        ]
         endings = _explicit_endings(tokens)
-        return AddFile(_text(header, C.ADD_FILE), texts, line=_line(header), endings=endings)
+        return AddFile(_text(header, C.ADD_FILE), tuple(texts), line=_line(header), endings=endings)
 
     def delete_file(self, children: list[Token]) -> DeleteFile:
         """delete_file: DELETE_FILE"""
         return DeleteFile(_text(children[0], C.DELETE_FILE), line=_line(children[0]))
 
     def update_file(self, children: list[object]) -> UpdateFile:
-        """update_file: UPDATE_FILE MOVE_TO? first_chunk? chunk*"""
-        header = cast(Token, children[0])
+        """update_file: UPDATE_FILE MOVE_TO? END_OF_FILE* first_chunk? chunk*"""
+        header: Token = children[0]  # type: ignore[assignment]
         path = _text(header, C.UPDATE_FILE)
         move_to = next(
-            (_text(c, C.MOVE_TO) for c in children if isinstance(c, Token) and c.type == "MOVE_TO"),
+            (_text(c, C.MOVE_TO) for c in children if isinstance(c, tuple) and c[0] == "MOVE_TO"),
             None,
         )
         chunks = tuple(c for c in children if isinstance(c, Chunk))
         if move_to is None and not chunks:
-            raise PatchSyntaxError(EMPTY_UPDATE.format(path), line=_line(header), text=_text(header, ""))
+            raise PatchSyntaxError(
+                EMPTY_UPDATE.format(path), line=_line(header), text=header[1].removesuffix("\n")
+            )
         return UpdateFile(path, move_to, chunks, line=_line(header))
 
     def first_chunk(self, children: list[object]) -> Chunk:
@@ -112,25 +139,27 @@ class _ToModel(Transformer[Token, object]):
 
 
 def _chunk(children: list[object]) -> Chunk:
-    contexts: list[str] = []
-    lines: list[str] = []
-    for child in children:
-        if not isinstance(child, Token) or child.type in _ENDING_MARKERS:
-            continue
-        if child.type == "CHUNK_HEADER":
-            context = child[len(C.CHUNK_HEADER_WITH_CONTEXT) :].removesuffix("\n")
-            if context.strip(C.WHITESPACE):
-                contexts.append(context)
-        elif child.type == "BLANK":
-            lines.append(C.CONTEXT)  # a blank line is an empty context line
-        else:
-            lines.append(child.removesuffix("\n"))
-    first = next(c for c in children if isinstance(c, Token))
-    changes = [c for c in children if isinstance(c, Token) and c.type != "CHUNK_HEADER"]
+    """The children of `chunk` or `first_chunk`: `@@` lines, change lines, maybe the end mark."""
+    end_of_file = isinstance(children[-1], _EndOfFile)
+    tokens: list[Token] = children[:-1] if end_of_file else children  # type: ignore[assignment]
+    headers = 0
+    while tokens[headers][0] == "CHUNK_HEADER":
+        headers += 1
+    contexts = []
+    for _, text, _ in tokens[:headers]:
+        context = text[len(C.CHUNK_HEADER_WITH_CONTEXT) :].removesuffix("\n")
+        if context.strip(C.WHITESPACE):
+            contexts.append(context)
+    changes = tokens[headers:]
+    lines = [  # a blank line is an empty context line
+        C.CONTEXT if kind == "BLANK" else text.removesuffix("\n")
+        for kind, text, _ in changes
+        if kind not in _ENDING_MARKERS
+    ]
     endings = _explicit_endings(changes)
     # A line without ending ends the file: the chunk is pinned there.
-    end_of_file = isinstance(children[-1], _EndOfFile) or any(e == "" for _, e in endings)
-    return Chunk(tuple(contexts), tuple(lines), end_of_file, line=_line(first), endings=endings)
+    end_of_file = end_of_file or any(ending == "" for _, ending in endings)
+    return Chunk(tuple(contexts), tuple(lines), end_of_file, line=_line(tokens[0]), endings=endings)
 
 
 # `\ Line ending: CRLF` / `\ No newline at end of file` after a `+` line.
@@ -142,11 +171,11 @@ def _explicit_endings(tokens: list[Token]) -> tuple[tuple[int, str], ...]:
     """(index of the line among the non-marker tokens, ending) for each marker token."""
     endings: list[tuple[int, str]] = []
     index = -1
-    for token in tokens:
-        if token.type == "NO_NEWLINE":
+    for kind, text, _ in tokens:
+        if kind == "NO_NEWLINE":
             endings.append((index, ""))
-        elif token.type == "LINE_ENDING":
-            name = token.removesuffix("\n")[len(C.LINE_ENDING) :]
+        elif kind == "LINE_ENDING":
+            name = text.removesuffix("\n")[len(C.LINE_ENDING) :]
             endings.append((index, _ENDINGS_BY_NAME[name]))
         else:
             index += 1
@@ -154,26 +183,17 @@ def _explicit_endings(tokens: list[Token]) -> tuple[tuple[int, str], ...]:
 
 
 def _line(token: Token) -> int:
-    return token.line or 0
+    return token[2]
 
 
-_TO_MODEL: Final = _ToModel()
-
-
-def _syntax_error(exc: UnexpectedInput, source: Unwrapped) -> PatchSyntaxError:
+def _syntax_error(exc: ParseError, source: Unwrapped) -> PatchSyntaxError:
     """Name a grammar error the way the reference does, from the parser's state.
 
     The set of terminals the parser expected tells where it stood: inside an
     Update (change lines expected), inside an Add after blank lines (only
     `+` lines expected), or between hunks.
     """
-    if isinstance(exc, UnexpectedToken):
-        expected, found = set(exc.expected), exc.token.type
-    elif isinstance(exc, UnexpectedCharacters):
-        expected, found = set(exc.allowed), None
-    else:  # the canonical text always ends with `*** End Patch`: unreachable
-        return PatchSyntaxError(str(exc))
-    number = exc.line
+    expected, found, number = set(exc.expected), exc.found, exc.line
     raw = source.raw_lines[number - 1]
     canonical = source.text.split("\n")
     if "CONTEXT_LINE" in expected or "CHUNK_HEADER" in expected:

@@ -7,7 +7,7 @@ as the file itself), unless the policy says `outside_root="allow"`. With
 """
 
 import os
-from dataclasses import dataclass
+from ._dataclass import dataclass
 
 from ._errors import FilePolicyError
 from ._policy import Policy

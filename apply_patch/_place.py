@@ -18,7 +18,9 @@ The searches are the applier's own (`_seek.LineIndex`), so what is checked
 here is what happens when the patch is applied.
 """
 
-from dataclasses import replace
+from __future__ import annotations
+
+from ._dataclass import replace
 
 from ._constants import WHITESPACE
 from ._drafts import Draft

@@ -8,7 +8,7 @@ nothing was written; the Plan is what `_commit` makes true on disk.
 """
 
 import os
-from dataclasses import dataclass
+from ._dataclass import dataclass
 
 from ._diagnose import PatchWarning
 from ._errors import EmptyPatchError, FilePolicyError, PatchError, PatchIOError

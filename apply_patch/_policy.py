@@ -6,12 +6,18 @@ partially applied patch, never deletes a file moved onto itself, never writes
 outside the root unless `outside_root="allow"`).
 """
 
-import dataclasses
-import typing
-from dataclasses import dataclass, field
-from typing import Final, Literal
+from __future__ import annotations
 
+import re
+
+from . import _dataclass as dataclasses
+from ._dataclass import dataclass, field
 from ._errors import PatchError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    import typing
+    from typing import Final, Literal
 
 
 def _option(default: str, help: str) -> typing.Any:
@@ -66,7 +72,7 @@ class Policy:
                     f"Invalid value {value!r} for {name}: choose one of {', '.join(choices)}"
                 )
 
-    def with_options(self, **options: str) -> "Policy":
+    def with_options(self, **options: str) -> Policy:
         """A copy with some fields changed (unknown names are refused)."""
         unknown = sorted(set(options) - set(CHOICES))
         if unknown:
@@ -81,8 +87,9 @@ class PolicyValueError(PatchError):
 
 
 def _choices() -> dict[str, tuple[str, ...]]:
-    hints = typing.get_type_hints(Policy)
-    return {f.name: typing.get_args(hints[f.name]) for f in dataclasses.fields(Policy)}
+    # Read from the text of each `Literal["a", "b"]` annotation: evaluating it
+    # would import typing, a good part of the executable's start-up time.
+    return {f.name: tuple(re.findall(r"""["']([^"']*)["']""", str(f.type))) for f in dataclasses.fields(Policy)}
 
 
 CHOICES: Final = _choices()

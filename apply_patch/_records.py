@@ -19,14 +19,19 @@ inside it: the first `cwd` of a record (top-level, or in the `payload` of a
 latest such `cwd`.
 """
 
+from __future__ import annotations
+
 import json
 import posixpath
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Final, TypeGuard
+from ._dataclass import dataclass, replace
 
 from ._argv import is_apply_patch
 from ._script import ShellCall, ShellState, argv_calls, script_calls
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final, TypeGuard
 
 _PATCH_KEYS: Final = ("input", "patch")
 _COMMAND_KEYS: Final = ("command", "cmd")

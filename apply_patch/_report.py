@@ -1,14 +1,19 @@
 """Results and errors → the text and JSON the executable prints."""
 
-import dataclasses
-from collections.abc import Iterable, Sequence
-from typing import Any, Final
+from __future__ import annotations
 
-from ._diagnose import PatchWarning
+from ._dataclass import asdict
 from ._errors import PatchError, RollbackError
-from ._plan import FileChange, OperationResult
-from ._tree import FileState
 from ._textfile import split_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from collections.abc import Iterable, Sequence
+    from typing import Any, Final
+
+    from ._diagnose import PatchWarning
+    from ._plan import FileChange, OperationResult
+    from ._tree import FileState
 
 SUCCESS_HEADER: Final = "Success. Updated the following files:"
 DRY_RUN_HEADER: Final = "Dry run, nothing was written. The patch applies and would update:"
@@ -99,7 +104,7 @@ def result_json(
         "ok": True,
         "dry_run": dry_run,
         "operations": [_operation_json(op) for op in operations],
-        "warnings": [dataclasses.asdict(w) for w in warnings],
+        "warnings": [asdict(w) for w in warnings],
         "diff": diff,
         "error": None,
     }
@@ -126,5 +131,5 @@ def _operation_json(op: OperationResult) -> dict[str, Any]:
         "removed": op.removed,
     }
     if op.letter == "M":
-        data["chunks"] = [dataclasses.asdict(p) for p in op.placements]
+        data["chunks"] = [asdict(p) for p in op.placements]
     return data

@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Final
+from ._dataclass import dataclass, field, replace
 
 from . import _shell
 from ._argv import is_apply_patch, liberal_arguments, liberal_script, program_name
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final
+
     from tree_sitter import Node
 
 _SHELLS: Final = ("bash", "sh", "zsh", "dash", "ksh", "pwsh", "powershell", "cmd")

@@ -13,9 +13,11 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Final
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final
+
     from tree_sitter import Node, Parser
 
 # Nodes whose text is a literal value once quotes and escapes are handled.

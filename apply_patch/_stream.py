@@ -6,10 +6,15 @@ counts only grow. The result must never be used to apply anything; parse the
 finished text with `parse_patch`.
 """
 
-from dataclasses import dataclass, replace
-from typing import Final, Literal
+from __future__ import annotations
+
+from ._dataclass import dataclass, replace
 
 from . import _constants as C
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final, Literal
 
 _HEADERS: Final[tuple[tuple[str, Literal["add", "delete", "update"]], ...]] = (
     (C.ADD_FILE, "add"),

@@ -5,15 +5,18 @@ not at the other separators `str.splitlines` knows). The matcher sees only
 line texts; endings and the BOM never take part in matching.
 """
 
+from __future__ import annotations
+
 import re
-from dataclasses import dataclass
-from typing import Final
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 BOM: Final = "\ufeff"
 _LINE_BREAK: Final = re.compile(r"(\r\n|\r|\n)")
 
 
-@dataclass(frozen=True, slots=True)
 class TextFile:
     """A decoded text file.
 
@@ -21,9 +24,22 @@ class TextFile:
     newline). `bom` says whether the file starts with U+FEFF (not in `lines`).
     """
 
-    lines: list[str]
-    endings: list[str]
-    bom: bool = False
+    __slots__ = ("lines", "endings", "bom")
+
+    def __init__(self, lines: list[str], endings: list[str], bom: bool = False) -> None:
+        self.lines = lines
+        self.endings = endings
+        self.bom = bom
+
+    def __repr__(self) -> str:
+        return f"TextFile(lines={self.lines!r}, endings={self.endings!r}, bom={self.bom!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not TextFile:
+            return NotImplemented
+        return (self.lines, self.endings, self.bom) == (other.lines, other.endings, other.bom)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable lists inside
 
     @property
     def preferred_ending(self) -> str:
@@ -37,7 +53,14 @@ class TextFile:
 
     def to_text(self, *, bom: bool) -> str:
         """The file's text, with the BOM in front if `bom`."""
-        body = "".join(map(str.__add__, self.lines, self.endings))
+        endings = self.endings
+        lf = endings.count("\n")  # most files: every line ends with LF, but maybe the last
+        if endings and lf == len(endings):
+            body = "\n".join(self.lines) + "\n"
+        elif endings and lf == len(endings) - 1 and endings[-1] == "":
+            body = "\n".join(self.lines)
+        else:
+            body = "".join(map(str.__add__, self.lines, endings))
         return BOM + body if bom else body
 
 

@@ -1,8 +1,12 @@
 """Ready-to-use tool definitions for LLM APIs, built from the grammar and one instructions text."""
 
-from typing import Any, Final
+from __future__ import annotations
 
 from ._grammar import grammar_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Any, Final
 
 TOOL_NAME: Final = "apply_patch"
 

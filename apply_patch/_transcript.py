@@ -27,13 +27,15 @@ import itertools
 import json
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from ._dataclass import dataclass
 
 from . import _shell
 from ._script import followed
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final
+
     from tree_sitter import Node
 
 # ESC [ ... letter (colours, cursor moves), ESC ] ... BEL/ST (window titles): terminal noise.

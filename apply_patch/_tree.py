@@ -4,11 +4,15 @@ Two trees implement it: the files under a root folder (`_disk_tree`) and an
 in-memory mapping of path → content (`_memory_tree`). Neither writes.
 """
 
-import enum
-from dataclasses import dataclass
-from typing import Protocol
+from __future__ import annotations
 
-from ._paths import Location
+import enum
+
+from ._dataclass import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._paths import Location
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,24 +37,30 @@ class Kind(enum.Enum):
 State = FileState | Kind | None  # None: nothing there
 
 
-class Tree(Protocol):
-    """Read-only access to the files a patch touches."""
+class Tree:
+    """Read-only access to the files a patch touches (subclasses say where they are)."""
 
     @property
     def root(self) -> str:
         """How messages name the root."""
+        raise NotImplementedError
 
     def resolve(self, written: str, *, follow_leaf: bool = True) -> Location:
         """The location of a patch path; FilePolicyError if it may not be touched."""
+        raise NotImplementedError
 
     def read(self, key: str, *, follow: bool = True) -> State:
         """The state of `key` (a Location's entry or target); OSError if unreadable."""
+        raise NotImplementedError
 
     def kind(self, key: str) -> str | None:
         """"folder", "file", "special file", or None when nothing is at `key`."""
+        raise NotImplementedError
 
     def parent(self, key: str) -> str | None:
         """The folder holding `key`, or None above the top."""
+        raise NotImplementedError
 
     def is_alias(self, one: Location, other: Location) -> bool:
         """True when `one` names `other`'s own entry in another spelling (case)."""
+        raise NotImplementedError

@@ -14,14 +14,19 @@ than that keeps its last one. `rename from`/`copy from` lines carry no `a/`,
 so they lose one component fewer.
 """
 
+from __future__ import annotations
+
 import re
-from dataclasses import dataclass
+from ._dataclass import dataclass
 from datetime import datetime
-from typing import Final
 
 from . import _constants as C
 from ._drafts import Line
 from ._errors import PatchError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final
 
 HUNK_HEADER: Final = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)")
 NO_NEWLINE: Final = "\\"  # \ No newline at end of file (the text after it varies by locale)

@@ -15,14 +15,23 @@ unless marked *ours*):
 
 Line 1 of the result is the `*** Begin Patch` line; wrapper lines are not
 counted, so error line numbers match the reference's.
+
+The text is handled whole where it can be: only the lines that may be markers
+(their first non-blank character is `*` or `@`, found by one regular
+expression) are looked at one by one, so a large patch costs a few passes of C.
 """
 
+from __future__ import annotations
+
 import re
-from dataclasses import dataclass
-from typing import Final
 
 from . import _constants as C
 from ._errors import PatchSyntaxError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Final
 
 FIRST_LINE_ERROR: Final = f"The first line of the patch must be '{C.BEGIN_PATCH}'"
 LAST_LINE_ERROR: Final = f"The last line of the patch must be '{C.END_PATCH}'"
@@ -36,29 +45,45 @@ FENCE_START: Final = re.compile(r"(`{3,}|~{3,})[\w.+-]*")
 _MARKERS_IN_UPDATE: Final = (*C.FILE_HEADERS, C.MOVE_TO, C.CHUNK_HEADER_WITH_CONTEXT)
 _EXACT_MARKERS_IN_UPDATE: Final = (C.END_OF_FILE, C.CHUNK_HEADER)
 _ENVIRONMENT_ID: Final = C.ENVIRONMENT_ID.rstrip()
+_BEGIN: Final = C.BEGIN_PATCH + "\n"
+_END: Final = "\n" + C.END_PATCH
+_MARKER_START: Final = ("*", "@")
+# A line (after the first) whose first non-blank character may start a marker.
+_MAYBE_MARKER: Final = re.compile(rf"\n[{re.escape(C.WHITESPACE.replace(chr(10), ''))}]*[*@]")
 
 
-@dataclass(frozen=True, slots=True)
 class Unwrapped:
     """The canonical text for the grammar, and the original lines for messages.
 
+    `raw` is the patch without its wrappers, line for line with `text`.
     `text_after_end` is set when something other than blank lines and more
     `*** End Patch` follows the first `*** End Patch`: an error, reported only
     if the patch before it parses (the reference reports the first error).
     """
 
-    text: str
-    raw_lines: tuple[str, ...]
-    text_after_end: bool = False
+    __slots__ = ("text", "raw", "text_after_end")
+
+    def __init__(self, text: str, raw: str, text_after_end: bool = False) -> None:
+        self.text = text
+        self.raw = raw
+        self.text_after_end = text_after_end
+
+    @property
+    def raw_lines(self) -> list[str]:
+        """The lines of `raw` (computed: only error messages need them)."""
+        return self.raw.split("\n")
 
 
 def unwrap(text: str) -> Unwrapped:
     """Normalise `text` to canonical lines; raise PatchSyntaxError on a bad envelope."""
     text = text.strip(C.WHITESPACE)
     _check_unicode(text)
-    lines = _strip_wrappers(_split(text))
-    canonical, text_after_end = _canonical(lines)
-    return Unwrapped("".join(line + "\n" for line in canonical), tuple(lines), text_after_end)
+    if "\r" in text:  # one `\r` off the end of every line (the last has none left)
+        text = text.replace("\r\n", "\n")
+    if _envelope_error(_first_and_last(text)) is not None:
+        text = "\n".join(_strip_wrappers(text.split("\n") if text else []))
+    canonical, text_after_end = _canonical(text)
+    return Unwrapped(canonical, text, text_after_end)
 
 
 def _check_unicode(text: str) -> None:
@@ -73,10 +98,12 @@ def _check_unicode(text: str) -> None:
         ) from None
 
 
-def _split(text: str) -> list[str]:
+def _first_and_last(text: str) -> list[str]:
+    """The first and last lines of `text` (what the envelope check looks at)."""
     if not text:
         return []
-    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+    newline = text.find("\n")
+    return [text if newline < 0 else text[:newline], text[text.rfind("\n") + 1 :]]
 
 
 def _envelope_error(lines: list[str]) -> str | None:
@@ -128,37 +155,62 @@ def _inside_fence(lines: list[str]) -> list[str] | None:
     return lines[1:-1]
 
 
-def _canonical(lines: list[str]) -> tuple[list[str], bool]:
-    """Rewrite marker lines to their canonical spelling; other lines stay as they are.
+def _canonical(text: str) -> tuple[str, bool]:
+    """`text` with its marker lines in their canonical spelling, each line ending with LF.
 
-    `lines` starts with `*** Begin Patch` and ends with `*** End Patch`. Returns
-    the canonical lines up to the first `*** End Patch`, and whether anything
-    but blank lines and `*** End Patch` follows it.
+    `text` starts with a `*** Begin Patch` line and ends with an `*** End Patch`
+    line (give or take whitespace); they become exactly those. Other lines stay
+    as they are, but for markers (see the module docstring). Also returns
+    whether anything but blank lines and `*** End Patch` follows the first
+    `*** End Patch` (the canonical text stops there).
     """
-    out = [C.BEGIN_PATCH]
+    first_end, last_start = text.index("\n"), text.rindex("\n") + 1
+    pieces = [C.BEGIN_PATCH]
+    copied = first_end  # text[copied:] is what is left to copy
     in_update = False
-    last = len(lines) - 1
-    for number in range(1, last):
-        raw = lines[number]
+    for start in _maybe_markers(text, first_end, last_start - 1):
+        end = text.index("\n", start)
+        raw = text[start:end]
+        if in_update and not raw.startswith(_MARKER_START):
+            continue  # inside an Update, only trailing whitespace is forgiven
         marker = raw.rstrip(C.WHITESPACE) if in_update else raw.strip(C.WHITESPACE)
         if marker == C.END_PATCH:
-            out.append(C.END_PATCH)
-            return out, any(
-                line.strip(C.WHITESPACE) not in ("", C.END_PATCH) for line in lines[number + 1 :]
+            text_after_end = any(
+                line.strip(C.WHITESPACE) not in ("", C.END_PATCH)
+                for line in text[end + 1 :].split("\n")
             )
+            pieces += (text[copied:start], C.END_PATCH, "\n")
+            return "".join(pieces), text_after_end
+        canonical = raw
         if marker.startswith(C.FILE_HEADERS):
             in_update = marker.startswith(C.UPDATE_FILE)
-            out.append(marker)
+            canonical = marker
         elif in_update and (
             marker.startswith(_MARKERS_IN_UPDATE) or marker in _EXACT_MARKERS_IN_UPDATE
         ):
-            out.append(marker)
+            canonical = marker
         elif not in_update and marker.startswith(_ENVIRONMENT_ID):
             value = marker[len(_ENVIRONMENT_ID) :].strip(C.WHITESPACE)
-            if number == 1 and not value:  # checked here, so that it comes before later errors
+            if start == first_end + 1 and not value:  # here, to come before later errors
                 raise PatchSyntaxError(EMPTY_ENVIRONMENT)
-            out.append(C.ENVIRONMENT_ID + value)
-        else:
-            out.append(raw)
-    out.append(C.END_PATCH)
-    return out, False
+            canonical = C.ENVIRONMENT_ID + value
+        if canonical != raw:
+            pieces += (text[copied:start], canonical)
+            copied = end
+    if len(pieces) == 1 and text.startswith(_BEGIN) and text.endswith(_END):
+        return text + "\n", False  # already canonical: one copy of a text that may be large
+    pieces += (text[copied:last_start], C.END_PATCH, "\n")
+    return "".join(pieces), False
+
+
+def _maybe_markers(text: str, start: int, end: int) -> Iterator[int]:
+    """Where the lines that may be markers start, between `start` (an LF) and `end`."""
+    if end - start < 256 * (text.count("\n", start, end) + 1):
+        for candidate in _MAYBE_MARKER.finditer(text, start, end):
+            yield candidate.start() + 1
+        return
+    newline = start  # long lines: the expression would read them all; str.find skips them
+    while newline >= 0:
+        if _MAYBE_MARKER.match(text, newline, end):
+            yield newline + 1
+        newline = text.find("\n", newline + 1, end)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from _support import NOTHING_CHANGED, executable, run_cli, snapshot
-from apply_patch import DEFAULT
+from apply_patch._policy import CHOICES
 
 USAGE = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch\n"
 SUCCESS = "Success. Updated the following files:\n"
@@ -122,7 +122,7 @@ def test_help_lists_every_policy_option(tmp_path: Path) -> None:
     assert result.returncode == 0
     text = result.stdout.decode()
     assert text.startswith("usage: apply_patch [OPTIONS] 'PATCH'")
-    for name in DEFAULT.__dataclass_fields__:
+    for name in CHOICES:
         assert "--" + name.replace("_", "-") in text
     for command in ("extract [FILE]", "diff OLD NEW", "convert [DIFF]", "serve"):
         assert f"apply_patch {command}" in text

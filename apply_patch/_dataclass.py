@@ -1,0 +1,291 @@
+"""The part of `dataclasses` this package uses, without importing it: start-up time.
+
+Importing `dataclasses` takes about 12 ms on a small machine (it imports
+`inspect`), and each frozen, slotted class it makes about 1 ms (it compiles
+half a dozen methods): together more than the executable's whole start-up
+budget. This module makes the same classes for the options the package uses,
+compiling only `__init__`:
+
+- `@dataclass(frozen=..., slots=..., eq=..., repr=..., init=...)`; any other
+  option is refused;
+- `field(default=..., default_factory=..., init=..., repr=..., compare=...,
+  metadata=...)`;
+- `fields`, `replace`, `asdict` for these classes.
+
+The classes behave as `dataclasses` makes them: `__init__` (then
+`__post_init__`), `__repr__`, `__eq__` on the compared fields of the same
+class, `__hash__` when frozen (None when only `eq`), `FrozenInstanceError` on
+assignment, `__slots__`, `__match_args__`. Type checkers see `dataclasses`
+itself: the names are imported from it when type checking.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+_MISSING: Any = object()
+_FIELDS = "__record_fields__"
+
+
+class FrozenInstanceError(AttributeError):
+    """Assignment to a field of a frozen instance."""
+
+
+class Field:
+    """One field of a record class (what `fields()` returns)."""
+
+    __slots__ = ("name", "type", "default", "default_factory", "init", "repr", "compare", "metadata")
+
+    def __init__(
+        self,
+        default: Any,
+        default_factory: Any,
+        init: bool,
+        repr: bool,
+        compare: bool,
+        metadata: dict[str, Any] | None,
+    ) -> None:
+        if default is not _MISSING and default_factory is not _MISSING:
+            raise ValueError("cannot specify both default and default_factory")
+        self.name = ""
+        self.type: Any = None
+        self.default = default
+        self.default_factory = default_factory
+        self.init = init
+        self.repr = repr
+        self.compare = compare
+        self.metadata: dict[str, Any] = dict(metadata or {})
+
+    def __repr__(self) -> str:
+        return f"Field(name={self.name!r}, default={self.default!r}, compare={self.compare!r})"
+
+
+def _field(
+    *,
+    default: Any = _MISSING,
+    default_factory: Callable[[], Any] = _MISSING,
+    init: bool = True,
+    repr: bool = True,
+    compare: bool = True,
+    metadata: dict[str, Any] | None = None,
+) -> Any:
+    return Field(default, default_factory, init, repr, compare, metadata)
+
+
+def _dataclass(
+    cls: type | None = None,
+    /,
+    *,
+    init: bool = True,
+    repr: bool = True,
+    eq: bool = True,
+    frozen: bool = False,
+    slots: bool = False,
+) -> Any:
+    def wrap(cls: type) -> type:
+        return _process(cls, init, repr, eq, frozen, slots)
+
+    return wrap if cls is None else wrap(cls)
+
+
+def _fields(class_or_instance: Any) -> tuple[Field, ...]:
+    try:
+        found: dict[str, Field] = getattr(class_or_instance, _FIELDS)
+    except AttributeError:
+        raise TypeError("must be called with a dataclass type or instance") from None
+    return tuple(found.values())
+
+
+def _replace(obj: Any, /, **changes: Any) -> Any:
+    for field in _fields(obj):
+        if field.init:
+            if field.name not in changes:
+                changes[field.name] = getattr(obj, field.name)
+        elif field.name in changes:
+            raise ValueError(f"field {field.name} is declared with init=False, it cannot be specified with replace()")
+    return obj.__class__(**changes)
+
+
+def _asdict(obj: Any) -> dict[str, Any]:
+    if not hasattr(type(obj), _FIELDS):
+        raise TypeError("asdict() should be called on dataclass instances")
+    result: dict[str, Any] = _as_plain(obj)
+    return result
+
+
+def _as_plain(value: Any) -> Any:
+    if hasattr(type(value), _FIELDS):
+        return {f.name: _as_plain(getattr(value, f.name)) for f in _fields(value)}
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a named tuple
+        return type(value)(*[_as_plain(v) for v in value])
+    if isinstance(value, (list, tuple)):
+        return type(value)(_as_plain(v) for v in value)
+    if isinstance(value, dict):
+        return type(value)((_as_plain(k), _as_plain(v)) for k, v in value.items())
+    import copy
+
+    return copy.deepcopy(value)
+
+
+def _process(cls: type, init: bool, repr: bool, eq: bool, frozen: bool, slots: bool) -> type:
+    fields = _collect(cls)
+    if slots:
+        cls = _with_slots(cls, fields)
+    setattr(cls, _FIELDS, fields)
+    names = tuple(name for name, f in fields.items() if f.init)
+    if init:
+        setattr(cls, "__init__", _make_init(cls, fields, frozen))
+    if repr:
+        setattr(cls, "__repr__", _make_repr(tuple(n for n, f in fields.items() if f.repr)))
+    compared = tuple(name for name, f in fields.items() if f.compare)
+    if eq:
+        setattr(cls, "__eq__", _make_eq(compared))
+    if eq and frozen:
+        setattr(cls, "__hash__", _make_hash(compared))
+    elif eq and "__hash__" not in cls.__dict__:
+        setattr(cls, "__hash__", None)
+    if frozen:
+        _freeze(cls, frozenset(fields))
+    if frozen and slots:  # pickle and copy restore slots through __setstate__
+        setattr(cls, "__getstate__", _getstate)
+        setattr(cls, "__setstate__", _setstate)
+    if "__match_args__" not in cls.__dict__:
+        setattr(cls, "__match_args__", names)
+    return cls
+
+
+def _collect(cls: type) -> dict[str, Field]:
+    """The fields of `cls`: those of its record bases, then its own annotations in order."""
+    fields: dict[str, Field] = {}
+    for base in reversed(cls.__mro__[1:]):
+        fields.update(getattr(base, _FIELDS, {}))
+    seen_default = False
+    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+        if str(annotation).startswith(("ClassVar", "typing.ClassVar")):
+            continue
+        value = cls.__dict__.get(name, _MISSING)
+        field = value if isinstance(value, Field) else Field(value, _MISSING, True, True, True, None)
+        field.name, field.type = name, annotation
+        if field.default is not _MISSING and field.default.__class__.__hash__ is None:
+            raise ValueError(
+                f"mutable default {type(field.default)} for field {name} is not allowed: "
+                "use default_factory"
+            )
+        if isinstance(value, Field):
+            if field.default is _MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, field.default)
+        fields[name] = field
+    for field in fields.values():
+        if not field.init:
+            continue
+        has_default = field.default is not _MISSING or field.default_factory is not _MISSING
+        if seen_default and not has_default:
+            raise TypeError(f"non-default argument {field.name!r} follows default argument")
+        seen_default = seen_default or has_default
+    return fields
+
+
+def _with_slots(cls: type, fields: dict[str, Field]) -> type:
+    """A copy of `cls` whose instances hold the fields in slots (no `__dict__`)."""
+    namespace = dict(cls.__dict__)
+    inherited = {slot for base in cls.__mro__[1:] for slot in getattr(base, "__slots__", ())}
+    namespace["__slots__"] = tuple(name for name in fields if name not in inherited)
+    for name in (*fields, "__dict__", "__weakref__"):
+        namespace.pop(name, None)
+    new = type(cls)(cls.__name__, cls.__bases__, namespace)
+    new.__qualname__ = cls.__qualname__
+    return new
+
+
+def _make_init(cls: type, fields: dict[str, Field], frozen: bool) -> Callable[..., None]:
+    """`__init__`, compiled: instances are made often (one per chunk, per line found...)."""
+    scope: dict[str, Any] = {"_setattr": object.__setattr__, "_HAS_FACTORY": _MISSING}
+    parameters, body = [], []
+    for name, field in fields.items():
+        if field.default_factory is not _MISSING:
+            scope[f"_factory_{name}"] = field.default_factory
+            value = f"_factory_{name}()"
+            if field.init:
+                parameters.append(f"{name}=_HAS_FACTORY")
+                value = f"_factory_{name}() if {name} is _HAS_FACTORY else {name}"
+        elif field.init:
+            if field.default is not _MISSING:
+                scope[f"_default_{name}"] = field.default
+                parameters.append(f"{name}=_default_{name}")
+            else:
+                parameters.append(name)
+            value = name
+        elif field.default is not _MISSING:
+            scope[f"_default_{name}"] = field.default
+            value = f"_default_{name}"
+        else:
+            continue
+        body.append(f"_setattr(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
+    if hasattr(cls, "__post_init__"):
+        body.append("self.__post_init__()")
+    source = f"def __init__(self, {', '.join(parameters)}):\n    " + "\n    ".join(body or ["pass"])
+    exec(source, scope)
+    function: Callable[..., None] = scope["__init__"]
+    function.__qualname__ = f"{cls.__qualname__}.__init__"
+    return function
+
+
+def _make_repr(names: tuple[str, ...]) -> Callable[[Any], str]:
+    def __repr__(self: Any) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+        return f"{self.__class__.__qualname__}({shown})"
+
+    return __repr__
+
+
+def _make_eq(names: tuple[str, ...]) -> Callable[[Any, object], Any]:
+    def __eq__(self: Any, other: object) -> Any:
+        if other.__class__ is self.__class__:
+            return tuple(getattr(self, n) for n in names) == tuple(getattr(other, n) for n in names)
+        return NotImplemented
+
+    return __eq__
+
+
+def _make_hash(names: tuple[str, ...]) -> Callable[[Any], int]:
+    def __hash__(self: Any) -> int:
+        return hash(tuple(getattr(self, n) for n in names))
+
+    return __hash__
+
+
+def _getstate(self: Any) -> list[Any]:
+    return [getattr(self, f.name) for f in _fields(self)]
+
+
+def _setstate(self: Any, state: list[Any]) -> None:
+    for field, value in zip(_fields(self), state):
+        object.__setattr__(self, field.name, value)
+
+
+def _freeze(cls: type, names: frozenset[str]) -> None:
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is cls or name in names:
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)  # type: ignore[arg-type]
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in names:
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)  # type: ignore[arg-type]
+
+    setattr(cls, "__setattr__", __setattr__)
+    setattr(cls, "__delattr__", __delattr__)
+
+
+if TYPE_CHECKING:
+    from dataclasses import asdict, dataclass, field, fields, replace
+else:
+    dataclass, field, fields, replace, asdict = _dataclass, _field, _fields, _replace, _asdict
+
+__all__ = ["FrozenInstanceError", "asdict", "dataclass", "field", "fields", "replace"]

@@ -1,0 +1,83 @@
+"""Measurements that need a fresh interpreter; `run.py` starts this script once per sample.
+
+    probe.py import                 seconds taken by `import apply_patch`
+    probe.py modules                the modules the library and the executable load
+    probe.py memory ROOT PATCH      peak memory of `apply_patch()` on ROOT (RSS and traced)
+
+Each prints one JSON object on stdout.
+"""
+
+import json
+import sys
+import time
+
+
+def _import_time() -> dict[str, float]:
+    start = time.perf_counter()
+    import apply_patch  # noqa: F401  (the measured statement)
+
+    return {"seconds": time.perf_counter() - start}
+
+
+def _modules() -> dict[str, list[str]]:
+    """Top-level packages loaded by `import apply_patch` and by the executable's import graph."""
+    before = set(sys.modules)
+    import apply_patch._cli  # noqa: F401  (what the console script imports)
+
+    return {"loaded": sorted({name.split(".")[0] for name in set(sys.modules) - before})}
+
+
+def _status_kb(field: str) -> float:
+    """A field of /proc/self/status in bytes (Linux), e.g. VmRSS (resident now), VmHWM (peak)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return float(line.split()[1]) * 1024
+    raise LookupError(field)
+
+
+def _memory(root: str, patch_file: str, traced: bool) -> dict[str, float]:
+    """Peak RSS during `apply_patch()` above the RSS just before it, and the traced peak.
+
+    The baseline is the interpreter with the package imported and the patch
+    text read; the peak RSS mark is reset first where Linux allows it.
+    """
+    import gc
+    import tracemalloc
+
+    from apply_patch import PatchError, apply_patch
+
+    with open(patch_file, encoding="utf-8") as file:
+        patch = file.read()
+    gc.collect()
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
+            clear.write("5")  # resets VmHWM to the current RSS
+    except OSError:
+        pass
+    base = _status_kb("VmRSS")
+    if traced:
+        tracemalloc.start()
+    try:
+        apply_patch(patch, root)
+    except PatchError:
+        pass
+    peak = _status_kb("VmHWM")
+    traced_peak = tracemalloc.get_traced_memory()[1] if traced else 0
+    return {"base_rss": base, "rss_growth": peak - base, "traced": traced_peak}
+
+
+def main(argv: list[str]) -> None:
+    if argv[0] == "import":
+        result: object = _import_time()
+    elif argv[0] == "modules":
+        result = _modules()
+    elif argv[0] == "memory":
+        result = _memory(argv[1], argv[2], traced=argv[3:] == ["traced"])
+    else:
+        raise SystemExit(f"unknown probe {argv[0]!r}")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

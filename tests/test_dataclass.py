@@ -1,0 +1,151 @@
+"""`apply_patch._dataclass` makes the classes `dataclasses` makes, for the options used.
+
+Each class is declared twice, once with each module, and the two must behave the
+same: construction, defaults and factories, errors, repr, equality, hashing,
+frozen assignment, slots, match args, `__post_init__`, `fields`, `replace`,
+`asdict`, copying.
+"""
+
+import copy
+import dataclasses
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import pytest
+
+from apply_patch import _dataclass as light
+
+Decorator = Callable[..., Any]
+
+
+def _declare(dataclass: Decorator, field: Callable[..., Any]) -> dict[str, Any]:
+    @dataclass(frozen=True, slots=True)
+    class Chunk:
+        """A frozen, slotted class with a field left out of equality."""
+
+        contexts: tuple[str, ...]
+        lines: tuple[str, ...]
+        is_end_of_file: bool = False
+        line: int = field(default=0, compare=False)
+        kind: ClassVar[str] = "chunk"
+
+    @dataclass(frozen=True)
+    class Frozen:
+        """Frozen, not slotted."""
+
+        name: str
+        tags: tuple[str, ...] = ()
+
+    @dataclass
+    class Journal:
+        """Mutable, with a factory."""
+
+        owner: str
+        undo: list[str] = field(default_factory=list)
+
+    @dataclass(frozen=True, slots=True)
+    class Checked:
+        """Validates in __post_init__; fields with metadata."""
+
+        mode: str = field(default="keep", metadata={"help": "how"})
+        size: int = 3
+
+        def __post_init__(self) -> None:
+            if self.mode not in ("keep", "drop"):
+                raise ValueError(self.mode)
+
+    @dataclass(frozen=True, slots=True)
+    class Nested:
+        """Holds other records."""
+
+        chunk: Chunk
+        items: list[Frozen]
+
+    return {c.__name__: c for c in (Chunk, Frozen, Journal, Checked, Nested)}
+
+
+REAL = _declare(dataclasses.dataclass, dataclasses.field)
+LIGHT = _declare(light._dataclass, light._field)
+
+
+def _outcome(action: Callable[[], object]) -> object:
+    try:
+        result = action()
+    except Exception as error:  # noqa: BLE001  (the kind of error is compared)
+        return ("raises", type(error).__name__)
+    return ("returns", result)
+
+
+@pytest.mark.parametrize("kinds", [REAL, LIGHT], ids=["dataclasses", "light"])
+def test_behaviour(kinds: dict[str, Any]) -> None:
+    """Run against both: the assertions are the behaviour of `dataclasses` itself."""
+    chunk_type, frozen_type, journal_type = kinds["Chunk"], kinds["Frozen"], kinds["Journal"]
+    checked_type, nested_type = kinds["Checked"], kinds["Nested"]
+    a = chunk_type(("c",), (" x",), line=3)
+    b = chunk_type(("c",), (" x",), False, 9)
+    assert a == b and hash(a) == hash(b) and a != chunk_type((), ())
+    assert repr(a) == "_declare.<locals>.Chunk(contexts=('c',), lines=(' x',), is_end_of_file=False, line=3)"
+    assert a.__match_args__ == ("contexts", "lines", "is_end_of_file", "line")
+    assert not hasattr(a, "__dict__") and chunk_type.kind == "chunk"
+    assert _outcome(lambda: setattr(a, "line", 4)) == ("raises", "FrozenInstanceError")
+    # (dataclasses raises TypeError there, from its slotted copy: any error will do)
+    assert _outcome(lambda: setattr(a, "other", 4))[0] == "raises"  # type: ignore[index]
+    assert _outcome(lambda: chunk_type(())) == ("raises", "TypeError")
+    assert _outcome(lambda: chunk_type((), (), x=1)) == ("raises", "TypeError")
+    assert (a == ("c",)) is False
+
+    f = frozen_type("n")
+    assert f.tags == () and hash(f) == hash(frozen_type("n")) and hasattr(f, "__dict__")
+    assert repr(f) == "_declare.<locals>.Frozen(name='n', tags=())"
+
+    j, k = journal_type("me"), journal_type("me")
+    j.undo.append("x")
+    assert k.undo == [] and j != k and journal_type.__hash__ is None
+    j.owner = "you"
+    assert repr(j) == "_declare.<locals>.Journal(owner='you', undo=['x'])"
+
+    assert checked_type().size == 3
+    assert _outcome(lambda: checked_type("bad")) == ("raises", "ValueError")
+    module = dataclasses if kinds is REAL else light
+    fields = module.fields(checked_type) if kinds is REAL else light._fields(checked_type)
+    assert [(f.name, f.metadata.get("help")) for f in fields] == [("mode", "how"), ("size", None)]
+    replace = dataclasses.replace if kinds is REAL else light._replace
+    asdict = dataclasses.asdict if kinds is REAL else light._asdict
+    assert replace(checked_type(), size=5) == checked_type("keep", 5)
+    assert _outcome(lambda: replace(checked_type(), mode="bad")) == ("raises", "ValueError")
+    nested = nested_type(a, [f])
+    assert asdict(nested) == {
+        "chunk": {"contexts": ("c",), "lines": (" x",), "is_end_of_file": False, "line": 3},
+        "items": [{"name": "n", "tags": ()}],
+    }
+    # copies go through __reduce_ex__ and __setstate__, as pickling does
+    assert copy.copy(a) == a and copy.deepcopy(a) == a and copy.copy(nested) == nested
+
+
+def test_bad_declarations_are_refused_alike() -> None:
+    for dataclass, field in ((dataclasses.dataclass, dataclasses.field), (light._dataclass, light._field)):
+
+        def no_default_after_default() -> object:
+            class Bad:
+                a: int = 1
+                b: int
+
+            return dataclass(Bad)
+
+        def mutable_default() -> object:
+            class Bad:
+                a: list[int] = []  # noqa: RUF012
+
+            return dataclass(Bad)
+
+        def both_defaults() -> object:
+            return field(default=1, default_factory=list)  # type: ignore[call-overload]
+
+        assert _outcome(no_default_after_default) == ("raises", "TypeError")
+        assert _outcome(mutable_default) == ("raises", "ValueError")
+        assert _outcome(both_defaults) == ("raises", "ValueError")
+
+
+def test_unsupported_options_are_refused() -> None:
+    with pytest.raises(TypeError):
+        light._dataclass(order=True)  # type: ignore[call-arg]
