@@ -10,21 +10,23 @@ it is JSON-escaped, has prose before it, is cut short or is a unified diff.
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Sequence
-from ._dataclass import dataclass
+from collections import Counter
 
 from . import _constants as C
+from ._dataclass import dataclass
 from ._closest import Region, closest_region, similar_lines
 from ._errors import AmbiguousChunkError, ContextNotFoundError, PatchSyntaxError
 from ._model import Chunk
 from ._paths import Location
-from ._seek import LineIndex, Match
+from ._seek import TIERS, LineIndex, Match
 from ._textfile import BOM
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from collections.abc import Sequence
     from typing import Final
+
+    Placed = tuple[Chunk, list[str], Match]  # a chunk, the pattern found, where
 
 _SHOWN_WIDTH: Final = 160  # longer lines are cut when shown
 _AROUND: Final = 2  # file lines shown before and after the closest region
@@ -114,26 +116,42 @@ def missing_context(
 
 
 def doubts(
-    index: LineIndex, pattern: list[str], match: Match, chunk: Chunk, start: int, where: Location
+    index: LineIndex, lines: Sequence[str], placed: Sequence[Placed], where: Location
 ) -> list[PatchWarning]:
-    """Warnings for a chunk placed by a fuzzy tier, or at the first of several places."""
-    candidates = [match.index]
-    while not chunk.is_end_of_file and len(candidates) < 10:
-        further = index.seek(pattern, candidates[-1] + 1, tiers=(match.tier,))
-        if further is None:
-            break
-        candidates.append(further.index)
-    numbers = tuple(c + 1 for c in candidates)
+    """Warnings for chunks placed by a fuzzy tier, or at the first of several places.
+
+    Asked once for all the chunks of a file: one pass counts the file's lines
+    that occur in exact patterns, and a pattern holding a line that occurs once
+    needs no second search (it cannot be anywhere else).
+    """
+    wanted = {line for chunk, pattern, match in placed if match.tier is TIERS[0] for line in pattern}
+    counts = Counter(filter(wanted.__contains__, lines))
     found: list[PatchWarning] = []
-    if match.tier.name != "exact":
+    for chunk, pattern, match in placed:
+        single = match.tier is TIERS[0] and min(counts[line] for line in pattern) <= 1
+        candidates = [match.index]
+        while not (single or chunk.is_end_of_file) and len(candidates) < 10:
+            further = index.seek(pattern, candidates[-1] + 1, tiers=(match.tier,))
+            if further is None:
+                break
+            candidates.append(further.index)
+        found += _warnings(chunk, match, tuple(c + 1 for c in candidates), where)
+    return found
+
+
+def _warnings(
+    chunk: Chunk, match: Match, numbers: tuple[int, ...], where: Location
+) -> list[PatchWarning]:
+    found: list[PatchWarning] = []
+    if match.tier is not TIERS[0]:
         found.append(_warning("fuzzy", chunk, where, match, numbers, (
             f"{where.relative}: the chunk at patch line {chunk.line} matched line "
             f"{match.index + 1} only {_TIER_WORDS[match.tier.name]}."
         )))
-    if len(candidates) > 1:
+    if len(numbers) > 1:
         found.append(_warning("ambiguous", chunk, where, match, numbers, (
             f"{where.relative}: the chunk at patch line {chunk.line} matches "
-            f"{len(candidates)} places (lines {_listing(numbers)}); the first was used. "
+            f"{len(numbers)} places (lines {_listing(numbers)}); the first was used. "
             "More context lines or an @@ line would make it unique."
         )))
     return found
@@ -233,6 +251,8 @@ def _line_hints(patch_line: str, file_line: str, offset: int) -> list[str]:
         return [f"Line {number} of the file differs from the patch only in the spacing inside the line."]
     if patch_line.casefold() == file_line.casefold():
         return [f"Line {number} of the file differs from the patch only in letter case."]
+    import unicodedata  # only on this error path
+
     if unicodedata.normalize("NFC", patch_line) == unicodedata.normalize("NFC", file_line):
         return [
             f"Line {number} of the file differs from the patch only in Unicode normalisation "

@@ -84,7 +84,7 @@ def locate(
     index = LineIndex(lines)
     replacements: list[Replacement] = []
     placements: list[Placement] = []
-    warnings: list[PatchWarning] = []
+    placed: list[tuple[Chunk, list[str], Match]] = []
     line_index = 0
     for chunk in chunks:
         anchor, line_index = _narrow(index, lines, chunk, line_index, where)
@@ -94,15 +94,15 @@ def locate(
             placements.append(Placement(chunk.line, at + 1, TIERS[0].name, chunk.added, 0))
             continue
         used, endings, pattern, match = _find_chunk(index, lines, chunk, line_index, anchor, where)
-        doubts = diagnose.doubts(index, pattern, match, chunk, line_index, where)
-        for doubt in doubts:
-            if doubt.kind == "ambiguous" and policy.ambiguous == "error":
-                raise diagnose.ambiguity_error(doubt, where)
-        warnings += doubts
+        placed.append((chunk, pattern, match))
         replacements.extend(_replacements(used, match.index, endings))
         added, removed = (sum(1 for s in used if s[0] == op) for op in (C.ADDED, C.REMOVED))
         placements.append(Placement(chunk.line, match.index + 1, match.tier.name, added, removed))
         line_index = match.index + len(pattern)
+    warnings = diagnose.doubts(index, lines, placed, where)
+    for warning in warnings:
+        if warning.kind == "ambiguous" and policy.ambiguous == "error":
+            raise diagnose.ambiguity_error(warning, where)
     return replacements, placements, warnings
 
 

@@ -103,7 +103,7 @@ class _ToModel:
             for kind, text, _ in tokens
             if kind not in _ENDING_MARKERS
         ]
-        endings = _explicit_endings(tokens)
+        endings = _explicit_endings(tokens) if len(texts) < len(tokens) else ()
         return AddFile(_text(header, C.ADD_FILE), tuple(texts), line=_line(header), endings=endings)
 
     def delete_file(self, children: list[Token]) -> DeleteFile:
@@ -156,7 +156,7 @@ def _chunk(children: list[object]) -> Chunk:
         for kind, text, _ in changes
         if kind not in _ENDING_MARKERS
     ]
-    endings = _explicit_endings(changes)
+    endings = _explicit_endings(changes) if len(lines) < len(changes) else ()
     # A line without ending ends the file: the chunk is pinned there.
     end_of_file = end_of_file or any(ending == "" for _, ending in endings)
     return Chunk(tuple(contexts), tuple(lines), end_of_file, line=_line(tokens[0]), endings=endings)
