@@ -128,7 +128,10 @@ def doubts(
     counts = Counter(filter(wanted.__contains__, lines))
     found: list[PatchWarning] = []
     for chunk, pattern, match in placed:
-        single = match.tier is TIERS[0] and min(counts[line] for line in pattern) <= 1
+        # An empty pattern (a chunk whose only line was a dropped blank) is placed, not found.
+        single = not pattern or (
+            match.tier is TIERS[0] and min(counts[line] for line in pattern) <= 1
+        )
         candidates = [match.index]
         while not (single or chunk.is_end_of_file) and len(candidates) < 10:
             further = index.seek(pattern, candidates[-1] + 1, tiers=(match.tier,))

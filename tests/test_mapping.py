@@ -111,3 +111,10 @@ def test_policies_apply_to_mappings() -> None:
     update = "*** Begin Patch\n*** Update File: a.txt\n-two\n+TWO\n*** End Patch"
     assert apply_to_mapping(update, no_newline) == {"a.txt": "one\nTWO"}
     assert apply_to_mapping(update, no_newline, policy=CODEX) == {"a.txt": "one\nTWO\n"}
+
+
+def test_a_chunk_of_only_a_dropped_blank_line_inserts_at_the_start() -> None:
+    # Found by the fuzzer: the trailing-blank retry leaves no expected line at all; as
+    # in the reference, the empty pattern matches where the search starts.
+    patch = "*** Begin Patch\n*** Update File: a\n@@\n \n+x\n*** End Patch"
+    assert apply_to_mapping(patch, {"a": "q\n"}) == {"a": "\nx\nq\n"}
