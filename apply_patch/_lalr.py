@@ -223,7 +223,7 @@ class Parser:
         token_line = line
         if kind in self._newline:
             line += value.count("\n")
-        while action < 0:
+        while action < 0:  # `_reduce`, inlined: this loop runs for every token
             shortcut, origin, length, build = rules[~action]
             if shortcut == _SAME:
                 states[-1] = actions[states[-2]][origin]
@@ -253,20 +253,25 @@ class Parser:
                 raise ParseError(line, self._expected[states[-1]], END)
             if action >= 0:
                 raise AssertionError("the tables shift the end of the text")
-            shortcut, origin, length, build = rules[~action]
-            if shortcut == _SAME:
-                states[-1] = actions[states[-2]][origin]
-            elif shortcut == _APPEND:
-                item = values.pop()
-                values[-1].append(item)  # type: ignore[attr-defined]
-                del states[-1]
-                states[-1] = actions[states[-2]][origin]
-            else:
-                _pop_children(length, build, values)
-                del states[len(states) - length :]
-                states.append(actions[states[-1]][origin])
+            self._reduce(rules[~action], states, values)
             if states[-1] == self._end:
                 return values[-1]
+
+    def _reduce(self, rule: Reduction, states: list[int], values: list[object]) -> None:
+        """Reduce by `rule`: pop its children, build its value, go to the state after it."""
+        actions = self._actions
+        shortcut, origin, length, build = rule
+        if shortcut == _SAME:
+            states[-1] = actions[states[-2]][origin]
+        elif shortcut == _APPEND:
+            item = values.pop()
+            values[-1].append(item)  # type: ignore[attr-defined]
+            del states[-1]
+            states[-1] = actions[states[-2]][origin]
+        else:
+            _pop_children(length, build, values)
+            del states[len(states) - length :]
+            states.append(actions[states[-1]][origin])
 
     def _learn(self, key: tuple[object, ...]) -> Step | tuple[()] | bool:
         """What feeding terminal `key[0]` does when `key[1:]` are the top states (top first).
