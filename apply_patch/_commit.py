@@ -73,7 +73,7 @@ class _Journal:
 
     disk: Disk
     undo: list[tuple[str, Callable[[], None]]] = field(default_factory=list)
-    temps: list[str] = field(default_factory=list)
+    temps: set[str] = field(default_factory=set)  # written, not yet moved into place
 
     def rollback(self) -> list[str]:
         """Undo everything; return the paths that could not be restored."""
@@ -107,14 +107,17 @@ def commit(plan: Plan, disk: Disk | None = None) -> None:
             disk.mkdir(folder)
             journal.undo.append((folder, functools.partial(disk.rmdir, folder)))
         writes = [c for c in plan.changes if c.after is not None]
+        staged: list[tuple[FileChange, str]] = []
         for change in writes:
             assert change.after is not None
             step = ("write file", change.shown)
-            journal.temps.append(disk.write_temp(change.path, change.after.data, change.after.mode))
-        for change, temp in zip(writes, list(journal.temps)):
+            temp = disk.write_temp(change.path, change.after.data, change.after.mode)
+            staged.append((change, temp))
+            journal.temps.add(temp)
+        for change, temp in staged:
             step = ("write file", change.shown)
             disk.replace(temp, change.path)
-            journal.temps.remove(temp)
+            journal.temps.discard(temp)
             journal.undo.append((change.shown, _restorer(disk, change)))
         for change in plan.changes:
             if change.after is None and change not in in_the_way:
