@@ -10,7 +10,7 @@ from ._disk_tree import DiskTree
 from ._gc import PausedCollector
 from ._memory_tree import MemoryTree, normalise
 from ._parse import parse_patch
-from ._plan import FileChange, OperationResult, make_plan
+from ._plan import FileChange, OperationResult, file_pairs, make_plan
 from ._policy import DEFAULT, Policy
 from ._report import DRY_RUN_HEADER, SUCCESS_HEADER, summary, unified_diff
 
@@ -61,29 +61,22 @@ class ApplyResult:
     @property
     def files(self) -> tuple[FileResult, ...]:
         """One result per file whose content or place changed, in the order of `changes`."""
-        moved = {op.source_target: op.target for op in self.operations if op.source_target}
-        by_path = {change.path: change for change in self.changes}
-        results = []
-        for change in self.changes:
-            destination = by_path.get(moved.get(change.path, ""))
-            if change.after is None and destination is not None and destination.before is None:
-                continue  # reported with its destination
-            added, removed = _line_counts(self.operations, change.path)
-            origin = next((by_path.get(s) for s, t in moved.items() if t == change.path), None)
-            if change.before is None and origin is not None and origin.after is None:
-                results.append(FileResult(change.relative, "moved", origin.relative, added, removed))
-            elif change.before is None:
-                results.append(FileResult(change.relative, "added", None, added, removed))
-            elif change.after is None:
-                results.append(FileResult(change.relative, "deleted", None, added, removed))
-            else:
-                results.append(FileResult(change.relative, "updated", None, added, removed))
-        return tuple(results)
+        pairs = file_pairs(self.changes, self.operations)
+        return tuple(_file_result(old, new, self.operations) for old, new in pairs)
 
 
-def _line_counts(operations: tuple[OperationResult, ...], target: str) -> tuple[int, int]:
-    chosen = [op for op in operations if op.target == target]
-    return sum(op.added for op in chosen), sum(op.removed for op in chosen)
+def _file_result(
+    old: FileChange, new: FileChange, operations: tuple[OperationResult, ...]
+) -> FileResult:
+    chosen = [op for op in operations if op.target == new.path]
+    added, removed = sum(op.added for op in chosen), sum(op.removed for op in chosen)
+    if old is not new:
+        return FileResult(new.relative, "moved", old.relative, added, removed)
+    if new.before is None:
+        return FileResult(new.relative, "added", None, added, removed)
+    if new.after is None:
+        return FileResult(new.relative, "deleted", None, added, removed)
+    return FileResult(new.relative, "updated", None, added, removed)
 
 
 def apply_patch(

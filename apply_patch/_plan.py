@@ -7,7 +7,10 @@ other, each to the result of the previous. Any error raised here means
 nothing was written; the Plan is what `_commit` makes true on disk.
 """
 
+from __future__ import annotations
+
 import os
+
 from ._dataclass import dataclass
 
 from ._diagnose import PatchWarning
@@ -18,6 +21,10 @@ from ._paths import Location
 from ._policy import Policy
 from ._textfile import TextFile, split_text
 from ._tree import FileState, Kind, State, Tree
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +74,25 @@ class Plan:
     changes: tuple[FileChange, ...]
     new_folders: tuple[str, ...]
     warnings: tuple[PatchWarning, ...] = ()
+
+
+def file_pairs(
+    changes: Sequence[FileChange], operations: Sequence[OperationResult]
+) -> list[tuple[FileChange, FileChange]]:
+    """Each file's net change as (where it was, where it is), in the order of `changes`.
+
+    A move whose source was removed and whose destination was created is one
+    pair of two changes; every other change is paired with itself.
+    """
+    moved = {op.source_target: op.target for op in operations if op.source_target}
+    by_path = {change.path: change for change in changes}
+    paired: dict[str, FileChange] = {}  # source path → destination
+    for change in changes:
+        destination = by_path.get(moved.get(change.path, ""))
+        if change.after is None and destination is not None and destination.before is None:
+            paired[change.path] = destination
+    taken = {destination.path for destination in paired.values()}
+    return [(change, paired.get(change.path, change)) for change in changes if change.path not in taken]
 
 
 def make_plan(patch: Patch, tree: Tree, policy: Policy) -> Plan:

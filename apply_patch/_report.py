@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ._dataclass import asdict
 from ._errors import PatchError, RollbackError
+from ._plan import file_pairs
 from ._textfile import split_text
 
 TYPE_CHECKING = False
@@ -44,20 +45,10 @@ def warnings_text(warnings: Iterable[PatchWarning]) -> str:
 
 def unified_diff(changes: Sequence[FileChange], operations: Sequence[OperationResult]) -> str:
     """A unified diff of every net change, with file headers; a move is one rename diff."""
-    renamed = {op.source_target: op.target for op in operations if op.source_target}
-    by_path = {change.path: change for change in changes}
-    parts: list[str] = []
-    done: set[str] = set()
-    for change in changes:
-        if change.path in done:
-            continue
-        destination = by_path.get(renamed.get(change.path, ""))
-        if change.after is None and destination is not None and destination.before is None:
-            done.add(destination.path)
-            parts.append(_file_diff(change.relative, change.before, destination.relative, destination.after))
-        else:
-            parts.append(_file_diff(change.relative, change.before, change.relative, change.after))
-    return "".join(parts)
+    return "".join(
+        _file_diff(old.relative, old.before, new.relative, new.after)
+        for old, new in file_pairs(changes, operations)
+    )
 
 
 def _file_diff(
