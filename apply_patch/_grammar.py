@@ -12,8 +12,6 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from lark import Lark
-
     from ._lalr import Tables
 
 GRAMMAR_RESOURCE = "grammar/apply_patch.lark"
@@ -52,10 +50,3 @@ def tables() -> Tables:
 
             _tables = build(grammar)
     return _tables
-
-
-def build_parser(**options: object) -> Lark:
-    """A Lark LALR parser built from the grammar (imports lark: not used to parse patches)."""
-    from lark import Lark
-
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", **options)

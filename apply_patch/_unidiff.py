@@ -103,7 +103,6 @@ class FileDiff:
     binary: bool = False
     renamed: bool = False
     copied: bool = False
-    git: bool = False
     line: int = 0
 
     @property
@@ -193,7 +192,7 @@ def _git_file(reader: _Reader, strip: int) -> FileDiff:
         new = _header_path(reader.take().removesuffix("\r")[4:], strip, reader.number - 1)
     old, new = _git_paths(info, old, new, strip, number)
     renamed, copied = "rename from" in info, "copy from" in info
-    return FileDiff(old, new, _hunks(reader), binary, renamed, copied, git=True, line=number)
+    return FileDiff(old, new, _hunks(reader), binary, renamed, copied, line=number)
 
 
 def _git_headers(reader: _Reader) -> tuple[dict[str, str], bool]:
