@@ -17,7 +17,8 @@ from ._dataclass import dataclass, field
 
 from ._errors import ConcurrentChangeError, PatchIOError, RollbackError
 from ._plan import FileChange, Plan
-from ._tree import FileState
+from ._disk_tree import read_entry
+from ._tree import FileState, State
 
 TEMP_SUFFIX = ".apply_patch.tmp"
 
@@ -25,15 +26,9 @@ TEMP_SUFFIX = ".apply_patch.tmp"
 class Disk:
     """The file-system calls a commit makes; tests override them to inject faults."""
 
-    def read(self, path: str) -> FileState | None:
-        """The entry at `path` without following a final symlink; None if absent."""
-        try:
-            if os.path.islink(path):
-                return FileState(os.fsencode(os.readlink(path)), is_link=True)
-            with open(path, "rb") as file:
-                return FileState(file.read(), os.stat(file.fileno()).st_mode & 0o7777)
-        except (FileNotFoundError, NotADirectoryError):
-            return None
+    def read(self, path: str) -> State:
+        """What is at `path`, a final symlink not followed (see `read_entry`)."""
+        return read_entry(path, follow=False)
 
     def mkdir(self, path: str) -> None:
         os.mkdir(path)
@@ -141,10 +136,15 @@ def commit(plan: Plan, disk: Disk | None = None) -> None:
 
 def _check_unchanged(plan: Plan, disk: Disk) -> None:
     for change in plan.changes:
-        now = disk.read(change.path)
+        try:
+            now = disk.read(change.path)
+        except OSError as exc:
+            raise PatchIOError(
+                f"Failed to read {change.shown}: {_reason(exc)}", path=change.shown, errno=exc.errno
+            ) from exc
         before = change.before
         same = (now is None and before is None) or (
-            now is not None
+            isinstance(now, FileState)
             and before is not None
             and now.data == before.data
             and now.is_link == before.is_link

@@ -25,18 +25,7 @@ class DiskTree(Tree):
         return self._resolver.resolve(written, follow_leaf=follow_leaf)
 
     def read(self, key: str, *, follow: bool = True) -> State:
-        try:
-            info = os.stat(key) if follow else os.lstat(key)
-        except (FileNotFoundError, NotADirectoryError):
-            return None
-        if stat.S_ISLNK(info.st_mode):
-            return FileState(os.fsencode(os.readlink(key)), is_link=True)
-        if stat.S_ISDIR(info.st_mode):
-            return Kind.FOLDER
-        if not stat.S_ISREG(info.st_mode):  # never open a FIFO or a device
-            return Kind.SPECIAL
-        with open(key, "rb") as file:
-            return FileState(file.read(), stat.S_IMODE(info.st_mode))
+        return read_entry(key, follow=follow)
 
     def kind(self, key: str) -> str | None:
         try:
@@ -60,3 +49,20 @@ class DiskTree(Tree):
         except OSError:
             return False
         return same and not listed
+
+
+def read_entry(path: str, *, follow: bool) -> State:
+    """What is at `path`: a file's bytes and mode, a symlink's target (when not
+    following it), a folder or a special file, or None; OSError if unreadable."""
+    try:
+        info = os.stat(path) if follow else os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        return FileState(os.fsencode(os.readlink(path)), is_link=True)
+    if stat.S_ISDIR(info.st_mode):
+        return Kind.FOLDER
+    if not stat.S_ISREG(info.st_mode):  # never open a FIFO or a device
+        return Kind.SPECIAL
+    with open(path, "rb") as file:
+        return FileState(file.read(), stat.S_IMODE(info.st_mode))

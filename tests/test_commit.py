@@ -138,3 +138,17 @@ def test_a_failed_restore_is_reported_as_such(tmp_path: Path) -> None:
         commit(plan, disk)
     assert caught.value.unrestored == (f"{tmp_path}/notes.txt",)
     assert "could not be restored" in str(caught.value)
+
+
+def test_a_folder_appearing_after_planning_aborts_everything(tmp_path: Path) -> None:
+    _tree(tmp_path)
+    plan = make_plan(parse_patch(PATCH), DiskTree(str(tmp_path), DEFAULT), DEFAULT)
+    (tmp_path / "moved").mkdir()
+    (tmp_path / "moved" / "notes.txt").mkdir()  # where the moved file goes: not a file now
+    before = snapshot(tmp_path)
+    with pytest.raises(ConcurrentChangeError) as caught:
+        commit(plan)
+    assert str(caught.value) == (
+        f"{tmp_path}/moved/notes.txt changed on disk while the patch was being applied"
+    )
+    assert snapshot(tmp_path) == before
