@@ -2,12 +2,16 @@
 
 import builtins
 import os
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from _support import snapshot
 from apply_patch import (
     CODEX,
+    PolicyValueError,
+    apply_patch,
     ContextNotFoundError,
     FilePolicyError,
     PatchError,
@@ -118,3 +122,20 @@ def test_a_chunk_of_only_a_dropped_blank_line_inserts_at_the_start() -> None:
     # in the reference, the empty pattern matches where the search starts.
     patch = "*** Begin Patch\n*** Update File: a\n@@\n \n+x\n*** End Patch"
     assert apply_to_mapping(patch, {"a": "q\n"}) == {"a": "\nx\nq\n"}
+
+
+def test_policy_options_are_checked_before_anything_is_read(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("a\n")
+    before = snapshot(tmp_path)
+    patch = "*** Begin Patch\n*** Update File: a.txt\n-a\n+b\n*** End Patch"
+    with pytest.raises(PolicyValueError) as bad_value:
+        apply_patch(patch, tmp_path, add_existing="sometimes")
+    assert str(bad_value.value) == (
+        "Invalid value 'sometimes' for add_existing: choose one of error, overwrite"
+    )
+    with pytest.raises(PolicyValueError) as bad_name:
+        apply_patch(patch, tmp_path, add_exists="error")
+    assert str(bad_name.value) == "Unknown policy option: add_exists"
+    assert snapshot(tmp_path) == before
+    with pytest.raises(PolicyValueError):
+        apply_to_mapping(patch, {"a.txt": "a\n"}, add_exists="error")
