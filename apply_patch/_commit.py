@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from ._dataclass import dataclass, field
 
-from ._errors import ConcurrentChangeError, PatchIOError, RollbackError
+from ._errors import ConcurrentChangeError, PatchIOError, RollbackError, os_reason
 from ._plan import FileChange, Plan
 from ._disk_tree import read_entry
 from ._tree import FileState, State
@@ -123,13 +123,13 @@ def commit(plan: Plan, disk: Disk | None = None) -> None:
         unrestored = journal.rollback()
         if unrestored:
             raise RollbackError(
-                f"Failed to {step[0]} {step[1]}: {_reason(exc)}; and these could not be "
+                f"Failed to {step[0]} {step[1]}: {os_reason(exc)}; and these could not be "
                 f"restored: {', '.join(unrestored)}",
                 unrestored=tuple(unrestored),
             ) from exc
         if isinstance(exc, OSError):
             raise PatchIOError(
-                f"Failed to {step[0]} {step[1]}: {_reason(exc)}", path=step[1], errno=exc.errno
+                f"Failed to {step[0]} {step[1]}: {os_reason(exc)}", path=step[1], errno=exc.errno
             ) from exc
         raise
 
@@ -140,7 +140,7 @@ def _check_unchanged(plan: Plan, disk: Disk) -> None:
             now = disk.read(change.path)
         except OSError as exc:
             raise PatchIOError(
-                f"Failed to read {change.shown}: {_reason(exc)}", path=change.shown, errno=exc.errno
+                f"Failed to read {change.shown}: {os_reason(exc)}", path=change.shown, errno=exc.errno
             ) from exc
         before = change.before
         same = (now is None and before is None) or (
@@ -172,12 +172,6 @@ def _restorer(disk: Disk, change: FileChange) -> Callable[[], None]:
             disk.replace(disk.write_temp(change.path, before.data, before.mode), change.path)
 
     return restore
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.strerror:
-        return f"{exc.strerror} (os error {exc.errno})"
-    return str(exc) or type(exc).__name__
 
 
 def _quietly(action: Callable[[str], None], path: str) -> None:

@@ -198,3 +198,10 @@ class RollbackError(PatchIOError):
 
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "unrestored": list(self.unrestored)}
+
+
+def os_reason(exc: BaseException) -> str:
+    """An OS error as the reference words it (`No such file or directory (os error 2)`)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.strerror} (os error {exc.errno})"
+    return str(exc) or type(exc).__name__

@@ -14,7 +14,7 @@ import os
 from ._dataclass import dataclass
 
 from ._diagnose import PatchWarning
-from ._errors import EmptyPatchError, FilePolicyError, PatchError, PatchIOError
+from ._errors import EmptyPatchError, FilePolicyError, PatchError, PatchIOError, os_reason
 from ._locate import Placement, update_lines
 from ._model import AddFile, DeleteFile, Patch, UpdateFile
 from ._paths import Location
@@ -134,7 +134,7 @@ class _Overlay:
             state = self.tree.read(key, follow=follow)
         except OSError as exc:
             raise PatchIOError(
-                f"{failure} {where.shown}: {exc.strerror} (os error {exc.errno})",
+                f"{failure} {where.shown}: {os_reason(exc)}",
                 path=where.relative,
                 errno=exc.errno,
             ) from exc
@@ -156,7 +156,7 @@ class _Overlay:
             except OSError as exc:
                 raise PatchIOError(
                     f"Failed to write file {location.shown}: cannot inspect {parent}: "
-                    f"{exc.strerror} (os error {exc.errno})",
+                    f"{os_reason(exc)}",
                     path=location.relative,
                     errno=exc.errno,
                 ) from exc
