@@ -20,6 +20,7 @@ from ._model import Chunk
 from ._paths import Location
 from ._seek import TIERS, LineIndex, Match
 from ._textfile import BOM
+from ._unwrap import FIRST_LINE_ERROR, LAST_LINE_ERROR
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
@@ -181,9 +182,9 @@ def syntax_details(text: str, error: PatchSyntaxError) -> tuple[str, ...]:
     lines = [line.removesuffix("\r") for line in text.strip(C.WHITESPACE).split("\n")]
     if lines == [""]:
         return ("The patch text is empty.",)
-    if error.message.startswith("The first line"):
+    if error.message == FIRST_LINE_ERROR:
         return (f"Line 1 is {_quoted(lines[0])}.",)
-    if error.message.startswith("The last line"):
+    if error.message == LAST_LINE_ERROR:
         return (f"The last line, line {len(lines)}, is {_quoted(lines[-1])}.",)
     return ()
 
