@@ -83,20 +83,25 @@ def apply_patch(
     text: str,
     root: str | os.PathLike[str] = ".",
     *,
+    workdir: str | os.PathLike[str] = ".",
     dry_run: bool = False,
     policy: Policy = DEFAULT,
     **options: str,
 ) -> ApplyResult:
     """Apply patch `text` to the files under `root`, all or nothing.
 
-    `policy` is `DEFAULT` or `CODEX` (the reference's file handling); keyword
-    `options` change single fields of it (`add_existing="overwrite"`...).
-    Raises a PatchError subclass on any failure, and then no file changed.
-    With `dry_run`, everything is computed and nothing is written.
+    Relative patch paths are taken from `workdir` (relative to `root`; it may
+    not exist yet, and is created only if a file is written in it); every path
+    stays confined to `root`. `policy` is `DEFAULT` or `CODEX` (the reference's
+    file handling); keyword `options` change single fields of it
+    (`add_existing="overwrite"`...). Raises a PatchError subclass on any
+    failure, and then no file changed. With `dry_run`, everything is computed
+    and nothing is written.
     """
     chosen = policy.with_options(**options) if options else policy
     with PausedCollector():  # the collector would walk large files' lines again and again
-        plan = make_plan(parse_patch(text), DiskTree(os.fspath(root), chosen), chosen)
+        tree = DiskTree(os.fspath(root), chosen, os.fspath(workdir))
+        plan = make_plan(parse_patch(text), tree, chosen)
         if not dry_run:
             commit(plan)
     header = DRY_RUN_HEADER if dry_run else SUCCESS_HEADER

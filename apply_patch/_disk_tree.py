@@ -10,12 +10,12 @@ from ._tree import FileState, Kind, State, Tree
 
 
 class DiskTree(Tree):
-    """The tree under `root`; paths resolve as `_paths.Resolver` says."""
+    """The tree under `root`; paths resolve from `workdir` as `_paths.Resolver` says."""
 
-    def __init__(self, root: str, policy: Policy) -> None:
+    def __init__(self, root: str, policy: Policy, workdir: str = ".") -> None:
         if not os.path.isdir(root):
             raise PatchIOError(f"The root folder {os.path.abspath(root)} does not exist", path=root)
-        self._resolver = Resolver(root, policy)
+        self._resolver = Resolver(root, policy, workdir)
 
     @property
     def root(self) -> str:

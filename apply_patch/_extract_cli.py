@@ -8,7 +8,6 @@ patches before it stay applied, it and the ones after it are not); 2 usage.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import sys
@@ -140,13 +139,9 @@ def _apply_one(item: Extracted, root: str, policy: Policy) -> tuple[bool, str]:
     if folder is None:
         outside = OUTSIDE_ROOT.format(item.workdir, os.path.abspath(root))
         return False, f"{outside}\n{NOTHING_CHANGED}\n"
-    made = _make_folders(folder)
-    try:
-        return True, apply_patch(item.patch, folder, policy=policy).summary
+    try:  # the folder may not exist: the commit makes it if a file is written there
+        return True, apply_patch(item.patch, root, workdir=folder, policy=policy).summary
     except PatchError as error:
-        for path in reversed(made):  # not applied: leave the tree as it was
-            with contextlib.suppress(OSError):
-                os.rmdir(path)
         return False, failure(error)
 
 
@@ -158,17 +153,3 @@ def _folder(root: str, workdir: str) -> str | None:
     return folder if inside else None
 
 
-def _make_folders(folder: str) -> list[str]:
-    """Create `folder` and its missing parents; return the ones created, outermost first.
-
-    The session's `cd` went there, so it existed then; a command that is not
-    replayed (`mkdir -p`) may have made it.
-    """
-    missing: list[str] = []
-    path = folder
-    while not os.path.lexists(path):
-        missing.insert(0, path)
-        path = os.path.dirname(path)
-    for path in missing:
-        os.mkdir(path)
-    return missing

@@ -32,18 +32,28 @@ class Location:
 
 
 class Resolver:
-    """Resolves the paths of one patch against one root folder."""
+    """Resolves the paths of one patch against one root folder.
 
-    def __init__(self, root: str, policy: Policy) -> None:
+    Relative paths are taken from `workdir` (relative to the root, or absolute),
+    a folder that may not exist yet; they must still stay inside the root.
+    """
+
+    def __init__(self, root: str, policy: Policy, workdir: str = ".") -> None:
         self.root_shown = os.path.abspath(root)
         self.root_real = os.path.realpath(root)
+        self.base = os.path.normpath(os.path.join(self.root_shown, workdir))
         self._policy = policy
+        if policy.outside_root == "error" and not _inside(self.base, self.root_shown):
+            raise FilePolicyError(
+                f"The working folder {self.base} is outside the root folder {self.root_shown}",
+                path=workdir,
+            )
 
     def resolve(self, written: str, *, follow_leaf: bool = True) -> Location:
         """The location of `written`; FilePolicyError if it may not be touched."""
         if not written or "\0" in written:
             raise FilePolicyError(f"Invalid path {written!r}", path=written)
-        shown = os.path.normpath(os.path.join(self.root_shown, written))
+        shown = os.path.normpath(os.path.join(self.base, written))
         entry = os.path.join(os.path.realpath(os.path.dirname(shown)), os.path.basename(shown))
         target = os.path.realpath(shown)
         if self._policy.symlinks == "error":

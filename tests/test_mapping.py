@@ -139,3 +139,25 @@ def test_policy_options_are_checked_before_anything_is_read(tmp_path: Path) -> N
     assert snapshot(tmp_path) == before
     with pytest.raises(PolicyValueError):
         apply_to_mapping(patch, {"a.txt": "a\n"}, add_exists="error")
+
+
+def test_workdir_is_where_relative_paths_start_confined_to_the_root(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("# old\n")
+    before = snapshot(tmp_path)
+    failing = (
+        "*** Begin Patch\n*** Add File: notes.md\n+n\n*** Update File: ../README.md\n"
+        "-# nowhere\n+# new\n*** End Patch"
+    )
+    with pytest.raises(PatchError):
+        apply_patch(failing, tmp_path, workdir="pkg/sub")
+    assert snapshot(tmp_path) == before  # the working folder was not left behind
+    result = apply_patch(failing.replace("# nowhere", "# old"), tmp_path, workdir="pkg")
+    assert [(f.path, f.status) for f in result.files] == [
+        ("pkg/notes.md", "added"), ("README.md", "updated")
+    ]
+    assert (tmp_path / "README.md").read_text() == "# new\n"
+    with pytest.raises(FilePolicyError) as outside:
+        apply_patch(failing, tmp_path / "pkg", workdir="..")
+    assert outside.value.headline == (
+        f"The working folder {tmp_path} is outside the root folder {tmp_path}/pkg"
+    )
