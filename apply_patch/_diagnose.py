@@ -3,24 +3,22 @@
 A chunk that matches nowhere gets the closest region of the file with line
 numbers, the first line that differs (patch and file side by side), and hints
 when a cause is recognisable. A chunk placed by a fuzzy tier, or at the first
-of several places, gets a warning. A patch that does not parse gets hints when
-it is JSON-escaped, has prose before it, is cut short or is a unified diff.
+of several places, gets a warning.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from . import _constants as C
 from ._dataclass import dataclass
 from ._closest import Region, closest_region, similar_lines
-from ._errors import AmbiguousChunkError, ContextNotFoundError, PatchSyntaxError
+from ._errors import AmbiguousChunkError, ContextNotFoundError
 from ._model import Chunk
 from ._paths import Location
 from ._seek import TIERS, LineIndex, Match
+from ._syntax_hints import cut as _cut, quoted as _quoted
 from ._textfile import BOM
-from ._unwrap import FIRST_LINE_ERROR, LAST_LINE_ERROR
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
@@ -29,14 +27,12 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
 
     Placed = tuple[Chunk, list[str], Match]  # a chunk, the pattern found, where
 
-_SHOWN_WIDTH: Final = 160  # longer lines are cut when shown
 _AROUND: Final = 2  # file lines shown before and after the closest region
 _TIER_WORDS: Final = {
     "trailing-whitespace": "once trailing whitespace is ignored",
     "whitespace": "once leading and trailing whitespace is ignored",
     "punctuation": "once whitespace is ignored and typographic dashes, quotes and spaces are folded",
 }
-_UNIFIED_DIFF: Final = re.compile(r"^(--- \S.*\n\+\+\+ \S|@@ -\d+(,\d+)? \+\d+(,\d+)? @@)", re.M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,49 +169,6 @@ def ambiguity_error(warning: PatchWarning, where: Location) -> AmbiguousChunkErr
     )
 
 
-def syntax_details(text: str, error: PatchSyntaxError) -> tuple[str, ...]:
-    """The offending line, when the reference's message does not quote it."""
-    if error.line is not None:
-        if error.text is None or f"'{error.text}'" in error.message:
-            return ()
-        return (f"Line {error.line} is {_quoted(error.text)}.",)
-    lines = [line.removesuffix("\r") for line in text.strip(C.WHITESPACE).split("\n")]
-    if lines == [""]:
-        return ("The patch text is empty.",)
-    if error.message == FIRST_LINE_ERROR:
-        return (f"Line 1 is {_quoted(lines[0])}.",)
-    if error.message == LAST_LINE_ERROR:
-        return (f"The last line, line {len(lines)}, is {_quoted(lines[-1])}.",)
-    return ()
-
-
-def syntax_hints(text: str, error: PatchSyntaxError) -> tuple[str, ...]:
-    """What probably went wrong with patch text that does not parse."""
-    hints = []
-    body = text.strip(C.WHITESPACE)
-    if "\\n" in body and "\n" not in body:
-        hints.append(
-            "The patch text looks JSON-escaped: it holds the two characters \\n instead of "
-            "line breaks. Send the patch itself, with real line breaks."
-        )
-    lines = body.split("\n")
-    begin = next((n for n, line in enumerate(lines) if line.strip() == C.BEGIN_PATCH), None)
-    if begin is not None and begin > 0 and error.line is None:
-        hints.append(
-            f"There is text before '{C.BEGIN_PATCH}' (which is on line {begin + 1}): send only "
-            f"the patch, from '{C.BEGIN_PATCH}' to '{C.END_PATCH}'."
-        )
-    if C.BEGIN_PATCH in body and C.END_PATCH not in body and "\\n" not in body:
-        hints.append(f"The patch looks truncated: '{C.END_PATCH}' is missing.")
-    if _UNIFIED_DIFF.search(body):
-        hints.append(
-            "This looks like a unified diff (---/+++ and @@ -1,3 +1,4 @@ lines). This tool "
-            "takes the apply_patch format: '*** Update File: path', then '@@', then lines "
-            "starting with ' ' (context), '-' (removed) or '+' (added)."
-        )
-    return tuple(hints)
-
-
 def _chunk_hints(
     index: LineIndex,
     lines: Sequence[str],
@@ -293,14 +246,6 @@ def _show_region(region: Region | None, expected: Sequence[str], lines: Sequence
 def _numbered(index: int, line: str, last: int) -> str:
     width = len(str(last))
     return f" {index + 1:>{width}} | {_cut(line)}"
-
-
-def _quoted(line: str) -> str:
-    return repr(_cut(line))
-
-
-def _cut(line: str) -> str:
-    return line if len(line) <= _SHOWN_WIDTH else line[: _SHOWN_WIDTH - 1] + "…"
 
 
 def _listing(numbers: Sequence[int]) -> str:

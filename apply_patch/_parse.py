@@ -8,7 +8,7 @@ the way a Lark transformer is called; tokens are `(terminal, text, line)`.
 from __future__ import annotations
 
 from . import _constants as C
-from ._diagnose import syntax_details, syntax_hints
+from ._syntax_hints import syntax_details, syntax_hints
 from ._errors import PatchSyntaxError
 from ._grammar import tables
 from ._lalr import ParseError, Parser
