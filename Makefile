@@ -32,7 +32,7 @@ test: $(BIN)/python
 # After a change to grammar/apply_patch.lark: rebuild the LALR tables the parser runs.
 tables: $(BIN)/python
 	@$(BIN)/python -m pip install -q .  # lark, to build the tables
-	$(BIN)/python -m apply_patch._tablegen grammar/apply_patch.lark apply_patch/_tables.py
+	$(BIN)/python -m apply_patch.format._tablegen grammar/apply_patch.lark apply_patch/format/_tables.py
 
 # The reference executable is timed too when APPLY_PATCH_REFERENCE names it (DEVELOPERS.md).
 bench: $(BIN)/python

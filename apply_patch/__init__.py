@@ -13,7 +13,7 @@ every failure raises a `PatchError` subclass, and then no file was changed.
 
 import importlib
 
-from ._apply import ApplyResult, FileResult, apply_patch, apply_to_mapping
+from .apply._pipeline import ApplyResult, FileResult, apply_patch, apply_to_mapping
 from ._errors import (
     ConcurrentChangeError,
     ContextNotFoundError,
@@ -24,14 +24,14 @@ from ._errors import (
     PatchSyntaxError,
     RollbackError,
 )
-from ._grammar import grammar_text
-from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
-from ._parse import parse_patch
-from ._policy import CODEX, DEFAULT, Policy, PolicyValueError
+from .format._grammar import grammar_text
+from .format._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
+from .format._parse import parse_patch
+from .apply._policy import CODEX, DEFAULT, Policy, PolicyValueError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ._classify import (
+    from .extract._classify import (
         ApplyPatchCall,
         BrokenApplyPatchCall,
         Classification,
@@ -39,35 +39,35 @@ if TYPE_CHECKING:
         NotApplyPatch,
         classify_argv,
     )
-    from ._convert import convert_unified_diff
-    from ._extract import BrokenPatch, Extracted, FoundPatch, extract_patches
-    from ._make import BinaryFileError, UnsupportedChangeError, make_patch
-    from ._stream import PartialOperation, PartialPatch, parse_partial
+    from .make._convert import convert_unified_diff
+    from .extract._extract import BrokenPatch, Extracted, FoundPatch, extract_patches
+    from .make._make import BinaryFileError, UnsupportedChangeError, make_patch
+    from .format._stream import PartialOperation, PartialPatch, parse_partial
     from ._tools import tool_definitions
-    from ._unidiff import UnifiedDiffError
+    from .make._unidiff import UnifiedDiffError
 
 # Extraction, making patches, streaming and tool definitions need more (tree-sitter,
 # difflib, json...): imported on first use only, so that applying a patch does not
 # pay for them.
 _LAZY = {
-    "ApplyPatchCall": "._classify",
-    "BrokenApplyPatchCall": "._classify",
-    "Classification": "._classify",
-    "ImplicitPatch": "._classify",
-    "NotApplyPatch": "._classify",
-    "classify_argv": "._classify",
-    "BrokenPatch": "._extract",
-    "Extracted": "._extract",
-    "FoundPatch": "._extract",
-    "extract_patches": "._extract",
-    "BinaryFileError": "._make",
-    "UnsupportedChangeError": "._make",
-    "make_patch": "._make",
-    "UnifiedDiffError": "._unidiff",
-    "convert_unified_diff": "._convert",
-    "PartialOperation": "._stream",
-    "PartialPatch": "._stream",
-    "parse_partial": "._stream",
+    "ApplyPatchCall": ".extract._classify",
+    "BrokenApplyPatchCall": ".extract._classify",
+    "Classification": ".extract._classify",
+    "ImplicitPatch": ".extract._classify",
+    "NotApplyPatch": ".extract._classify",
+    "classify_argv": ".extract._classify",
+    "BrokenPatch": ".extract._extract",
+    "Extracted": ".extract._extract",
+    "FoundPatch": ".extract._extract",
+    "extract_patches": ".extract._extract",
+    "BinaryFileError": ".make._make",
+    "UnsupportedChangeError": ".make._make",
+    "make_patch": ".make._make",
+    "UnifiedDiffError": ".make._unidiff",
+    "convert_unified_diff": ".make._convert",
+    "PartialOperation": ".format._stream",
+    "PartialPatch": ".format._stream",
+    "parse_partial": ".format._stream",
     "tool_definitions": "._tools",
 }
 

@@ -10,7 +10,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
     from typing import Any, ClassVar
 
-    from ._closest import Region
+    from .apply._closest import Region
 
 
 class PatchError(ValueError):

@@ -22,7 +22,7 @@ def _import_time() -> dict[str, float]:
 def _modules() -> dict[str, list[str]]:
     """Top-level packages loaded by `import apply_patch` and by the executable's import graph."""
     before = set(sys.modules)
-    import apply_patch._cli  # noqa: F401  (what the console script imports)
+    import apply_patch.cli._main  # noqa: F401  (what the console script imports)
 
     return {"loaded": sorted({name.split(".")[0] for name in set(sys.modules) - before})}
 

@@ -1,0 +1,117 @@
+"""Where lines that match nowhere most likely belong: a bounded search (pure).
+
+Each expected line votes for the place where the chunk would start if that
+line were right: first whole lines (equal once surrounding whitespace is
+removed), and when none of them is in the file, the words of the lines.
+Lines and words that occur often carry little weight, and past a cap none:
+the cost stays linear in the file size, tens of milliseconds for 200,000
+lines.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from .._dataclass import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final
+
+_WORD: Final = re.compile(r"\b\w{3,40}\b")  # longer "words" are data, not names
+_CAP: Final = 1000  # a line or word in more places than this says nothing about where
+_MAX_WORDS: Final = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """A stretch of the file: `start` (0-based), its `lines`, and the index into
+    `lines` of the first line that differs from what was expected (None if none).
+
+    `lines[k]` stands where expected line `skip + k` would be (`skip` > 0 when
+    the expected lines would begin above the top of the file).
+    """
+
+    start: int
+    lines: tuple[str, ...]
+    first_difference: int | None
+    skip: int = 0
+
+
+def closest_region(lines: Sequence[str], expected: Sequence[str]) -> Region | None:
+    """The stretch of `lines` most like `expected`, or None if nothing is alike."""
+    votes = _line_votes(lines, expected) or _word_votes(lines, expected)
+    if not votes:
+        return None
+    offset = max(votes, key=lambda o: (votes[o], -o))
+    first, last = max(0, offset), min(len(lines), offset + len(expected))
+    if first >= last:
+        return None
+    shown = tuple(lines[first:last])
+    skip = first - offset
+    differs = next((k for k, line in enumerate(shown) if line != expected[skip + k]), None)
+    return Region(first, shown, differs, skip)
+
+
+def similar_lines(lines: Sequence[str], text: str, limit: int = 3) -> list[int]:
+    """Indices of up to `limit` lines most like `text`, most alike first.
+
+    Candidates are the lines sharing the most (rare) words with `text`; they
+    are ranked by how alike their characters are.
+    """
+    import difflib  # only on this error path
+
+    votes = _word_votes(lines, [text])
+    candidates = sorted(votes, key=lambda i: (-votes[i], i))[: limit * 4]
+    target = text.strip()
+    alike = {i: difflib.SequenceMatcher(None, target, lines[i].strip()).ratio() for i in candidates}
+    return sorted(candidates, key=lambda i: (-alike[i], i))[:limit]
+
+
+def _line_votes(lines: Sequence[str], expected: Sequence[str]) -> dict[int, float]:
+    wanted: dict[str, list[int]] = {}
+    for index, line in enumerate(expected):
+        if key := line.strip():
+            wanted.setdefault(key, []).append(index)
+    hits: dict[str, list[int]] = {key: [] for key in wanted}
+    for position, key in enumerate(map(str.strip, lines)):
+        if key in hits:
+            hits[key].append(position)
+    return _tally(hits, wanted)
+
+
+def _word_votes(lines: Sequence[str], expected: Sequence[str]) -> dict[int, float]:
+    wanted: dict[str, list[int]] = {}
+    for index, line in enumerate(expected):
+        for word in set(_WORD.findall(line)):
+            wanted.setdefault(word, []).append(index)
+    words = sorted(wanted, key=len, reverse=True)[:_MAX_WORDS]  # long words are the rare ones
+    text = "\n".join(lines)
+    starts = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
+    hits = {word: _word_lines(text, word, starts) for word in words}
+    return _tally(hits, {word: wanted[word] for word in words})
+
+
+def _word_lines(text: str, word: str, starts: list[int]) -> list[int]:
+    """The lines where `word` occurs as a whole word, up to one past the cap."""
+    found: list[int] = []
+    for match in re.finditer(rf"\b{re.escape(word)}\b", text):
+        found.append(bisect.bisect_right(starts, match.start()) - 1)
+        if len(found) > _CAP:
+            break
+    return found
+
+
+def _tally(hits: dict[str, list[int]], wanted: dict[str, list[int]]) -> dict[int, float]:
+    votes: dict[int, float] = defaultdict(float)
+    for key, positions in hits.items():
+        if not positions or len(positions) > _CAP:
+            continue
+        weight = 1 / len(positions)
+        for position in positions:
+            for index in wanted[key]:
+                votes[position - index] += weight
+    return votes

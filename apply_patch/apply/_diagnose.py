@@ -1,0 +1,258 @@
+"""Failures and doubts → explanations a model can act on (pure, nothing on disk).
+
+A chunk that matches nowhere gets the closest region of the file with line
+numbers, the first line that differs (patch and file side by side), and hints
+when a cause is recognisable. A chunk placed by a fuzzy tier, or at the first
+of several places, gets a warning.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..format import _constants as C
+from .._dataclass import dataclass
+from ._closest import Region, closest_region, similar_lines
+from .._errors import AmbiguousChunkError, ContextNotFoundError
+from ..format._model import Chunk
+from ._paths import Location
+from ._seek import TIERS, LineIndex, Match
+from ..format._syntax_hints import cut as _cut, quoted as _quoted
+from ._textfile import BOM
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from collections.abc import Sequence
+    from typing import Final
+
+    Placed = tuple[Chunk, list[str], Match]  # a chunk, the pattern found, where
+
+_AROUND: Final = 2  # file lines shown before and after the closest region
+_TIER_WORDS: Final = {
+    "trailing-whitespace": "once trailing whitespace is ignored",
+    "whitespace": "once leading and trailing whitespace is ignored",
+    "punctuation": "once whitespace is ignored and typographic dashes, quotes and spaces are folded",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PatchWarning:
+    """A doubt about an applied chunk: `kind` is "fuzzy" or "ambiguous".
+
+    `file_line` is where the chunk landed (1-based); `tier` the tier that
+    placed it; `candidates` every place it matched at that tier.
+    """
+
+    kind: str
+    path: str
+    patch_line: int
+    file_line: int
+    tier: str
+    candidates: tuple[int, ...]
+    message: str
+
+
+def missing_chunk(
+    index: LineIndex,
+    lines: Sequence[str],
+    chunk: Chunk,
+    start: int,
+    where: Location,
+) -> ContextNotFoundError:
+    """The error for a chunk found nowhere at or after line index `start`."""
+    expected = tuple(chunk.old_lines)
+    region = closest_region(lines, expected)
+    searched = (
+        "searched only at the end of the file, as it ends with *** End of File"
+        if chunk.is_end_of_file
+        else f"searched from line {start + 1}"
+    )
+    details = [f"In {where.relative}, the chunk at patch line {chunk.line} matches nowhere ({searched})."]
+    details += _show_region(region, expected, lines)
+    return ContextNotFoundError(
+        f"Failed to find expected lines in {where.shown}:\n" + "\n".join(expected),
+        path=where.relative,
+        patch_line=chunk.line,
+        expected=expected,
+        closest=region,
+        details=tuple(details),
+        hints=tuple(_chunk_hints(index, lines, chunk, expected, region, start)),
+    )
+
+
+def missing_context(
+    index: LineIndex, lines: Sequence[str], chunk: Chunk, context: str, start: int, where: Location
+) -> ContextNotFoundError:
+    """The error for an `@@ context` line found nowhere at or after line index `start`."""
+    details = [
+        f"In {where.relative}, the @@ line at patch line {chunk.line} matches no line "
+        f"(searched from line {start + 1})."
+    ]
+    nearest = similar_lines(lines, context)
+    if nearest:
+        details.append("Lines most like it:")
+        details += [_numbered(i, lines[i], len(lines)) for i in nearest]
+    hints = []
+    earlier = index.seek([context], 0)
+    if earlier is not None and earlier.index < start:
+        hints.append(
+            f"'{context}' is at line {earlier.index + 1}, above where the search started: "
+            "chunks and their @@ lines must follow the order of the file."
+        )
+    hints.append("An @@ line must repeat a line of the file (a class or function line above the change).")
+    return ContextNotFoundError(
+        f"Failed to find context '{context}' in {where.shown}",
+        path=where.relative,
+        patch_line=chunk.line,
+        expected=(context,),
+        context=context,
+        closest=Region(nearest[0], (lines[nearest[0]],), 0) if nearest else None,
+        details=tuple(details),
+        hints=tuple(hints),
+    )
+
+
+def doubts(
+    index: LineIndex, lines: Sequence[str], placed: Sequence[Placed], where: Location
+) -> list[PatchWarning]:
+    """Warnings for chunks placed by a fuzzy tier, or at the first of several places.
+
+    Asked once for all the chunks of a file: one pass counts the file's lines
+    that occur in exact patterns, and a pattern holding a line that occurs once
+    needs no second search (it cannot be anywhere else).
+    """
+    wanted = {line for chunk, pattern, match in placed if match.tier is TIERS[0] for line in pattern}
+    counts = Counter(filter(wanted.__contains__, lines))
+    found: list[PatchWarning] = []
+    for chunk, pattern, match in placed:
+        # An empty pattern (a chunk whose only line was a dropped blank) is placed, not found.
+        single = not pattern or (
+            match.tier is TIERS[0] and min(counts[line] for line in pattern) <= 1
+        )
+        candidates = [match.index]
+        while not (single or chunk.is_end_of_file) and len(candidates) < 10:
+            further = index.seek(pattern, candidates[-1] + 1, tiers=(match.tier,))
+            if further is None:
+                break
+            candidates.append(further.index)
+        found += _warnings(chunk, match, tuple(c + 1 for c in candidates), where)
+    return found
+
+
+def _warnings(
+    chunk: Chunk, match: Match, numbers: tuple[int, ...], where: Location
+) -> list[PatchWarning]:
+    found: list[PatchWarning] = []
+    if match.tier is not TIERS[0]:
+        found.append(_warning("fuzzy", chunk, where, match, numbers, (
+            f"{where.relative}: the chunk at patch line {chunk.line} matched line "
+            f"{match.index + 1} only {_TIER_WORDS[match.tier.name]}."
+        )))
+    if len(numbers) > 1:
+        found.append(_warning("ambiguous", chunk, where, match, numbers, (
+            f"{where.relative}: the chunk at patch line {chunk.line} matches "
+            f"{len(numbers)} places (lines {_listing(numbers)}); the first was used. "
+            "More context lines or an @@ line would make it unique."
+        )))
+    return found
+
+
+def ambiguity_error(warning: PatchWarning, where: Location) -> AmbiguousChunkError:
+    """The error when ambiguity is refused by the policy."""
+    return AmbiguousChunkError(
+        f"The chunk at patch line {warning.patch_line} matches {len(warning.candidates)} places "
+        f"in {where.shown} (lines {_listing(warning.candidates)}); add context lines or an "
+        "@@ line so that it matches one place only",
+        path=where.relative,
+        patch_line=warning.patch_line,
+        candidates=warning.candidates,
+    )
+
+
+def _chunk_hints(
+    index: LineIndex,
+    lines: Sequence[str],
+    chunk: Chunk,
+    expected: tuple[str, ...],
+    region: Region | None,
+    start: int,
+) -> list[str]:
+    hints = []
+    new = chunk.new_lines
+    if new and new != list(expected) and (applied := index.seek(new, 0)) is not None:
+        hints.append(f"The patch looks already applied: its new lines are at line {applied.index + 1}.")
+    if region is not None and region.start < start and not chunk.is_end_of_file:
+        hints.append(
+            f"The closest region is above line {start + 1}, where the search started: "
+            "chunks must follow the order of the file."
+        )
+    if chunk.is_end_of_file and region is not None and region.start + len(expected) < len(lines):
+        hints.append("*** End of File pins the chunk to the last lines of the file.")
+    if region is not None and region.first_difference is not None:
+        k = region.first_difference
+        hints += _line_hints(expected[region.skip + k], region.lines[k], region.start + k)
+    if any(BOM in line for line in expected):
+        hints.append("The patch holds a byte-order mark (U+FEFF): leave it out, a file's BOM is never part of its lines.")
+    if any("\r" in line for line in expected):
+        hints.append("The patch's lines hold carriage returns (\\r): leave them out, line endings are kept as they are.")
+    return hints
+
+
+def _line_hints(patch_line: str, file_line: str, offset: int) -> list[str]:
+    number = offset + 1
+    if " ".join(patch_line.split()) == " ".join(file_line.split()):
+        if ("\t" in patch_line) != ("\t" in file_line):
+            uses = "tabs" if "\t" in file_line else "spaces"
+            other = "spaces" if uses == "tabs" else "tabs"
+            return [f"Line {number} of the file uses {uses} where the patch uses {other}."]
+        return [f"Line {number} of the file differs from the patch only in the spacing inside the line."]
+    if patch_line.casefold() == file_line.casefold():
+        return [f"Line {number} of the file differs from the patch only in letter case."]
+    import unicodedata  # only on this error path
+
+    if unicodedata.normalize("NFC", patch_line) == unicodedata.normalize("NFC", file_line):
+        return [
+            f"Line {number} of the file differs from the patch only in Unicode normalisation "
+            "(composed vs decomposed accents)."
+        ]
+    return []
+
+
+def _show_region(region: Region | None, expected: Sequence[str], lines: Sequence[str]) -> list[str]:
+    """The region with `_AROUND` more lines each side; `>` marks the first difference."""
+    if region is None:
+        return ["No part of the file resembles these lines."]
+    end = region.start + len(region.lines)
+    first, last = max(0, region.start - _AROUND), min(len(lines), end + _AROUND)
+    marking = (
+        "the lines expected are all there"
+        if region.first_difference is None
+        else "> marks the first line that differs"
+    )
+    shown = [
+        f"Closest region of the file: lines {region.start + 1}-{end} "
+        f"(lines {first + 1}-{last} shown, {marking}):"
+    ]
+    marked = None if region.first_difference is None else region.start + region.first_difference
+    for index in range(first, last):
+        shown.append((">" if index == marked else " ") + _numbered(index, lines[index], last))
+    if region.first_difference is not None:
+        k = region.first_difference
+        shown.append(f"  patch: {_quoted(expected[region.skip + k])}")
+        shown.append(f"  file:  {_quoted(region.lines[k])}")
+    return shown
+
+
+def _numbered(index: int, line: str, last: int) -> str:
+    width = len(str(last))
+    return f" {index + 1:>{width}} | {_cut(line)}"
+
+
+def _listing(numbers: Sequence[int]) -> str:
+    return ", ".join(map(str, numbers))
+
+
+def _warning(
+    kind: str, chunk: Chunk, where: Location, match: Match, numbers: tuple[int, ...], message: str
+) -> PatchWarning:
+    return PatchWarning(kind, where.relative, chunk.line, match.index + 1, match.tier.name, numbers, message)

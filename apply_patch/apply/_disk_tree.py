@@ -1,0 +1,68 @@
+"""The files under a root folder, as the planner sees them (reads, never writes)."""
+
+import os
+import stat
+
+from .._errors import PatchIOError
+from ._paths import Location, Resolver
+from ._policy import Policy
+from ._tree import FileState, Kind, State, Tree
+
+
+class DiskTree(Tree):
+    """The tree under `root`; paths resolve from `workdir` as `_paths.Resolver` says."""
+
+    def __init__(self, root: str, policy: Policy, workdir: str = ".") -> None:
+        if not os.path.isdir(root):
+            raise PatchIOError(f"The root folder {os.path.abspath(root)} does not exist", path=root)
+        self._resolver = Resolver(root, policy, workdir)
+
+    @property
+    def root(self) -> str:
+        return self._resolver.root_shown
+
+    def resolve(self, written: str, *, follow_leaf: bool = True) -> Location:
+        return self._resolver.resolve(written, follow_leaf=follow_leaf)
+
+    def read(self, key: str, *, follow: bool = True) -> State:
+        return read_entry(key, follow=follow)
+
+    def kind(self, key: str) -> str | None:
+        try:
+            mode = os.stat(key).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        if stat.S_ISDIR(mode):
+            return "folder"
+        return "file" if stat.S_ISREG(mode) else Kind.SPECIAL.value
+
+    def parent(self, key: str) -> str | None:
+        folder = os.path.dirname(key)
+        return None if folder == key else folder
+
+    def is_alias(self, one: Location, other: Location) -> bool:
+        # On a case-insensitive file system `README.md` finds `Readme.md`: the
+        # same entry, though its name is not listed in that spelling.
+        try:
+            same = os.path.samefile(one.target, other.target)
+            listed = os.path.basename(one.target) in os.listdir(os.path.dirname(one.target))
+        except OSError:
+            return False
+        return same and not listed
+
+
+def read_entry(path: str, *, follow: bool) -> State:
+    """What is at `path`: a file's bytes and mode, a symlink's target (when not
+    following it), a folder or a special file, or None; OSError if unreadable."""
+    try:
+        info = os.stat(path) if follow else os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        return FileState(os.fsencode(os.readlink(path)), is_link=True)
+    if stat.S_ISDIR(info.st_mode):
+        return Kind.FOLDER
+    if not stat.S_ISREG(info.st_mode):  # never open a FIFO or a device
+        return Kind.SPECIAL
+    with open(path, "rb") as file:
+        return FileState(file.read(), stat.S_IMODE(info.st_mode))

@@ -1,0 +1,107 @@
+"""Patch paths → locations on disk, confined to the root folder (reads no file content).
+
+A path may be relative to the root, or absolute; either way it must stay
+inside the root, lexically (`..`) and for real (symlinked folders, a symlink
+as the file itself), unless the policy says `outside_root="allow"`. With
+`symlinks="error"`, a symlink anywhere below the root is refused.
+"""
+
+import os
+from .._dataclass import dataclass
+
+from .._errors import FilePolicyError
+from ._policy import Policy
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where a patch path leads.
+
+    `shown` is absolute and lexically normalised (how messages name the file,
+    as the reference does); `relative` is relative to the root when inside it
+    (else `shown`), for our own messages; `entry` is the directory entry itself (its folder
+    with symlinks resolved: a Delete removes this, a symlink included);
+    `target` is what content is read from and written to (symlinks followed).
+    """
+
+    written: str
+    shown: str
+    entry: str
+    target: str
+    relative: str
+
+
+class Resolver:
+    """Resolves the paths of one patch against one root folder.
+
+    Relative paths are taken from `workdir` (relative to the root, or absolute),
+    a folder that may not exist yet; they must still stay inside the root.
+    """
+
+    def __init__(self, root: str, policy: Policy, workdir: str = ".") -> None:
+        self.root_shown = os.path.abspath(root)
+        self.root_real = os.path.realpath(root)
+        self.base = os.path.normpath(os.path.join(self.root_shown, workdir))
+        self._policy = policy
+        if policy.outside_root == "error" and not _inside(self.base, self.root_shown):
+            raise FilePolicyError(
+                f"The working folder {self.base} is outside the root folder {self.root_shown}",
+                path=workdir,
+            )
+
+    def resolve(self, written: str, *, follow_leaf: bool = True) -> Location:
+        """The location of `written`; FilePolicyError if it may not be touched."""
+        if not written or "\0" in written:
+            raise FilePolicyError(f"Invalid path {written!r}", path=written)
+        shown = os.path.normpath(os.path.join(self.base, written))
+        entry = os.path.join(os.path.realpath(os.path.dirname(shown)), os.path.basename(shown))
+        target = os.path.realpath(shown)
+        if self._policy.symlinks == "error":
+            self._refuse_symlinks(written, shown)
+        if self._policy.outside_root == "error":
+            self._confine(written, shown, entry, target if follow_leaf else entry)
+        relative = (
+            os.path.relpath(shown, self.root_shown) if _inside(shown, self.root_shown) else shown
+        )
+        return Location(written, shown, entry, target if follow_leaf else entry, relative)
+
+    def _confine(self, written: str, shown: str, entry: str, target: str) -> None:
+        if not _inside(shown, self.root_shown):
+            raise FilePolicyError(
+                f"Path '{written}' is outside the root folder {self.root_shown}: "
+                "paths must be relative and stay inside it",
+                path=written,
+            )
+        if not (_inside(entry, self.root_real) and _inside(target, self.root_real)):
+            raise FilePolicyError(
+                f"Path '{written}' leads outside the root folder {self.root_shown} "
+                f"through {self._escaping_link(shown)}",
+                path=written,
+            )
+
+    def _escaping_link(self, shown: str) -> str:
+        """Names the first symlink on the way to `shown` that leads out of the root."""
+        path = self.root_shown
+        for part in os.path.relpath(shown, self.root_shown).split(os.sep):
+            path = os.path.join(path, part)
+            if os.path.islink(path) and not _inside(os.path.realpath(path), self.root_real):
+                return f"the symlink {path} (to {os.readlink(path)})"
+        return f"a symlink (to {os.path.realpath(shown)})"
+
+    def _refuse_symlinks(self, written: str, shown: str) -> None:
+        if _inside(shown, self.root_shown):
+            path, below = self.root_shown, os.path.relpath(shown, self.root_shown)
+        else:
+            path, below = os.sep, shown.lstrip(os.sep)
+        for part in below.split(os.sep):
+            path = os.path.join(path, part)
+            if os.path.islink(path):
+                raise FilePolicyError(
+                    f"Path '{written}' goes through the symlink {path}, "
+                    "and the policy refuses symlinks",
+                    path=written,
+                )
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)

@@ -1,0 +1,151 @@
+"""The whole pipeline in one call: parse → plan → commit (to disk or a mapping) → result."""
+
+from __future__ import annotations
+
+import os
+
+from ._commit import commit
+from .._dataclass import dataclass
+from ._disk_tree import DiskTree
+from ._gc import PausedCollector
+from ._memory_tree import MemoryTree, normalise
+from ..format._parse import parse_patch
+from ._plan import FileChange, OperationResult, file_pairs, make_plan
+from ._policy import DEFAULT, Policy
+from ._report import DRY_RUN_HEADER, SUCCESS_HEADER, summary, unified_diff
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from collections.abc import Mapping
+    from typing import Literal
+
+    from ._diagnose import PatchWarning
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    """What happened to one file: `status` is "added", "updated", "deleted" or "moved".
+
+    `path` is relative to the root (for a deleted file, where it was); a moved
+    file has its old path in `moved_from`. `added`/`removed` count lines.
+    """
+
+    path: str
+    status: Literal["added", "updated", "deleted", "moved"]
+    moved_from: str | None = None
+    added: int = 0
+    removed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyResult:
+    """What a patch did (or, with `dry_run`, would do).
+
+    `summary` is exactly the executable's success text (with a dry-run header
+    in a dry run); `operations` the operations in patch order, with where each
+    chunk landed; `changes` the net change of every file; `warnings` doubts
+    about chunks placed by a fuzzy tier or at the first of several places.
+    """
+
+    summary: str
+    operations: tuple[OperationResult, ...]
+    changes: tuple[FileChange, ...]
+    warnings: tuple[PatchWarning, ...] = ()
+    dry_run: bool = False
+
+    @property
+    def diff(self) -> str:
+        """A unified diff (with file headers) of every change."""
+        return unified_diff(self.changes, self.operations)
+
+    @property
+    def files(self) -> tuple[FileResult, ...]:
+        """One result per file whose content or place changed, in the order of `changes`."""
+        pairs = file_pairs(self.changes, self.operations)
+        return tuple(_file_result(old, new, self.operations) for old, new in pairs)
+
+
+def _file_result(
+    old: FileChange, new: FileChange, operations: tuple[OperationResult, ...]
+) -> FileResult:
+    chosen = [op for op in operations if op.target == new.path]
+    added, removed = sum(op.added for op in chosen), sum(op.removed for op in chosen)
+    if old is not new:
+        return FileResult(new.relative, "moved", old.relative, added, removed)
+    if new.before is None:
+        return FileResult(new.relative, "added", None, added, removed)
+    if new.after is None:
+        return FileResult(new.relative, "deleted", None, added, removed)
+    return FileResult(new.relative, "updated", None, added, removed)
+
+
+def apply_patch(
+    text: str,
+    root: str | os.PathLike[str] = ".",
+    *,
+    workdir: str | os.PathLike[str] = ".",
+    dry_run: bool = False,
+    policy: Policy = DEFAULT,
+    **options: str,
+) -> ApplyResult:
+    """Apply patch `text` to the files under `root`, all or nothing.
+
+    Relative patch paths are taken from `workdir` (relative to `root`; it may
+    not exist yet, and is created only if a file is written in it); every path
+    stays confined to `root`. `policy` is `DEFAULT` or `CODEX` (the reference's
+    file handling); keyword `options` change single fields of it
+    (`add_existing="overwrite"`...). Raises a PatchError subclass on any
+    failure, and then no file changed. With `dry_run`, everything is computed
+    and nothing is written.
+    """
+    chosen = policy.with_options(**options) if options else policy
+    with PausedCollector():  # the collector would walk large files' lines again and again
+        tree = DiskTree(os.fspath(root), chosen, os.fspath(workdir))
+        plan = make_plan(parse_patch(text), tree, chosen)
+        if not dry_run:
+            commit(plan)
+    header = DRY_RUN_HEADER if dry_run else SUCCESS_HEADER
+    return ApplyResult(
+        summary(plan.operations, header=header),
+        plan.operations,
+        plan.changes,
+        plan.warnings,
+        dry_run,
+    )
+
+
+def apply_to_mapping(
+    text: str,
+    files: Mapping[str, str | bytes],
+    *,
+    policy: Policy = DEFAULT,
+    **options: str,
+) -> dict[str, str | bytes]:
+    """Apply patch `text` to an in-memory tree and return the new tree; no disk access.
+
+    Keys are relative paths with `/` (`./a//b` is `a/b`). A file given as
+    `str` is UTF-8 text and comes back as `str`; `bytes` stay `bytes`; added
+    files come back as `str`; a moved file keeps its type under its new path;
+    deleted files are absent. Raises PatchError as `apply_patch` does, and
+    the mapping passed in is never modified.
+    """
+    chosen = policy.with_options(**options) if options else policy
+    tree = MemoryTree({path: _as_bytes(content) for path, content in files.items()})
+    with PausedCollector():
+        plan = make_plan(parse_patch(text), tree, chosen)
+    binary = {normalise(path) for path, content in files.items() if isinstance(content, bytes)}
+    binary.update(op.target for op in plan.operations if op.source_target in binary)
+    new_tree = dict(tree.files)
+    for change in plan.changes:
+        if change.after is None:
+            del new_tree[change.path]
+        else:
+            new_tree[change.path] = change.after.data
+    return {
+        path: data if path in binary else data.decode("utf-8", "surrogateescape")
+        for path, data in new_tree.items()
+    }
+
+
+def _as_bytes(content: str | bytes) -> bytes:
+    return content.encode("utf-8") if isinstance(content, str) else content

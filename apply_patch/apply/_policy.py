@@ -1,0 +1,104 @@
+"""The file policies: one field per row of the contract's table, with two presets.
+
+`DEFAULT` is this project's behaviour; `CODEX` reproduces the reference
+implementation's file handling where that loses no data (it never keeps a
+partially applied patch, never deletes a file moved onto itself, never writes
+outside the root unless `outside_root="allow"`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import _dataclass as dataclasses
+from .._dataclass import dataclass, field
+from .._errors import PatchError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    import typing
+    from typing import Final, Literal
+
+
+def _option(default: str, help: str) -> typing.Any:
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """How files are treated and chunks placed; every field is also an option of the executable."""
+
+    add_existing: Literal["error", "overwrite"] = _option(
+        "error", "Add File on a path that exists"
+    )
+    move_existing: Literal["error", "overwrite"] = _option(
+        "error", "Move to a path that exists"
+    )
+    move_same_path: Literal["update", "error"] = _option(
+        "update", "Move to the file's own path"
+    )
+    final_newline: Literal["keep", "add"] = _option(
+        "keep", "an updated file that had no final newline"
+    )
+    pure_addition: Literal["after-context", "end"] = _option(
+        "after-context", "where '@@ ctx' followed only by '+' lines inserts them"
+    )
+    outside_root: Literal["error", "allow"] = _option(
+        "error", "paths leaving the root (absolute, '..', symlinks)"
+    )
+    line_endings: Literal["keep", "lf", "crlf"] = _option(
+        "keep", "keep: untouched lines keep theirs, new lines take the file's first one"
+    )
+    bom: Literal["keep", "strip"] = _option("keep", "a UTF-8 byte-order mark of an updated file")
+    move_mode: Literal["keep", "default"] = _option(
+        "keep", "permissions of a moved file (default: as for a new file)"
+    )
+    binary: Literal["error", "allow"] = _option("error", "updating a file with NUL bytes")
+    non_utf8: Literal["error", "preserve"] = _option(
+        "error", "updating a file that is not UTF-8 (preserve: its bytes kept as they are)"
+    )
+    symlinks: Literal["follow", "error"] = _option(
+        "follow", "paths through symlinks inside the root"
+    )
+    ambiguous: Literal["first", "error"] = _option(
+        "first", "a chunk that matches several places (first: use it and warn)"
+    )
+
+    def __post_init__(self) -> None:
+        for name, choices in CHOICES.items():
+            value = getattr(self, name)
+            if value not in choices:
+                raise PolicyValueError(
+                    f"Invalid value {value!r} for {name}: choose one of {', '.join(choices)}"
+                )
+
+    def with_options(self, **options: str) -> Policy:
+        """A copy with some fields changed (unknown names are refused)."""
+        unknown = sorted(set(options) - set(CHOICES))
+        if unknown:
+            raise PolicyValueError(f"Unknown policy option: {', '.join(unknown)}")
+        return dataclasses.replace(self, **options)  # type: ignore[arg-type]
+
+
+class PolicyValueError(PatchError):
+    """A policy option name or value that does not exist."""
+
+    kind = "usage"
+
+
+def _choices() -> dict[str, tuple[str, ...]]:
+    # Read from the text of each `Literal["a", "b"]` annotation: evaluating it
+    # would import typing, a good part of the executable's start-up time.
+    return {f.name: tuple(re.findall(r"""["']([^"']*)["']""", str(f.type))) for f in dataclasses.fields(Policy)}
+
+
+CHOICES: Final = _choices()
+HELP: Final = {f.name: str(f.metadata["help"]) for f in dataclasses.fields(Policy)}
+
+DEFAULT: Final = Policy()
+CODEX: Final = Policy(
+    add_existing="overwrite",
+    move_existing="overwrite",
+    final_newline="add",
+    pure_addition="end",
+)

@@ -1,0 +1,126 @@
+"""Results and errors → the text and JSON the executable prints."""
+
+from __future__ import annotations
+
+from .._dataclass import asdict
+from .._errors import PatchError, RollbackError
+from ._plan import file_pairs
+from ._textfile import split_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from collections.abc import Iterable, Sequence
+    from typing import Any, Final
+
+    from ._diagnose import PatchWarning
+    from ._plan import FileChange, OperationResult
+    from ._tree import FileState
+
+SUCCESS_HEADER: Final = "Success. Updated the following files:"
+DRY_RUN_HEADER: Final = "Dry run, nothing was written. The patch applies and would update:"
+NOTHING_CHANGED: Final = "The patch was not applied; no file was changed."
+_OPERATION_NAMES: Final = {"A": "add", "M": "update", "D": "delete"}
+
+
+def summary(operations: Iterable[OperationResult], *, header: str = SUCCESS_HEADER) -> str:
+    """The reference's success text: `A` lines, then `M`, then `D`, each in patch order."""
+    ordered = list(operations)
+    lines = [header]
+    for letter in "AMD":
+        lines.extend(f"{letter} {op.path}" for op in ordered if op.letter == letter)
+    return "\n".join(lines) + "\n"
+
+
+def failure(error: PatchError) -> str:
+    """The error as printed on stderr, saying that nothing changed (when that is true)."""
+    if isinstance(error, RollbackError):
+        return f"{error}\n"
+    return f"{error}\n{NOTHING_CHANGED}\n"
+
+
+def warnings_text(warnings: Iterable[PatchWarning]) -> str:
+    """One `warning:` line per doubt, for stderr."""
+    return "".join(f"warning: {w.message}\n" for w in warnings)
+
+
+def unified_diff(changes: Sequence[FileChange], operations: Sequence[OperationResult]) -> str:
+    """A unified diff of every net change, with file headers; a move is one rename diff."""
+    return "".join(
+        _file_diff(old.relative, old.before, new.relative, new.after)
+        for old, new in file_pairs(changes, operations)
+    )
+
+
+def _file_diff(
+    old_name: str, before: FileState | None, new_name: str, after: FileState | None
+) -> str:
+    old_label = "/dev/null" if before is None else f"a/{old_name}"
+    new_label = "/dev/null" if after is None else f"b/{new_name}"
+    old, new = _diff_lines(before), _diff_lines(after)
+    if old is None or new is None:
+        return f"Binary files {old_label} and {new_label} differ\n"
+    if old == new and old_name != new_name:
+        return f"--- {old_label}\n+++ {new_label}\n"  # a pure rename
+    import difflib  # only when a diff is asked for: start-up time matters
+
+    lines = difflib.unified_diff(old, new, old_label, new_label, n=3)
+    return "".join(
+        line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n"
+        for line in lines
+    )
+
+
+def _diff_lines(state: FileState | None) -> list[str] | None:
+    """The file's lines with their endings; None when it is not text."""
+    if state is None:
+        return []
+    if state.is_link or b"\0" in state.data:
+        return None
+    try:
+        text = split_text(state.data.decode("utf-8", "surrogateescape"))
+    except UnicodeDecodeError:
+        return None
+    return list(map(str.__add__, text.lines, text.endings))
+
+
+def result_json(
+    operations: Sequence[OperationResult],
+    warnings: Sequence[PatchWarning],
+    *,
+    dry_run: bool,
+    diff: str | None,
+) -> dict[str, Any]:
+    """The `--json` document of a patch that applied (or would, in a dry run)."""
+    return {
+        "ok": True,
+        "dry_run": dry_run,
+        "operations": [_operation_json(op) for op in operations],
+        "warnings": [asdict(w) for w in warnings],
+        "diff": diff,
+        "error": None,
+    }
+
+
+def error_json(error: PatchError, *, dry_run: bool) -> dict[str, Any]:
+    """The `--json` document of a patch that was not applied."""
+    return {
+        "ok": False,
+        "dry_run": dry_run,
+        "operations": [],
+        "warnings": [],
+        "diff": None,
+        "error": {**error.to_dict(), "nothing_changed": not isinstance(error, RollbackError)},
+    }
+
+
+def _operation_json(op: OperationResult) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "op": _OPERATION_NAMES[op.letter],
+        "path": op.source if op.source is not None else op.path,
+        "move_to": op.path if op.source is not None else None,
+        "added": op.added,
+        "removed": op.removed,
+    }
+    if op.letter == "M":
+        data["chunks"] = [asdict(p) for p in op.placements]
+    return data

@@ -1,0 +1,66 @@
+"""What the planner sees of a tree of files: the `Tree` interface and file states.
+
+Two trees implement it: the files under a root folder (`_disk_tree`) and an
+in-memory mapping of path → content (`_memory_tree`). Neither writes.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from .._dataclass import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._paths import Location
+
+
+@dataclass(frozen=True, slots=True)
+class FileState:
+    """A file's bytes and permission bits (None: as for a new file).
+
+    For a symlink (`is_link`), `data` is the link's target path.
+    """
+
+    data: bytes
+    mode: int | None = None
+    is_link: bool = False
+
+
+class Kind(enum.Enum):
+    """What a path is when it is not a regular file or a symlink."""
+
+    FOLDER = "folder"
+    SPECIAL = "special file"
+
+
+State = FileState | Kind | None  # None: nothing there
+
+
+class Tree:
+    """Read-only access to the files a patch touches (subclasses say where they are)."""
+
+    @property
+    def root(self) -> str:
+        """How messages name the root."""
+        raise NotImplementedError
+
+    def resolve(self, written: str, *, follow_leaf: bool = True) -> Location:
+        """The location of a patch path; FilePolicyError if it may not be touched."""
+        raise NotImplementedError
+
+    def read(self, key: str, *, follow: bool = True) -> State:
+        """The state of `key` (a Location's entry or target); OSError if unreadable."""
+        raise NotImplementedError
+
+    def kind(self, key: str) -> str | None:
+        """"folder", "file", "special file", or None when nothing is at `key`."""
+        raise NotImplementedError
+
+    def parent(self, key: str) -> str | None:
+        """The folder holding `key`, or None above the top."""
+        raise NotImplementedError
+
+    def is_alias(self, one: Location, other: Location) -> bool:
+        """True when `one` names `other`'s own entry in another spelling (case)."""
+        raise NotImplementedError

@@ -1,0 +1,211 @@
+"""The `apply_patch` executable: argv and stdin in; summary, errors and exit code out.
+
+Exit codes, as the reference's: 0 applied, 1 not applied (nothing changed),
+2 usage error. Our options come before the patch argument.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from ..apply._pipeline import apply_patch
+from .._errors import PatchError
+from ..apply._policy import CHOICES, CODEX, DEFAULT, HELP, Policy
+from ..apply._report import error_json, failure, result_json, warnings_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # start-up time: typing, argparse and importlib.metadata cost more than the rest
+    import argparse
+    from collections.abc import Sequence
+    from typing import Any, Final, TextIO
+
+USAGE: Final = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch"
+EXTRA_ARGUMENT: Final = "Error: apply_patch accepts exactly one argument."
+NOT_UTF8_ARGUMENT: Final = "Error: apply_patch requires a UTF-8 PATCH argument."
+STDIN_FAILED: Final = "Error: Failed to read PATCH from stdin."
+
+DESCRIPTION: Final = """\
+Apply a patch in the Codex apply_patch format (*** Begin Patch ... *** End Patch)
+to the files under the root folder, all or nothing: if any part fails, no file
+is changed and the exit code is 1. The patch is the single argument, or stdin.
+
+other commands (each has --help):
+  apply_patch extract [FILE]   find the patches in a command, transcript or agent log
+  apply_patch diff OLD NEW     print the patch that turns OLD into NEW
+  apply_patch convert [DIFF]   turn a unified diff into a patch
+  apply_patch serve            run an MCP server over stdio (needs apply-patch[mcp])
+"""
+
+
+# `apply_patch NAME ...` runs the subcommand's module `main(argv) -> int`; each is
+# imported only when used, so applying a patch never loads what they need.
+SUBCOMMANDS: Final[dict[str, str]] = {
+    "convert": "._convert",
+    "diff": "._diff",
+    "extract": "._extract",
+    "serve": "._serve",
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the executable with `argv` (default: sys.argv[1:]); return the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in SUBCOMMANDS:
+        module = importlib.import_module(SUBCOMMANDS[args[0]], __package__)
+        exit_code: int = module.main(args[1:])
+        return exit_code
+    options: argparse.Namespace | _Unparsed
+    if not args or (len(args) == 1 and not args[0].startswith("-")):  # no option
+        options = _Unparsed(args)
+    else:
+        try:
+            options = _argument_parser().parse_args(args)
+        except SystemExit as exc:  # --help, --version, or an argparse usage error
+            return exc.code if isinstance(exc.code, int) else 2
+    patch = _read_patch(options.patch, sys.stdin, sys.stderr)
+    if isinstance(patch, int):
+        return patch
+    try:
+        result = apply_patch(patch, options.root, dry_run=options.dry_run, policy=policy_from(options))
+    except PatchError as error:
+        if options.json:
+            _print_json(error_json(error, dry_run=options.dry_run))
+        else:
+            sys.stderr.write(failure(error))
+        return 1
+    if options.json:
+        diff = result.diff if options.diff else None
+        _print_json(result_json(result.operations, result.warnings, dry_run=result.dry_run, diff=diff))
+        return 0
+    sys.stdout.write(result.summary)
+    if options.diff:
+        sys.stdout.write(result.diff)
+    sys.stderr.write(warnings_text(result.warnings))
+    return 0
+
+
+def add_policy_options(parser: argparse.ArgumentParser) -> None:
+    """`--codex`, `--unique` and one option per policy field (shared by subcommands)."""
+    parser.add_argument(
+        "--codex",
+        action="store_true",
+        help="the reference implementation's file policies (the options below override it)",
+    )
+    parser.add_argument(
+        "--unique",
+        action="store_true",
+        help="a chunk that matches several places is an error (same as --ambiguous error)",
+    )
+    policies = parser.add_argument_group("file policies (default first)")
+    for name, choices in CHOICES.items():
+        default, codex = getattr(DEFAULT, name), getattr(CODEX, name)
+        note = f"; --codex: {codex}" if codex != default else ""
+        policies.add_argument(
+            "--" + name.replace("_", "-"),
+            dest=name,
+            choices=choices,
+            help=f"{HELP[name]} (default: {default}{note})",
+        )
+
+
+def policy_from(options: argparse.Namespace | _Unparsed) -> Policy:
+    """The policy the options of `add_policy_options` describe."""
+    base = CODEX if options.codex else DEFAULT
+    overrides = {name: getattr(options, name) for name in CHOICES if getattr(options, name)}
+    if options.unique:
+        overrides["ambiguous"] = "error"
+    return base.with_options(**overrides)
+
+
+def _print_json(document: dict[str, object]) -> None:
+    import json  # only when asked for: start-up time matters
+
+    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+
+
+def _read_patch(arguments: list[str], stdin: TextIO, stderr: TextIO) -> str | int:
+    """The patch text, or the exit code after printing the reference's message."""
+    if arguments[:1] == ["--"]:
+        arguments = arguments[1:]
+    if len(arguments) > 1:
+        stderr.write(EXTRA_ARGUMENT + "\n")
+        return 2
+    if arguments:
+        try:
+            arguments[0].encode("utf-8")
+        except UnicodeEncodeError:  # undecodable bytes in argv arrive as lone surrogates
+            stderr.write(NOT_UTF8_ARGUMENT + "\n")
+            return 1
+        return arguments[0]
+    data = stdin.buffer.read()
+    if not data:
+        stderr.write(USAGE + "\n")
+        return 2
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        stderr.write(f"{STDIN_FAILED}\nstream did not contain valid UTF-8\n")
+        return 1
+
+
+class _Unparsed:
+    """The options when none is given: each one's default, as argparse sets it.
+
+    The usual ones are written here: importing and building argparse is a
+    good part of the executable's start-up. Any other is asked of argparse
+    when first read (tests/cli/test_startup.py checks both against argparse).
+    """
+
+    KNOWN: Final = {
+        "root": ".",
+        "codex": False,
+        "dry_run": False,
+        "diff": False,
+        "json": False,
+        "unique": False,
+        **dict.fromkeys(CHOICES),
+    }
+    patch: list[str]
+
+    def __init__(self, patch: list[str]) -> None:
+        self.__dict__.update(self.KNOWN, patch=patch)
+
+    def __getattr__(self, name: str) -> Any:  # an option not in KNOWN
+        return getattr(_argument_parser().parse_args(self.patch), name)
+
+
+def _argument_parser() -> argparse.ArgumentParser:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="apply_patch",
+        usage="apply_patch [OPTIONS] 'PATCH'\n       echo 'PATCH' | apply_patch [OPTIONS]",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "-C", "--root", default=".", metavar="DIR", help="apply relative to DIR (default: .)"
+    )
+    parser.add_argument(
+        "--dry-run", action="store_true", help="do everything but write; print what would change"
+    )
+    parser.add_argument(
+        "--diff", action="store_true", help="also print a unified diff of every change"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object on stdout (schema in README)"
+    )
+    add_policy_options(parser)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("patch", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    return parser
+
+
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("apply-patch")
+    except metadata.PackageNotFoundError:
+        return "unknown"

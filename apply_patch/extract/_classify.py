@@ -1,0 +1,183 @@
+"""Strict classification of a command's argv: is it an apply_patch call, and with which patch?
+
+For an agent deciding whether to intercept a command before running it. The
+rules are the reference's (`invocation.rs`), so a command is intercepted only
+in the forms it was meant for:
+
+- `["apply_patch", PATCH]` or `["applypatch", PATCH]`;
+- a shell invocation (see `_argv.strict_script`) whose script is exactly
+  `apply_patch <<DELIM ... DELIM` or `cd DIR && apply_patch <<DELIM ... DELIM`
+  and nothing else (no comment, no second command, no extra redirect).
+
+Beyond the reference: any heredoc delimiter and quoting, `<<-` with its
+leading tabs stripped, and `cd DIR && apply_patch ARG <<...` is refused like
+`apply_patch ARG <<...` is (the reference accepts it after a `cd`).
+
+The answer is a value, never an exception: `NotApplyPatch`, `ApplyPatchCall`,
+`BrokenApplyPatchCall` (the call is real, its patch does not parse), or
+`ImplicitPatch` (a bare patch given as a command, without apply_patch).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from .._dataclass import dataclass
+
+from . import _shell
+from ._argv import APPLY_PATCH_NAMES, strict_script
+from .._errors import PatchSyntaxError
+from ..format._model import Patch
+from ..format._parse import parse_patch
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final
+
+    from tree_sitter import Node
+
+IMPLICIT_INVOCATION: Final = (
+    'patch detected without explicit call to apply_patch. Rerun as ["apply_patch", "<patch>"]'
+)
+# The only argument forms `cd` may take: a plain word or a quoted string without expansions.
+_CD_ARGUMENTS: Final = ("word", "string", "raw_string")
+
+
+@dataclass(frozen=True, slots=True)
+class NotApplyPatch:
+    """Not an apply_patch call: the command should run as it is."""
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyPatchCall:
+    """An apply_patch call: `patch` parsed from `text`, to apply in `workdir`.
+
+    `workdir` is the given working folder joined with the script's `cd`
+    folder, or None when neither was given (the current folder).
+    """
+
+    patch: Patch
+    text: str
+    workdir: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class BrokenApplyPatchCall:
+    """An apply_patch call whose patch `text` does not parse: `error` says why."""
+
+    text: str
+    error: PatchSyntaxError
+    workdir: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ImplicitPatch:
+    """A patch given as the command itself, without apply_patch: to refuse with `message`."""
+
+    patch: Patch
+    text: str
+    message: str = IMPLICIT_INVOCATION
+
+
+Classification = NotApplyPatch | ApplyPatchCall | BrokenApplyPatchCall | ImplicitPatch
+
+
+def classify_argv(argv: Sequence[str], cwd: str | None = None) -> Classification:
+    """Classify a command given as `argv`, run in the folder `cwd` (None: unknown).
+
+    Never raises: a patch that does not parse inside a real call is a
+    `BrokenApplyPatchCall` carrying the parser's `PatchSyntaxError`.
+    """
+    argv = list(argv)
+    if len(argv) == 2 and argv[0] in APPLY_PATCH_NAMES:
+        return _call(argv[1], cwd)
+    script = strict_script(argv)
+    bare = argv[0] if len(argv) == 1 else script
+    implicit = _implicit(bare)
+    if implicit is not None:
+        return implicit
+    found = None if script is None else _heredoc_call(script)
+    if found is None:
+        return NotApplyPatch()
+    text, folder = found
+    return _call(text, _join(cwd, folder))
+
+
+def _call(text: str, workdir: str | None) -> ApplyPatchCall | BrokenApplyPatchCall:
+    try:
+        return ApplyPatchCall(parse_patch(text), text, workdir)
+    except PatchSyntaxError as error:
+        return BrokenApplyPatchCall(text, error, workdir)
+
+
+def _implicit(text: str | None) -> ImplicitPatch | None:
+    """A patch where a command was expected (the reference refuses to guess the intent)."""
+    if text is None:
+        return None
+    try:
+        return ImplicitPatch(parse_patch(text), text)
+    except PatchSyntaxError:
+        return None
+
+
+def _join(cwd: str | None, folder: str | None) -> str | None:
+    if cwd is None or folder is None:
+        return folder if cwd is None else cwd
+    return os.path.join(cwd, folder)
+
+
+def _heredoc_call(script: str) -> tuple[str, str | None] | None:
+    """(heredoc text, cd folder) if `script` is exactly one of the two accepted forms.
+
+    In tree-sitter terms (the reference's query, with its anchors):
+    `(program . (redirected_statement body: B redirect: (heredoc_redirect .
+    (heredoc_start) . (heredoc_body) . (heredoc_end) .)) .)` where B is
+    `(command name: apply_patch .)` or `(list . (command name: cd . ARG .) . "&&" .
+    (command name: apply_patch .) .)`.
+    """
+    program = _shell.parse(script)
+    if program.has_error or [c.type for c in program.named_children] != ["redirected_statement"]:
+        return None
+    statement = program.named_children[0]
+    redirects = statement.children_by_field_name("redirect")
+    body = statement.child_by_field_name("body")
+    if body is None or len(redirects) != 1 or not _plain_heredoc(redirects[0]):
+        return None
+    text = _shell.heredoc_text(redirects[0], script.split("\n")).rstrip("\n")
+    if _bare_apply_patch(body):
+        return text, None
+    folder = _cd_then_apply_patch(body)
+    return None if folder is None else (text, folder)
+
+
+def _plain_heredoc(redirect: Node) -> bool:
+    kinds = [c.type for c in redirect.named_children]
+    return kinds == ["heredoc_start", "heredoc_body", "heredoc_end"]
+
+
+def _bare_apply_patch(node: Node) -> bool:
+    """`apply_patch` or `applypatch` as a plain word, alone: no argument, no assignment."""
+    if node.type != "command" or len(node.named_children) != 1:
+        return False
+    name = node.named_children[0]
+    return _plain_word(name) in APPLY_PATCH_NAMES
+
+
+def _cd_then_apply_patch(node: Node) -> str | None:
+    """The folder of `cd FOLDER && apply_patch`, else None."""
+    if node.type != "list" or [c.type for c in node.children] != ["command", "&&", "command"]:
+        return None
+    cd, apply = node.named_children
+    if not _bare_apply_patch(apply) or len(cd.named_children) != 2:
+        return None
+    name, argument = cd.named_children
+    if _plain_word(name) != "cd" or argument.type not in _CD_ARGUMENTS:
+        return None
+    return _shell.literal(argument) or None
+
+
+def _plain_word(name: Node) -> str | None:
+    words = name.named_children
+    if name.type != "command_name" or len(words) != 1 or words[0].type != "word":
+        return None
+    return _shell.text_of(words[0])

@@ -1,0 +1,82 @@
+"""Liberal extraction: every apply_patch call in a script, transcript or agent log, in order.
+
+`extract_patches(text)` reads the text as `_transcript` says (JSON, JSON
+lines, a script, a terminal transcript, Markdown), finds the calls in each
+region (`_script` for shell, `_records` for JSON) and parses each patch.
+
+The working folder follows the text: in shell text, `cd` lasts until the end
+of the text (a transcript is one shell session, a Markdown file one reader's
+shell), except inside subshells and nested shells; in a JSON log, each call
+has its own folder. A folder is relative to where the session started (`.`),
+unless it was given as an absolute path or from `~`.
+"""
+
+from __future__ import annotations
+
+from .._dataclass import dataclass
+
+from .._errors import PatchSyntaxError
+from ..format._model import Patch
+from ..format._parse import parse_patch
+from ._records import Session, is_argv, json_calls
+from ._script import ShellCall, ShellState, script_calls
+from ._transcript import ShellText, regions
+
+
+@dataclass(frozen=True, slots=True)
+class FoundPatch:
+    """A patch found in an apply_patch call, and parsed.
+
+    `patch` is the text the call gave apply_patch; `workdir` the folder it ran
+    in; `line` the 1-based line of the call in the text; `source` the kind of
+    text around it: `script`, `terminal`, `markdown`, `argv` (a JSON argv
+    array) or `log` (a JSON record of an agent log).
+    """
+
+    patch: str
+    workdir: str
+    line: int
+    source: str
+    parsed: Patch
+
+
+@dataclass(frozen=True, slots=True)
+class BrokenPatch:
+    """An apply_patch call whose patch does not parse: `error` says why (fields as FoundPatch)."""
+
+    patch: str
+    workdir: str
+    line: int
+    source: str
+    error: PatchSyntaxError
+
+
+Extracted = FoundPatch | BrokenPatch
+
+
+def extract_patches(source: str) -> tuple[Extracted, ...]:
+    """Every apply_patch call in `source`, in order; never raises.
+
+    A broken patch is a `BrokenPatch` and the calls after it are still found.
+    Text that is no apply_patch call (a patch written to a file, echoed, in a
+    comment, `apply_patch --help`) gives nothing.
+    """
+    found: list[tuple[ShellCall, str]] = []
+    state, session = ShellState(), Session()
+    for region in regions(source):
+        if isinstance(region, ShellText):
+            calls, state = script_calls(region.text, state, region.first_line)
+            label = region.source
+        else:
+            calls, session = json_calls(region.value, region.line, session)
+            label = "argv" if is_argv(region.value) else "log"
+        found.extend((call, label) for call in calls)
+    return tuple(_parsed(call, label) for call, label in found)
+
+
+def _parsed(call: ShellCall, source: str) -> Extracted:
+    try:
+        patch = parse_patch(call.text)
+    except PatchSyntaxError as error:
+        return BrokenPatch(call.text, call.workdir, call.line, source, error)
+    return FoundPatch(call.text, call.workdir, call.line, source, patch)

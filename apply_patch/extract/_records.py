@@ -1,0 +1,152 @@
+"""JSON values → apply_patch calls: argv arrays, and the tool calls of agent logs.
+
+A JSON array of strings is an argv (`["bash", "-lc", S]`, `["apply_patch", P]`).
+Anything else is walked as a log record, every object and array in it,
+until an object is one of these tool calls:
+
+- a tool named `apply_patch`/`applypatch` given the patch: `input` is the patch
+  (`custom_tool_call`), or `arguments` (JSON text or object) holds it in
+  `input` or `patch`;
+- a function call whose `arguments` (JSON text or object) hold `command`
+  (argv array or shell string) or `cmd`, and maybe `workdir` (or `cwd`);
+- a `local_shell_call`: `action.command` and `action.working_directory`;
+- a tool use whose `input` holds `command` (a shell string or argv), and maybe
+  `workdir` (or `cwd`).
+
+Working folders are reported relative to the session's folder when they are
+inside it: the first `cwd` of a record (top-level, or in the `payload` of a
+`session_meta` or `turn_context` record). A call without a folder runs in the
+latest such `cwd`.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from collections.abc import Mapping
+from .._dataclass import dataclass, replace
+
+from ._argv import is_apply_patch
+from ._script import ShellCall, ShellState, argv_calls, script_calls
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final, TypeGuard
+
+_PATCH_KEYS: Final = ("input", "patch")
+_COMMAND_KEYS: Final = ("command", "cmd")
+_FOLDER_KEYS: Final = ("workdir", "cwd", "working_directory")
+_SESSION_RECORDS: Final = ("session_meta", "turn_context")
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """The agent session's folders: `base` (the first seen), `current` (the latest)."""
+
+    base: str | None = None
+    current: str | None = None
+
+    def seen(self, cwd: str) -> "Session":
+        """After a record saying the session is in `cwd`."""
+        return Session(self.base or cwd, cwd)
+
+    def folder(self, workdir: str | None) -> str:
+        """A call's folder (`workdir` given, or the current one), relative to `base` if inside."""
+        where = workdir if self.current is None else _join(self.current, workdir)
+        return "." if where is None else self.relative(where)
+
+    def relative(self, folder: str) -> str:
+        """`folder` relative to `base` if it is an absolute path inside it, else as it is."""
+        if self.base is None or not posixpath.isabs(folder):
+            return folder
+        inside = posixpath.relpath(folder, self.base)
+        return folder if inside == ".." or inside.startswith("../") else inside
+
+
+def _join(folder: str, workdir: str | None) -> str:
+    return folder if workdir is None else posixpath.normpath(posixpath.join(folder, workdir))
+
+
+def is_argv(value: object) -> TypeGuard[list[str]]:
+    """Whether `value` is an argv: a non-empty JSON array of strings."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
+
+
+def json_calls(value: object, line: int, session: Session) -> tuple[list[ShellCall], Session]:
+    """The calls in one JSON value found at `line`, and the session after it."""
+    calls: list[ShellCall] = []
+    if is_argv(value):
+        calls = argv_calls(value, ShellState(session.folder(None)), line)
+    else:
+        session = _session_after(value, session)
+        _walk(value, line, session, calls)
+    # A script's own `cd /abs/path` is made relative to the session too; and the
+    # lines of a script inside a JSON string are not lines of the text.
+    return [replace(c, workdir=session.relative(c.workdir), line=line) for c in calls], session
+
+
+def _session_after(record: object, session: Session) -> Session:
+    if not isinstance(record, Mapping):
+        return session
+    cwd = _text(record, ("cwd",))
+    if cwd is None and record.get("type") in _SESSION_RECORDS:
+        cwd = _text(record.get("payload"), ("cwd",))
+    return session if cwd is None else session.seen(cwd)
+
+
+def _walk(value: object, line: int, session: Session, calls: list[ShellCall]) -> None:
+    if isinstance(value, list):
+        for item in value:
+            _walk(item, line, session, calls)
+    elif isinstance(value, Mapping):
+        found = _tool_call(value, line, session)
+        if found is not None:
+            calls.extend(found)
+            return
+        for item in value.values():
+            _walk(item, line, session, calls)
+
+
+def _tool_call(record: Mapping[str, object], line: int, session: Session) -> list[ShellCall] | None:
+    """The calls of `record` if it is a tool call (see the module's list), else None."""
+    name, given = record.get("name"), record.get("input")
+    arguments = _decoded(record.get("arguments"))
+    if isinstance(name, str) and is_apply_patch(name, strict=False):
+        patch = next((p for p in (given, arguments) if isinstance(p, str)), None)
+        patch = patch or _text(arguments, _PATCH_KEYS) or _text(given, _PATCH_KEYS)
+        return [] if patch is None else [ShellCall(patch, session.folder(None), line)]
+    action = record.get("action")
+    if record.get("type") == "local_shell_call" and isinstance(action, Mapping):
+        return _command(action.get("command"), _text(action, _FOLDER_KEYS), line, session)
+    for holder in (arguments, given):
+        if isinstance(holder, Mapping) and any(k in holder for k in _COMMAND_KEYS):
+            command = next(holder[k] for k in _COMMAND_KEYS if k in holder)
+            return _command(command, _text(holder, _FOLDER_KEYS), line, session)
+    return None
+
+
+def _decoded(arguments: object) -> object:
+    """A function call's `arguments`: JSON text is decoded (text that is not JSON stays text)."""
+    if not isinstance(arguments, str):
+        return arguments
+    try:
+        value: object = json.loads(arguments)
+    except ValueError:
+        return arguments
+    return value
+
+
+def _text(holder: object, keys: tuple[str, ...]) -> str | None:
+    """The first of `keys` in `holder` whose value is a string, else None."""
+    if not isinstance(holder, Mapping):
+        return None
+    return next((v for k in keys if isinstance(v := holder.get(k), str)), None)
+
+
+def _command(command: object, workdir: str | None, line: int, session: Session) -> list[ShellCall]:
+    folder = session.folder(workdir)
+    if isinstance(command, str):
+        return script_calls(command, ShellState(folder), line)[0]
+    if is_argv(command):
+        return argv_calls(command, ShellState(folder), line)
+    return []

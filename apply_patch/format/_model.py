@@ -1,0 +1,159 @@
+"""The typed model of a parsed patch; `str()` gives canonical patch text.
+
+Every node records the patch line where it starts (`line`, 1 = `*** Begin
+Patch`). Line numbers do not take part in equality, so
+`parse_patch(str(p)) == p` holds for every parsed patch `p`.
+
+`endings` (of a Chunk or an AddFile) holds the `\\` lines beyond the
+reference: `(i, ending)` pairs, in order, saying that `lines[i]` (a `+` line)
+ends with `ending` in the new file ("\\n", "\\r\\n", "\\r", or "" for
+`\\ No newline at end of file`, only on the last line). Empty for every
+patch that does not use them.
+"""
+
+from collections.abc import Iterator
+from .._dataclass import dataclass, field
+
+from . import _constants as C
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One located change inside an Update.
+
+    `contexts` are the `@@` lines (outermost first), each narrowing where the
+    chunk is searched. `lines` are the chunk's lines with their prefix kept:
+    `" "` context, `"-"` removed, `"+"` added (a blank patch line is `" "`).
+    `is_end_of_file` pins the chunk to the end of the file. `endings`: see
+    the module's docstring.
+    """
+
+    contexts: tuple[str, ...]
+    lines: tuple[str, ...]
+    is_end_of_file: bool = False
+    line: int = field(default=0, compare=False, repr=False)
+    endings: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def old_lines(self) -> list[str]:
+        """The lines the chunk expects in the file: context and removed lines."""
+        return [s[1:] for s in self.lines if s[0] != C.ADDED]
+
+    @property
+    def new_lines(self) -> list[str]:
+        """The lines the chunk leaves in their place: context and added lines."""
+        return [s[1:] for s in self.lines if s[0] != C.REMOVED]
+
+    @property
+    def added(self) -> int:
+        """Number of added lines."""
+        return sum(1 for s in self.lines if s[0] == C.ADDED)
+
+    @property
+    def removed(self) -> int:
+        """Number of removed lines."""
+        return sum(1 for s in self.lines if s[0] == C.REMOVED)
+
+    @property
+    def added_endings(self) -> tuple[str | None, ...]:
+        """The explicit ending of each `+` line in order (None: as the policy says)."""
+        explicit = dict(self.endings)
+        return tuple(explicit.get(i) for i, s in enumerate(self.lines) if s[0] == C.ADDED)
+
+    def _canonical(self) -> Iterator[str]:
+        if not self.contexts:
+            yield C.CHUNK_HEADER
+        for context in self.contexts:
+            yield C.CHUNK_HEADER_WITH_CONTEXT + context
+        yield from _with_markers(self.lines, self.endings)
+        if self.is_end_of_file:
+            yield C.END_OF_FILE
+
+
+@dataclass(frozen=True, slots=True)
+class AddFile:
+    """Create `path` with `lines` (each written with a line ending, see `text`)."""
+
+    path: str
+    lines: tuple[str, ...]
+    line: int = field(default=0, compare=False, repr=False)
+    endings: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def content(self) -> str:
+        """The new file's text under the default policy (`text()`)."""
+        return self.text()
+
+    def text(self, ending: str = "\n", *, force: bool = False) -> str:
+        """The new file's text: each line ends with its explicit ending, or `ending`.
+
+        With `force` (a policy rewriting every ending), every line that has
+        an ending gets `ending`; `\\ No newline at end of file` still holds.
+        """
+        explicit = dict(self.endings)
+        ends = (explicit.get(i, ending) for i in range(len(self.lines)))
+        if force:
+            ends = (e and ending for e in ends)
+        return "".join(map(str.__add__, self.lines, ends))
+
+    def _canonical(self) -> Iterator[str]:
+        yield C.ADD_FILE + self.path
+        yield from _with_markers(tuple(C.ADDED + text for text in self.lines), self.endings)
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteFile:
+    """Remove the file `path`."""
+
+    path: str
+    line: int = field(default=0, compare=False, repr=False)
+
+    def _canonical(self) -> Iterator[str]:
+        yield C.DELETE_FILE + self.path
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateFile:
+    """Change `path` chunk by chunk, and rename it to `move_to` if given."""
+
+    path: str
+    move_to: str | None
+    chunks: tuple[Chunk, ...]
+    line: int = field(default=0, compare=False, repr=False)
+
+    def _canonical(self) -> Iterator[str]:
+        yield C.UPDATE_FILE + self.path
+        if self.move_to is not None:
+            yield C.MOVE_TO + self.move_to
+        for chunk in self.chunks:
+            yield from chunk._canonical()
+
+
+Operation = AddFile | DeleteFile | UpdateFile
+
+
+def _with_markers(lines: tuple[str, ...], endings: tuple[tuple[int, str], ...]) -> Iterator[str]:
+    """`lines`, each followed by its `\\` line if it has an explicit ending."""
+    explicit = dict(endings)
+    for i, line in enumerate(lines):
+        yield line
+        if i in explicit:
+            ending = explicit[i]
+            yield C.LINE_ENDING + C.ENDING_NAMES[ending] if ending else C.NO_NEWLINE
+
+
+@dataclass(frozen=True, slots=True)
+class Patch:
+    """A whole patch: its operations in patch order."""
+
+    operations: tuple[Operation, ...]
+    environment_id: str | None = None
+
+    def __str__(self) -> str:
+        lines = [C.BEGIN_PATCH]
+        if self.environment_id is not None:
+            lines.append(C.ENVIRONMENT_ID + self.environment_id)
+        for operation in self.operations:
+            lines.extend(operation._canonical())
+        lines.append(C.END_PATCH)
+        return "\n".join(lines) + "\n"

@@ -1,0 +1,7 @@
+"""Making patches: two texts or trees → a patch; a unified diff → a patch."""
+
+from ._convert import convert_unified_diff
+from ._make import BinaryFileError, UnsupportedChangeError, make_patch
+from ._unidiff import UnifiedDiffError
+
+__all__ = ["BinaryFileError", "UnifiedDiffError", "UnsupportedChangeError", "convert_unified_diff", "make_patch"]

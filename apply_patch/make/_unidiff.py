@@ -1,0 +1,352 @@
+"""Unified diff text → the files it changes, with their hunks (nothing is applied here).
+
+Reads what `git diff` (also `--no-index`, renames, copies, quoted paths) and
+`diff -u` / `diff -ruN` print: `diff --git` and its extended headers,
+`---`/`+++` headers (`/dev/null` for a new or deleted file, a tab and a time
+stamp after the path), `@@ -a,b +c,d @@ section` hunks, and `\\ No newline at
+end of file`. Text around the file diffs (a commit message, `index` lines,
+`diff -r` command lines) is skipped. The diff is split at `\\n` only: a `\\r`
+before it is part of the line, as in the file (CRLF files).
+
+Paths lose their first `strip` components (`a/`, `b/`, or the folder names of
+`diff -ruN old new`), as with `patch -p1`; a path with no more components
+than that keeps its last one. `rename from`/`copy from` lines carry no `a/`,
+so they lose one component fewer.
+"""
+
+from __future__ import annotations
+
+import re
+from .._dataclass import dataclass
+from datetime import datetime
+
+from ..format import _constants as C
+from ._drafts import Line
+from .._errors import PatchError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from typing import Final
+
+HUNK_HEADER: Final = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)")
+NO_NEWLINE: Final = "\\"  # \ No newline at end of file (the text after it varies by locale)
+_LINE_BREAK: Final = re.compile(r"(\r\n|\r|\n)")  # as `_textfile` splits files
+_ESCAPES: Final = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
+_SHORT_HUNK: Final = "the hunk at line {} has fewer lines than its header says"
+_GIT_HEADERS: Final = (
+    "old mode ", "new mode ", "deleted file mode ", "new file mode ", "similarity index ",
+    "dissimilarity index ", "rename from ", "rename to ", "copy from ", "copy to ", "index ",
+)  # fmt: skip
+
+
+class UnifiedDiffError(PatchError):
+    """The text is not a unified diff this reader understands; `line` is the diff line."""
+
+    kind = "unified_diff"
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        super().__init__(message, patch_line=line)
+        self.line = line
+
+    def __str__(self) -> str:
+        where = "" if self.line is None else f" on line {self.line}"
+        return f"Invalid unified diff{where}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Hunk:
+    """One `@@` hunk: its header numbers and its diff lines.
+
+    `raw` holds each diff line as (prefix, text with its `\\n` unless a `\\ No
+    newline` line followed it); `lines` the same split into file lines.
+    """
+
+    old_start: int
+    old_count: int
+    new_start: int
+    new_count: int
+    section: str
+    raw: tuple[tuple[str, str], ...]
+    line: int
+
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        """The file lines of the hunk (a diff line with lone `\\r` in it is several)."""
+        return tuple(
+            Line(prefix, text, ending) for prefix, raw in self.raw for text, ending in _split(raw)
+        )
+
+    @property
+    def lead(self) -> int:
+        """Context diff lines before the first change."""
+        return next((i for i, (p, _) in enumerate(self.raw) if p != C.CONTEXT), len(self.raw))
+
+    @property
+    def trail(self) -> int:
+        """Context diff lines after the last change."""
+        ends = reversed(self.raw)
+        return next((i for i, (p, _) in enumerate(ends) if p != C.CONTEXT), len(self.raw))
+
+    @property
+    def marks_an_end(self) -> bool:
+        """A `\\ No newline` line: the hunk reaches the end of a file."""
+        return any(not raw.endswith("\n") for _, raw in self.raw)
+
+
+@dataclass(frozen=True, slots=True)
+class FileDiff:
+    """The diff of one file: paths (None: /dev/null), hunks, and what git said about it."""
+
+    old_path: str | None
+    new_path: str | None
+    hunks: tuple[Hunk, ...] = ()
+    binary: bool = False
+    renamed: bool = False
+    copied: bool = False
+    line: int = 0
+
+    @property
+    def shown(self) -> str:
+        """The path to name in messages."""
+        return self.new_path or self.old_path or "?"
+
+
+def _split(raw: str) -> list[tuple[str, str]]:
+    parts = _LINE_BREAK.split(raw)
+    pairs = list(zip(parts[0::2], parts[1::2]))
+    if parts[-1]:
+        pairs.append((parts[-1], ""))
+    return pairs
+
+
+class _Reader:
+    """The diff's lines with a cursor; `number` is the 1-based line of `peek()`."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.split("\n")
+        if self.lines and self.lines[-1] == "":
+            self.lines.pop()
+        self.at = 0
+
+    @property
+    def number(self) -> int:
+        return self.at + 1
+
+    def peek(self) -> str | None:
+        return self.lines[self.at] if self.at < len(self.lines) else None
+
+    def header(self) -> str | None:
+        """The current line without a `\\r` (header lines of a diff saved with CRLF)."""
+        line = self.peek()
+        return None if line is None else line.removesuffix("\r")
+
+    def take(self) -> str:
+        line = self.lines[self.at]
+        self.at += 1
+        return line
+
+
+def parse_unified_diff(text: str, strip: int = 1) -> list[FileDiff]:
+    """The file diffs of `text`, in order; UnifiedDiffError if it is malformed."""
+    reader = _Reader(text)
+    files: list[FileDiff] = []
+    while (line := reader.header()) is not None:
+        if line.startswith("diff --git "):
+            files.append(_git_file(reader, strip))
+        elif _at_file_headers(reader):
+            files.append(_plain_file(reader, strip))
+        elif line.startswith("Binary files ") and line.endswith(" differ"):
+            names = line[len("Binary files ") : -len(" differ")]
+            files.append(FileDiff(names, names, binary=True, line=reader.number))
+            reader.take()
+        elif line.startswith("Only in "):
+            raise UnifiedDiffError(
+                f"'{line}': the diff does not hold that file's content (make it with diff -N)",
+                line=reader.number,
+            )
+        else:
+            reader.take()
+    return files
+
+
+def _at_file_headers(reader: _Reader) -> bool:
+    """At a `--- path` line followed by a `+++ path` line."""
+    pair = reader.lines[reader.at : reader.at + 2]
+    return len(pair) == 2 and pair[0].startswith("--- ") and pair[1].startswith("+++ ")
+
+
+def _plain_file(reader: _Reader, strip: int) -> FileDiff:
+    number = reader.number
+    old = _header_path(reader.take().removesuffix("\r")[4:], strip, number)
+    new = _header_path(reader.take().removesuffix("\r")[4:], strip, number + 1)
+    return FileDiff(old, new, _hunks(reader), line=number)
+
+
+def _git_file(reader: _Reader, strip: int) -> FileDiff:
+    number = reader.number
+    first = reader.take().removesuffix("\r")
+    old, new = _git_line_paths(first[len("diff --git ") :], strip, number)
+    info, binary = _git_headers(reader)
+    if _at_file_headers(reader):
+        old = _header_path(reader.take().removesuffix("\r")[4:], strip, reader.number - 1)
+        new = _header_path(reader.take().removesuffix("\r")[4:], strip, reader.number - 1)
+    old, new = _git_paths(info, old, new, strip, number)
+    renamed, copied = "rename from" in info, "copy from" in info
+    return FileDiff(old, new, _hunks(reader), binary, renamed, copied, line=number)
+
+
+def _git_headers(reader: _Reader) -> tuple[dict[str, str], bool]:
+    """The extended headers after `diff --git` (name → value), and whether it is binary."""
+    info: dict[str, str] = {}
+    binary = False
+    while (line := reader.header()) is not None:
+        if line.startswith(_GIT_HEADERS):
+            name = next(h for h in _GIT_HEADERS if line.startswith(h))
+            info[name.strip()] = line[len(name) :]
+        elif line.startswith("Binary files ") or line == "GIT binary patch":
+            binary = True
+        elif line.startswith(("--- ", "@@ ", "diff --git ")):
+            break
+        elif not binary and line.strip():
+            break  # not a header: whatever follows the file diff
+        reader.take()  # a header, the data of a binary patch, or a blank line
+    return info, binary
+
+
+def _git_paths(
+    info: dict[str, str], old: str | None, new: str | None, strip: int, number: int
+) -> tuple[str | None, str | None]:
+    for kind in ("rename", "copy"):
+        if f"{kind} from" in info:
+            old = _strip(_unquote(info[f"{kind} from"], number)[0], strip - 1)
+            new = _strip(_unquote(info[f"{kind} to"], number)[0], strip - 1)
+    if "new file mode" in info:
+        old = None
+    if "deleted file mode" in info:
+        new = None
+    return old, new
+
+
+def _hunks(reader: _Reader) -> tuple[Hunk, ...]:
+    hunks = []
+    while (line := reader.header()) is not None and line.startswith("@@ "):
+        hunks.append(_hunk(reader))
+    return tuple(hunks)
+
+
+def _hunk(reader: _Reader) -> Hunk:
+    number = reader.number
+    match = HUNK_HEADER.fullmatch(reader.take().removesuffix("\r"))
+    if match is None:
+        raise UnifiedDiffError("a hunk header must read '@@ -a,b +c,d @@'", line=number)
+    old_start, old_count, new_start, new_count = (
+        int(g) if g is not None else 1 for g in match.groups()[:4]
+    )
+    raw: list[list[str]] = []
+    left = {C.REMOVED: old_count, C.ADDED: new_count}
+    while left[C.REMOVED] > 0 or left[C.ADDED] > 0 or _marker_next(reader):
+        line = reader.peek()
+        if line is None:
+            raise UnifiedDiffError(_SHORT_HUNK.format(number), line=reader.number)
+        if line.startswith(NO_NEWLINE):
+            if not raw:
+                raise UnifiedDiffError(f"'{line}' follows no line", line=reader.number)
+            raw[-1][1] = raw[-1][1].removesuffix("\n")
+            reader.take()
+            continue
+        if line.startswith(("@@ ", "diff ")):  # never a hunk line: the next hunk or file
+            raise UnifiedDiffError(_SHORT_HUNK.format(number), line=reader.number)
+        prefix, text = (line[0], line[1:]) if line else (C.CONTEXT, "")  # "": a stripped blank line
+        _count(left, prefix, line, reader.number, number)
+        raw.append([prefix, text + "\n"])
+        reader.take()
+    section = match.group(5).removesuffix("\r")
+    pairs = tuple((p, t) for p, t in raw)
+    return Hunk(old_start, old_count, new_start, new_count, section, pairs, number)
+
+
+def _marker_next(reader: _Reader) -> bool:
+    line = reader.peek()
+    return line is not None and line.startswith(NO_NEWLINE)
+
+
+def _count(left: dict[str, int], prefix: str, line: str, number: int, header: int) -> None:
+    sides = {C.CONTEXT: (C.REMOVED, C.ADDED), C.REMOVED: (C.REMOVED,), C.ADDED: (C.ADDED,)}
+    if prefix not in sides:
+        raise UnifiedDiffError(
+            f"'{line}' is not a hunk line (' ', '-', '+' or '\\')", line=number
+        )
+    for side in sides[prefix]:
+        left[side] -= 1
+        if left[side] < 0:
+            raise UnifiedDiffError(
+                f"the hunk at line {header} has more lines than its header says", line=number
+            )
+
+
+def _header_path(value: str, strip: int, number: int) -> str | None:
+    """The path of a `---`/`+++` line: quoted, or up to a tab (a time stamp follows).
+
+    None for a file that does not exist on that side: `/dev/null`, or (`diff
+    -N`) a time stamp at the epoch.
+    """
+    path, rest = _unquote(value, number) if value.startswith('"') else value.partition("\t")[::2]
+    if path == "/dev/null" or _is_epoch(rest.strip()):
+        return None
+    return _strip(path, strip)
+
+
+def _is_epoch(stamp: str) -> bool:
+    """`1970-01-01 00:00:00.000000000 +0000`, or the same instant in another zone."""
+    try:
+        when = datetime.strptime(re.sub(r"(\.\d{6})\d+", r"\1", stamp), "%Y-%m-%d %H:%M:%S.%f %z")
+    except ValueError:
+        try:
+            when = datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S %z")
+        except ValueError:
+            return False
+    return when.timestamp() == 0
+
+
+def _git_line_paths(value: str, strip: int, number: int) -> tuple[str | None, str | None]:
+    """The two paths of `diff --git A B`; used when no other header names them."""
+    if value.startswith('"'):
+        old, rest = _unquote(value, number)
+        new = _unquote(rest[1:], number)[0] if rest.startswith(' "') else rest[1:]
+        return _strip(old, strip), _strip(new, strip)
+    half = (len(value) - 1) // 2  # `a/P b/P`: the same path twice, split in the middle
+    if len(value) % 2 == 1 and value[half] == " ":
+        return _strip(value[:half], strip), _strip(value[half + 1 :], strip)
+    old, _, new = value.partition(" ")
+    return _strip(old, strip), _strip(new, strip)
+
+
+def _unquote(value: str, number: int) -> tuple[str, str]:
+    """A C-quoted path (git's, for names with special bytes) and what follows it."""
+    if not value.startswith('"'):
+        return value, ""
+    data, i = bytearray(), 1
+    while i < len(value) and value[i] != '"':
+        char = value[i]
+        if char != "\\":
+            data += char.encode("utf-8")
+            i += 1
+        elif value[i + 1 : i + 2] in _ESCAPES:
+            data.append(_ESCAPES[value[i + 1]])
+            i += 2
+        elif re.fullmatch(r"[0-7]{3}", value[i + 1 : i + 4]):
+            data.append(int(value[i + 1 : i + 4], 8))
+            i += 4
+        else:
+            raise UnifiedDiffError(f"bad escape in the quoted path {value}", line=number)
+    if i >= len(value):
+        raise UnifiedDiffError(f"unterminated quoted path {value}", line=number)
+    try:
+        return data.decode("utf-8"), value[i + 1 :]
+    except UnicodeDecodeError:
+        raise UnifiedDiffError(f"the path {value} is not UTF-8", line=number) from None
+
+
+def _strip(path: str, count: int) -> str:
+    parts = path.split("/")
+    return "/".join(parts[count:]) if len(parts) > count else parts[-1]

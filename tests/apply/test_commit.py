@@ -1,0 +1,154 @@
+"""All or nothing at commit time: a failing write is rolled back completely.
+
+The commit's file-system calls go through a `Disk` object; here it fails on
+its n-th call, for every n, and the tree must be byte for byte as before
+(files, modes, symlinks, folders).
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from _support import snapshot
+from apply_patch import DEFAULT, ConcurrentChangeError, PatchIOError, RollbackError, parse_patch
+from apply_patch.apply._commit import Disk, commit
+from apply_patch.apply._disk_tree import DiskTree
+from apply_patch.apply._plan import make_plan
+
+PATCH = """\
+*** Begin Patch
+*** Add File: new/deep/added.txt
++added
+*** Update File: tool.sh
+@@
+-echo old
++echo new
+*** Update File: notes.txt
+*** Move to: moved/notes.txt
+@@
+ keep
+-drop
+*** Delete File: gone.txt
+*** Delete File: link
+*** End Patch
+"""
+
+
+def _tree(root: Path) -> None:
+    (root / "tool.sh").write_text("#!/bin/sh\necho old\n")
+    (root / "tool.sh").chmod(0o755)
+    (root / "notes.txt").write_text("keep\ndrop\n")
+    (root / "gone.txt").write_text("bye\n")
+    os.symlink("gone.txt", root / "link")
+
+
+class FailingDisk(Disk):
+    """Fails with an OS error on the `fail_at`-th call (counting every call)."""
+
+    def __init__(self, fail_at: int) -> None:
+        self.calls = 0
+        self.fail_at = fail_at
+
+    def _tick(self) -> None:
+        self.calls += 1
+        if self.calls == self.fail_at:
+            raise OSError(28, "No space left on device")
+
+    def mkdir(self, path: str) -> None:
+        self._tick()
+        super().mkdir(path)
+
+    def write_temp(self, path: str, data: bytes, mode: int | None) -> str:
+        self._tick()
+        return super().write_temp(path, data, mode)
+
+    def replace(self, source: str, target: str) -> None:
+        self._tick()
+        super().replace(source, target)
+
+    def unlink(self, path: str) -> None:
+        self._tick()
+        super().unlink(path)
+
+
+def _count_calls(tmp_path: Path) -> int:
+    root = tmp_path / "count"
+    root.mkdir()
+    _tree(root)
+    disk = FailingDisk(fail_at=0)
+    commit(make_plan(parse_patch(PATCH), DiskTree(str(root), DEFAULT), DEFAULT), disk)
+    assert (root / "moved" / "notes.txt").read_text() == "keep\n"
+    assert (root / "tool.sh").stat().st_mode & 0o777 == 0o755
+    return disk.calls
+
+
+def test_every_failing_step_is_rolled_back(tmp_path: Path) -> None:
+    calls = _count_calls(tmp_path)
+    assert calls >= 9  # 3 folders, 3 temp files, 3 replaces, 3 deletions
+    for fail_at in range(1, calls + 1):
+        root = tmp_path / f"run{fail_at}"
+        root.mkdir()
+        _tree(root)
+        before = snapshot(root)
+        plan = make_plan(parse_patch(PATCH), DiskTree(str(root), DEFAULT), DEFAULT)
+        with pytest.raises(PatchIOError) as caught:
+            commit(plan, FailingDisk(fail_at))
+        assert not isinstance(caught.value, RollbackError)
+        assert "No space left on device (os error 28)" in str(caught.value)
+        assert snapshot(root) == before, f"not rolled back when call {fail_at} failed"
+
+
+def test_a_file_changed_after_planning_aborts_everything(tmp_path: Path) -> None:
+    _tree(tmp_path)
+    plan = make_plan(parse_patch(PATCH), DiskTree(str(tmp_path), DEFAULT), DEFAULT)
+    (tmp_path / "notes.txt").write_text("keep\ndrop\nsomeone else\n")
+    before = snapshot(tmp_path)
+    with pytest.raises(ConcurrentChangeError) as caught:
+        commit(plan)
+    assert str(caught.value) == (
+        f"{tmp_path}/notes.txt changed on disk while the patch was being applied"
+    )
+    assert snapshot(tmp_path) == before
+
+
+def test_a_file_created_after_planning_aborts_everything(tmp_path: Path) -> None:
+    _tree(tmp_path)
+    plan = make_plan(parse_patch(PATCH), DiskTree(str(tmp_path), DEFAULT), DEFAULT)
+    (tmp_path / "moved").mkdir()
+    (tmp_path / "moved" / "notes.txt").write_text("mine\n")
+    before = snapshot(tmp_path)
+    with pytest.raises(ConcurrentChangeError):
+        commit(plan)
+    assert snapshot(tmp_path) == before
+
+
+def test_a_failed_restore_is_reported_as_such(tmp_path: Path) -> None:
+    _tree(tmp_path)
+
+    class BrokenRestore(FailingDisk):
+        def write_temp(self, path: str, data: bytes, mode: int | None) -> str:
+            if data == b"keep\ndrop\n":  # only the restore of notes.txt writes this
+                raise OSError(5, "Input/output error")
+            return super().write_temp(path, data, mode)
+
+    plan = make_plan(parse_patch(PATCH), DiskTree(str(tmp_path), DEFAULT), DEFAULT)
+    disk = BrokenRestore(fail_at=12)  # the last deletion fails; the rollback follows
+    with pytest.raises(RollbackError) as caught:
+        commit(plan, disk)
+    assert caught.value.unrestored == (f"{tmp_path}/notes.txt",)
+    assert "could not be restored" in str(caught.value)
+
+
+def test_a_folder_appearing_after_planning_aborts_everything(tmp_path: Path) -> None:
+    _tree(tmp_path)
+    plan = make_plan(parse_patch(PATCH), DiskTree(str(tmp_path), DEFAULT), DEFAULT)
+    (tmp_path / "moved").mkdir()
+    (tmp_path / "moved" / "notes.txt").mkdir()  # where the moved file goes: not a file now
+    before = snapshot(tmp_path)
+    with pytest.raises(ConcurrentChangeError) as caught:
+        commit(plan)
+    assert str(caught.value) == (
+        f"{tmp_path}/moved/notes.txt changed on disk while the patch was being applied"
+    )
+    assert snapshot(tmp_path) == before
