@@ -3,6 +3,9 @@
 #   make test   install into .venv with the test extra, run the whole suite and mypy --strict
 #   make bench  install into .venv, run the benchmarks (benchmarks/run.py), print the table
 PYTHON ?= python3
+# setuptools reuses build/ between installs: a module moved or removed would linger in it
+# and be installed again, so every install starts from an empty build/.
+INSTALL = rm -rf build && $(BIN)/python -m pip install -q
 VENV   := .venv
 BIN    := $(VENV)/bin
 DEMO   := .demo
@@ -13,7 +16,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 demo: $(BIN)/python
-	@$(BIN)/python -m pip install -q .
+	@$(INSTALL) .
 	@rm -rf $(DEMO) && cp -R fixtures/demo/project $(DEMO)
 	@echo '$$ apply_patch -C $(DEMO) < fixtures/demo/broken.patch    # one chunk does not match'
 	@$(BIN)/apply_patch -C $(DEMO) < fixtures/demo/broken.patch; echo "(exit code $$?)"
@@ -25,18 +28,18 @@ demo: $(BIN)/python
 	@cd $(DEMO) && for f in $$(find . -type f | sort); do echo "==> $${f#./} <=="; cat "$$f"; echo; done
 
 test: $(BIN)/python
-	$(BIN)/python -m pip install -q ".[test]"
+	$(INSTALL) ".[test]"
 	$(BIN)/pytest
 	$(BIN)/mypy --strict apply_patch tests
 
 # After a change to grammar/apply_patch.lark: rebuild the LALR tables the parser runs.
 tables: $(BIN)/python
-	@$(BIN)/python -m pip install -q .  # lark, to build the tables
+	@$(INSTALL) .  # lark, to build the tables
 	$(BIN)/python -m apply_patch.format._tablegen grammar/apply_patch.lark apply_patch/format/_tables.py
 
 # The reference executable is timed too when APPLY_PATCH_REFERENCE names it (DEVELOPERS.md).
 bench: $(BIN)/python
-	@$(BIN)/python -m pip install -q .
+	@$(INSTALL) .
 	@$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
 
 clean:

@@ -12,7 +12,7 @@ import typing
 from pathlib import Path
 
 from _support import executable
-from apply_patch import _policy
+from apply_patch.apply import _policy
 
 HEAVY = {
     "lark": "the parser runs prebuilt tables (_tables.py) with _lalr",
@@ -63,7 +63,7 @@ def test_policy_choices_are_those_of_the_annotations() -> None:
 
 def test_options_without_argparse_are_what_argparse_gives() -> None:
     """With no option, the executable does not build its argparse parser (start-up time)."""
-    from apply_patch import _cli
+    from apply_patch.cli import _main as _cli
 
     for args in ([], ["*** Begin Patch ..."]):
         parsed = vars(_cli._argument_parser().parse_args(args))

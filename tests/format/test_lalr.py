@@ -13,7 +13,8 @@ import pytest
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
-from apply_patch import _tables, grammar_text, parse_patch
+from apply_patch import grammar_text, parse_patch
+from apply_patch.format import _tables
 from apply_patch.format._lalr import ParseError, Parser
 from apply_patch.format._tablegen import UnsupportedGrammar, build, render
 

@@ -9,7 +9,7 @@ canonical text, raw lines and text-after-end flag, or the same error.
 import random
 
 from apply_patch import PatchSyntaxError
-from apply_patch import _constants as C
+from apply_patch.format import _constants as C
 from apply_patch.format._unwrap import _strip_wrappers, unwrap
 
 MARKERS_IN_UPDATE = (*C.FILE_HEADERS, C.MOVE_TO, C.CHUNK_HEADER_WITH_CONTEXT)
