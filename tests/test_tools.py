@@ -22,7 +22,11 @@ LONG_PATCH = (FIXTURES / "demo" / "change.patch").read_text() .replace(
     "*** Update File: src/lib.py\n@@ class A:\n@@     def f(self):\n-        pass\n"
     "+        return 1\n*** Add File: notes.md\n+# Notes\n\n+two\n*** End Patch\n",
 )
-CANONICAL = sorted((FIXTURES / "parse" / "valid").glob("*.canonical"))
+# The tool grammar takes what can apply: a patch with at least one file operation.
+CANONICAL = sorted(
+    p for p in (FIXTURES / "parse" / "valid").glob("*.canonical") if p.stem != "zero_hunks"
+)
+NO_OPERATION = (FIXTURES / "parse" / "valid" / "zero_hunks.canonical").read_text(encoding="utf-8")
 GARBAGE = [
     "",
     "hello",
@@ -142,5 +146,12 @@ def test_llguidance_compiles_the_grammar() -> None:
 def test_llguidance_accepts_canonical_patches_and_rejects_garbage() -> None:
     for path in CANONICAL:
         assert _llguidance_accepts(path.read_text(encoding="utf-8")), path.name
-    for text in GARBAGE:
+    for text in [*GARBAGE, NO_OPERATION]:
         assert not _llguidance_accepts(text), text
+
+
+def test_the_tool_grammar_refuses_a_patch_without_operation(earley: lark.Lark) -> None:
+    """The parser reads it (and the applier refuses it: "No files were modified."), the tool never sends it."""
+    assert parse_patch(NO_OPERATION).operations == ()
+    with pytest.raises(lark.exceptions.LarkError):
+        earley.parse(NO_OPERATION)

@@ -67,7 +67,8 @@ if TYPE_CHECKING:
         reports on an unexpected token; `actions[symbol]` is a state to shift
         (or go) to when >= 0, else `~rule`. `root_lexer` tries every terminal;
         `root_decides`: its first match is each state's token whenever the
-        state accepts it.
+        state accepts it. `starts[rule]` is `(start state, end state)` of
+        each start rule.
         """
 
         grammar: str
@@ -78,8 +79,7 @@ if TYPE_CHECKING:
         root_decides: bool
         states: tuple[tuple[int, tuple[str, ...], dict[str, int]], ...]
         rules: tuple[Rule, ...]
-        start_state: int
-        end_state: int
+        starts: dict[str, tuple[int, int]]
 
     Build = Callable[[list[object]], object]
     Reduction = tuple[int, str, int, Build | None]
@@ -136,9 +136,12 @@ class _Deeper(Exception):
 
 
 class Parser:
-    """A parser for one grammar's tables, calling `callbacks.<rule>(children)` as it reduces."""
+    """A parser for one grammar's tables, calling `callbacks.<rule>(children)` as it reduces.
 
-    def __init__(self, tables: Tables, callbacks: object) -> None:
+    It parses from the start rule `start` (one of `tables["starts"]`).
+    """
+
+    def __init__(self, tables: Tables, callbacks: object, start: str = "start") -> None:
         self._terminals = tables["terminals"]
         self._compiled: dict[tuple[str, ...], re.Pattern[str]] = {}
         self._root_keywords = tables["root_lexer"][2]
@@ -147,7 +150,7 @@ class Parser:
         self._scanner = self._root if tables["root_decides"] else self._expression(())
         self._newline = frozenset(tables["newline_terminals"])
         self._count_all = self._newline == frozenset(self._terminals)
-        self._start, self._end = tables["start_state"], tables["end_state"]
+        self._start, self._end = tables["starts"][start]
         self._actions = [actions for _, _, actions in tables["states"]]
         self._expected = [frozenset(expected) for _, expected, _ in tables["states"]]
         self._lexers = [tables["lexers"][lexer] for lexer, _, _ in tables["states"]]

@@ -57,14 +57,15 @@ def parse_patch(text: str) -> Patch:
     return patch
 
 
-_PARSER: list[Parser] = []
+_PARSERS: dict[str, Parser] = {}
 
 
-def _parser() -> Parser:
-    """The parser, built on first use (it compiles the terminals' expressions)."""
-    if not _PARSER:
-        _PARSER.append(Parser(tables(), _ToModel()))
-    return _PARSER[0]
+def _parser(start: str = "patch") -> Parser:
+    """The parser from start rule `start`, built on first use (it compiles the terminals' expressions)."""
+    parser = _PARSERS.get(start)
+    if parser is None:
+        parser = _PARSERS[start] = Parser(tables(), _ToModel(), start)
+    return parser
 
 
 class _EnvironmentId(str):
@@ -82,36 +83,37 @@ def _text(token: Token, prefix: str) -> str:
 class _ToModel:
     """Builds the model as the LALR parser reduces; docstrings quote the rules."""
 
-    def start(self, children: list[object]) -> Patch:
-        """start: BEGIN_PATCH environment? hunk* END_PATCH"""
+    def patch(self, children: list[object]) -> Patch:
+        """patch: BEGIN_PATCH environment? hunk* END_PATCH"""
         environment = next((c for c in children if isinstance(c, _EnvironmentId)), None)
         operations = tuple(
             c for c in children if isinstance(c, (AddFile, DeleteFile, UpdateFile))
         )
         return Patch(operations, None if environment is None else str(environment))
 
+    start = patch  # start: the same with hunk+ (the tool grammar; the parser reads `patch`)
+
     def environment(self, children: list[Token]) -> _EnvironmentId:
         """environment: ENVIRONMENT_ID (an empty id was refused by `unwrap`)"""
         return _EnvironmentId(_text(children[0], C.ENVIRONMENT_ID).strip(C.WHITESPACE))
 
     def add_file(self, children: list[Token]) -> AddFile:
-        """add_file: ADD_FILE (BLANK* ADD_LINE LINE_ENDING?)* (BLANK* ADD_LINE NO_NEWLINE)?"""
+        """add_file: ADD_FILE _added_lines"""
         header, *tokens = children
-        start = len(C.ADDED)
-        texts = [
-            "" if kind == "BLANK" else text[start:].removesuffix("\n")
-            for kind, text, _ in tokens
-            if kind not in _ENDING_MARKERS
-        ]
-        endings = _explicit_endings(tokens) if len(texts) < len(tokens) else ()
-        return AddFile(_text(header, C.ADD_FILE), tuple(texts), line=_line(header), endings=endings)
+        texts, endings = _added_lines(tokens)
+        return AddFile(_text(header, C.ADD_FILE), texts, line=_line(header), endings=endings)
+
+    def create_diff(self, children: list[Token]) -> AddFile:
+        """create_diff: _added_lines (the path is the operation's: set by the caller)"""
+        texts, endings = _added_lines(children)
+        return AddFile("", texts, line=1, endings=endings)
 
     def delete_file(self, children: list[Token]) -> DeleteFile:
         """delete_file: DELETE_FILE"""
         return DeleteFile(_text(children[0], C.DELETE_FILE), line=_line(children[0]))
 
     def update_file(self, children: list[object]) -> UpdateFile:
-        """update_file: UPDATE_FILE MOVE_TO? END_OF_FILE* first_chunk? chunk*"""
+        """update_file: UPDATE_FILE MOVE_TO? _chunks"""
         header: Token = children[0]  # type: ignore[assignment]
         path = _text(header, C.UPDATE_FILE)
         move_to = next(
@@ -125,6 +127,10 @@ class _ToModel:
             )
         return UpdateFile(path, move_to, chunks, line=_line(header))
 
+    def update_diff(self, children: list[object]) -> UpdateFile:
+        """update_diff: _chunks (path and move are the operation's: set by the caller)"""
+        return UpdateFile("", None, tuple(c for c in children if isinstance(c, Chunk)), line=1)
+
     def first_chunk(self, children: list[object]) -> Chunk:
         """first_chunk: _change_lines end_of_file?"""
         return _chunk(children)
@@ -136,6 +142,18 @@ class _ToModel:
     def end_of_file(self, children: list[Token]) -> _EndOfFile:
         """end_of_file: END_OF_FILE BLANK*"""
         return _EndOfFile()
+
+
+def _added_lines(tokens: list[Token]) -> tuple[tuple[str, ...], tuple[tuple[int, str], ...]]:
+    """_added_lines: the texts of the `+` lines (a blank line is an empty one), and their endings."""
+    start = len(C.ADDED)
+    texts = [
+        "" if kind == "BLANK" else text[start:].removesuffix("\n")
+        for kind, text, _ in tokens
+        if kind not in _ENDING_MARKERS
+    ]
+    endings = _explicit_endings(tokens) if len(texts) < len(tokens) else ()
+    return tuple(texts), endings
 
 
 def _chunk(children: list[object]) -> Chunk:

@@ -21,6 +21,7 @@ whatever Lark's internal numbering.
 from __future__ import annotations
 
 import pprint
+import re
 import sys
 
 TYPE_CHECKING = False
@@ -32,6 +33,10 @@ if TYPE_CHECKING:
     from ._lalr import Rule as Rule_
 
 START = "start"
+# Other rules of our grammar the parser may start from (each is used when the
+# grammar defines it): `patch` (what `parse_patch` reads) and the two diffs of
+# the Responses API's operations.
+EXTRA_STARTS = ("patch", "update_diff", "create_diff")
 HEADER = '''"""LALR tables of `grammar/apply_patch.lark`, built by Lark: generated, do not edit.
 
 Regenerate with `make tables` (`python -m apply_patch.format._tablegen`) after changing the
@@ -53,14 +58,18 @@ class UnsupportedGrammar(Exception):
 
 
 def build(grammar: str) -> Tables:
-    """The tables of `grammar` (its start rule is `start`) as plain data."""
+    """The tables of `grammar` as plain data.
+
+    Its start rules are `start`, and those of EXTRA_STARTS that it defines.
+    """
     from lark import Lark
 
-    lark = Lark(grammar, parser="lalr", lexer="contextual", start=START)
+    defined = set(re.findall(r"^[?!]?(\w+)\s*:", grammar, re.M))
+    starts = [START, *(name for name in EXTRA_STARTS if name in defined)]
+    lark = Lark(grammar, parser="lalr", lexer="contextual", start=starts)
     _check_supported(lark)
     table = lark.parser.parser._parse_table
-    start, end = table.start_states[START], table.end_states[START]
-    order = _canonical_states(table.states, start)
+    order = _canonical_states(table.states, [table.start_states[name] for name in starts])
     number = {state: n for n, state in enumerate(order)}
     rules = sorted({action[1] for state in order for action in table.states[state].values()
                     if action[0].name == "Reduce"}, key=_rule_key)
@@ -87,8 +96,10 @@ def build(grammar: str) -> Tables:
         "root_decides": all(_follows(lexer, root) for lexer in lexers),
         "states": tuple(states),
         "rules": tuple(_rule(rule, lark.options.maybe_placeholders) for rule in rules),
-        "start_state": number[start],
-        "end_state": number[end],
+        "starts": {
+            name: (number[table.start_states[name]], number[table.end_states[name]])
+            for name in starts
+        },
     }
 
 
@@ -131,16 +142,18 @@ def _check_supported(lark: Lark) -> None:
             raise UnsupportedGrammar(f"terminal {terminal.name} has regex flags")
 
 
-def _canonical_states(states: dict[int, dict[str, tuple[object, object]]], start: int) -> list[int]:
-    """Lark's states, breadth first from `start`, following shifts and gotos in symbol order."""
-    order, seen = [start], {start}
+def _canonical_states(
+    states: dict[int, dict[str, tuple[object, object]]], starts: list[int]
+) -> list[int]:
+    """Lark's states, breadth first from the `starts`, following shifts and gotos in symbol order."""
+    order, seen = list(starts), set(starts)
     for state in order:
         for _, (kind, arg) in sorted(states[state].items()):
             if getattr(kind, "name", "") == "Shift" and arg not in seen:
                 seen.add(arg)  # type: ignore[arg-type]
                 order.append(arg)  # type: ignore[arg-type]
     if len(order) != len(states):
-        raise UnsupportedGrammar("some LALR states cannot be reached from the start state")
+        raise UnsupportedGrammar("some LALR states cannot be reached from the start states")
     return order
 
 

@@ -63,25 +63,25 @@ def _lark_tree(node: object) -> object:
     return node
 
 
-def _lark(parser: Lark, text: str) -> Outcome:
+def _lark(parser: Lark, text: str, start: str) -> Outcome:
     try:
-        return "tree", _lark_tree(parser.parse(text))
+        return "tree", _lark_tree(parser.parse(text, start=start))
     except UnexpectedToken as error:
         return "error", (error.line, set(error.expected), error.token.type)
     except UnexpectedCharacters as error:
         return "error", (error.line, set(error.allowed), None)
 
 
-def _compare(grammar: str, texts: list[str]) -> int:
+def _compare(grammar: str, texts: list[str], start: str = "start") -> int:
     """Parse every text with Lark and with the driver: one parser learning as it goes, and a new one."""
-    lark = Lark(grammar, parser="lalr", lexer="contextual")
-    tables = build(grammar)
-    ours = Parser(tables, _TreeCallbacks())
+    tables = build(grammar)  # Lark builds one table for all the start rules, as here
+    lark = Lark(grammar, parser="lalr", lexer="contextual", start=list(tables["starts"]))
+    ours = Parser(tables, _TreeCallbacks(), start)
     errors = 0
     for text in texts:
-        expected = _lark(lark, text)
+        expected = _lark(lark, text, start)
         assert _ours(ours, text) == expected, text
-        assert _ours(Parser(tables, _TreeCallbacks()), text) == expected, text
+        assert _ours(Parser(tables, _TreeCallbacks(), start), text) == expected, text
         errors += expected[0] == "error"
     return errors
 
@@ -141,10 +141,35 @@ def _valid_patches(seed: int, count: int) -> list[str]:
     return texts
 
 
-def test_driver_parses_our_grammar_as_lark_does() -> None:
+@pytest.mark.parametrize("start", ["start", "patch"])
+def test_driver_parses_our_grammar_as_lark_does(start: str) -> None:
     texts = _valid_patches(1, 400) + _random_patches(2, 3000)
-    errors = _compare(grammar_text(), texts)
+    errors = _compare(grammar_text(), texts, start)
     assert 0 < errors < len(texts)  # both trees and errors were compared
+
+
+def _bodies(texts: list[str], header: str) -> list[str]:
+    """What follows the first `header` line of each text that has one (a diff of one operation)."""
+    return [text.split(header, 1)[1].split("\n", 1)[-1] for text in texts if header in text]
+
+
+@pytest.mark.parametrize(
+    ("start", "header"),
+    [("update_diff", "*** Update File: "), ("create_diff", "*** Add File: ")],
+)
+def test_driver_parses_the_operation_diffs_as_lark_does(start: str, header: str) -> None:
+    texts = _bodies(_valid_patches(3, 400) + _random_patches(4, 3000), header)
+    texts = [text.replace("*** End Patch\n", "") for text in texts] + texts
+    errors = _compare(grammar_text(), texts, start)
+    assert 0 < errors < len(texts)
+
+
+def test_the_tool_grammar_needs_an_operation_and_the_parser_does_not() -> None:
+    empty = "*** Begin Patch\n*** End Patch\n"
+    lark = Lark(grammar_text(), parser="lalr", lexer="contextual", start=["start", "patch"])
+    with pytest.raises(UnexpectedToken):
+        lark.parse(empty, start="start")
+    assert parse_patch(empty).operations == ()
 
 
 # Grammars that use what ours does not: `[item]` placeholders, aliases, `!rule`
