@@ -26,6 +26,9 @@ class PatchError(ValueError):
     """
 
     kind: ClassVar[str] = "error"
+    # The index of the operation that failed in its patch, set by the plan
+    # (None: not known, or not one operation's fault).
+    operation: int | None = None
 
     def __init__(
         self,

@@ -9,6 +9,7 @@ from .._dataclass import dataclass
 from ._disk_tree import DiskTree
 from ._gc import PausedCollector
 from ._memory_tree import MemoryTree, normalise
+from ..format._model import Patch
 from ..format._parse import parse_patch
 from ._plan import FileChange, OperationResult, file_pairs, make_plan
 from ._policy import DEFAULT, Policy
@@ -80,7 +81,7 @@ def _file_result(
 
 
 def apply_patch(
-    text: str,
+    text: str | Patch,
     root: str | os.PathLike[str] = ".",
     *,
     workdir: str | os.PathLike[str] = ".",
@@ -88,7 +89,7 @@ def apply_patch(
     policy: Policy = DEFAULT,
     **options: str,
 ) -> ApplyResult:
-    """Apply patch `text` to the files under `root`, all or nothing.
+    """Apply patch `text` (or a parsed `Patch`) to the files under `root`, all or nothing.
 
     Relative patch paths are taken from `workdir` (relative to `root`; it may
     not exist yet, and is created only if a file is written in it); every path
@@ -101,7 +102,8 @@ def apply_patch(
     chosen = policy.with_options(**options) if options else policy
     with PausedCollector():  # the collector would walk large files' lines again and again
         tree = DiskTree(os.fspath(root), chosen, os.fspath(workdir))
-        plan = make_plan(parse_patch(text), tree, chosen)
+        patch = text if isinstance(text, Patch) else parse_patch(text)
+        plan = make_plan(patch, tree, chosen)
         if not dry_run:
             commit(plan)
     header = DRY_RUN_HEADER if dry_run else SUCCESS_HEADER

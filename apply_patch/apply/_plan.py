@@ -101,13 +101,17 @@ def make_plan(patch: Patch, tree: Tree, policy: Policy) -> Plan:
         raise EmptyPatchError()
     planner = _Planner(tree, policy)
     results = []
-    for operation in patch.operations:
-        if isinstance(operation, AddFile):
-            results.append(planner.add(operation))
-        elif isinstance(operation, DeleteFile):
-            results.append(planner.delete(operation))
-        else:
-            results.append(planner.update(operation))
+    for number, operation in enumerate(patch.operations):
+        try:
+            if isinstance(operation, AddFile):
+                results.append(planner.add(operation))
+            elif isinstance(operation, DeleteFile):
+                results.append(planner.delete(operation))
+            else:
+                results.append(planner.update(operation))
+        except PatchError as error:
+            error.operation = number  # which one failed, where line numbers cannot say
+            raise
     changes = planner.overlay.changes()
     return Plan(
         tree.root, tuple(results), changes, _new_folders(changes, tree), tuple(planner.warnings)

@@ -1,0 +1,89 @@
+"""An editor for the openai-agents SDK's `ApplyPatchTool`, applying each operation with this engine.
+
+    from agents import Agent, ApplyPatchTool
+    from apply_patch.openai_agents import Editor
+
+    agent = Agent(name="coder", tools=[ApplyPatchTool(editor=Editor("project"))])
+
+`Editor` has the methods of the SDK's `ApplyPatchEditor` protocol
+(`create_file`, `update_file`, `delete_file`, each given an operation with
+`.type`, `.path`, `.diff` and `.move_to`); the SDK is not needed to import it.
+Each operation is applied on its own, all or nothing, under the root, with the
+policies, diagnostics and safety rules of `apply_patch`. The result is
+`completed` with a line saying what changed (and the warnings), or `failed`
+with the diagnostic the model needs to fix the operation; nothing outside the
+root is ever touched.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ._errors import PatchError
+from .apply._pipeline import apply_patch
+from .apply._policy import DEFAULT, Policy
+from .format._model import Patch
+from ._native import failure_text, operation_texts, read_operation
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from agents.editor import ApplyPatchResult
+
+__all__ = ["Editor"]
+
+
+class Editor:
+    """Applies the operations of the openai-agents `ApplyPatchTool` under `root`.
+
+    `policy` and keyword `options` are those of `apply_patch` (a bad option
+    raises `PolicyValueError` here, not at the first call).
+    """
+
+    def __init__(
+        self, root: str | os.PathLike[str] = ".", *, policy: Policy = DEFAULT, **options: str
+    ) -> None:
+        self.root = os.fspath(root)
+        self.policy = policy.with_options(**options) if options else policy
+
+    def create_file(self, operation: object) -> ApplyPatchResult:
+        """Create `operation.path` from the `+` lines of `operation.diff`."""
+        return self.apply(operation)
+
+    def update_file(self, operation: object) -> ApplyPatchResult:
+        """Apply the V4A diff `operation.diff` to `operation.path` (moving it to `move_to`, if set)."""
+        return self.apply(operation)
+
+    def delete_file(self, operation: object) -> ApplyPatchResult:
+        """Delete `operation.path`."""
+        return self.apply(operation)
+
+    def apply(self, operation: object) -> ApplyPatchResult:
+        """Apply one operation of any type; the SDK's result (`status`, `output`)."""
+        try:
+            patch = Patch((read_operation(operation),))
+            result = apply_patch(patch, self.root, policy=self.policy)
+        except PatchError as error:
+            return _result("failed", failure_text(error))
+        return _result("completed", "\n".join(operation_texts(result, 1)))
+
+
+def _result(status: str, output: str) -> ApplyPatchResult:
+    """The SDK's `ApplyPatchResult` (without the SDK: an object with the same fields)."""
+    try:
+        from agents.editor import ApplyPatchResult
+    except ImportError:
+        return _Result(status, output)  # type: ignore[return-value]
+    return ApplyPatchResult(status=status, output=output)  # type: ignore[arg-type]
+
+
+class _Result:
+    """`status` and `output`, as the SDK's ApplyPatchResult has them."""
+
+    __slots__ = ("status", "output")
+
+    def __init__(self, status: str, output: str) -> None:
+        self.status = status
+        self.output = output
+
+    def __repr__(self) -> str:
+        return f"ApplyPatchResult(status={self.status!r}, output={self.output!r})"

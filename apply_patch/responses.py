@@ -1,0 +1,188 @@
+"""The Responses API's native `apply_patch` tool, applied by this engine, all or nothing.
+
+With the built-in tool `{"type": "apply_patch"}`, a model answers with
+`apply_patch_call` output items, each holding one operation (`create_file`,
+`update_file` or `delete_file`, see `apply_patch.format._operations`). Pass
+them to `apply_calls` and append what it returns to the next request's
+`input`:
+
+    >>> outputs = apply_calls(response.output, root="project")   # doctest: +SKIP
+
+Items are read as dicts (the API's JSON) or as the openai SDK's objects (by
+attribute); the `openai` package is never imported here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+
+from ._errors import PatchError
+from ._native import NOT_APPLIED_ALONE, failure_text, field, operation_texts, read_operation
+from .apply._pipeline import apply_patch
+from .apply._policy import DEFAULT, Policy
+from .format._model import Operation, Patch
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final
+
+
+CALL_TYPE: Final = "apply_patch_call"
+OUTPUT_TYPE: Final = "apply_patch_call_output"
+NOT_APPLIED: Final = "No call of this response was applied (they apply all or nothing); no file was changed."
+OTHER_FAILED: Final = (
+    "Not applied: {} failed, and the calls of one response are applied all or nothing; "
+    "no file was changed. Send this call again with the corrected one."
+)
+
+__all__ = ["apply_calls", "operation_to_patch"]
+
+
+def apply_calls(
+    calls: Iterable[object],
+    root: str | os.PathLike[str] = ".",
+    *,
+    atomic: bool = True,
+    dry_run: bool = False,
+    policy: Policy = DEFAULT,
+    **options: str,
+) -> list[dict[str, Any]]:
+    """Apply the `apply_patch_call` items among `calls` under `root`; one output item per call.
+
+    Each returned dict is an `apply_patch_call_output` item (`type`,
+    `call_id`, `status` "completed" or "failed", `output` text; the call's
+    `caller`, if it has one), in the order of the calls, ready for the next
+    request's `input`. Other items are ignored.
+
+    `atomic` (the default): the calls are one patch, all or nothing; if one
+    fails, every call is "failed" (the failing one with the diagnostic, the
+    others saying which call failed) and no file changed. Not `atomic`: each
+    call is applied on its own, in order, each all or nothing. `dry_run`
+    writes nothing. `policy` and `options` are those of `apply_patch`; a bad
+    option raises `PolicyValueError` before anything is read.
+    """
+    chosen = policy.with_options(**options) if options else policy
+    found = [_Call(item, number) for number, item in enumerate(_calls(calls), 1)]
+    if not found:
+        return []
+    run = _atomic if atomic else _one_by_one
+    return run(found, os.fspath(root), chosen, dry_run)
+
+
+def operation_to_patch(operation: object) -> str:
+    """The `*** Begin Patch` text equivalent to one operation (a dict or an object).
+
+    Raises PatchSyntaxError when the operation or its diff is malformed.
+    """
+    return str(Patch((read_operation(operation),)))
+
+
+def _calls(items: Iterable[object]) -> Iterable[object]:
+    return (item for item in items if field(item, "type") == CALL_TYPE)
+
+
+class _Call:
+    """One `apply_patch_call`: its number (from 1), id, caller, and operations or error."""
+
+    def __init__(self, item: object, number: int) -> None:
+        self.number = number
+        self.call_id = field(item, "call_id")
+        self.caller = _caller(field(item, "caller"))
+        given = field(item, "operations")
+        raw = list(given) if isinstance(given, list) else [field(item, "operation")]
+        self.label = ", ".join(f"{field(r, 'type')} {field(r, 'path')}" for r in raw)
+        self.operations: tuple[Operation, ...] = ()
+        self.error: PatchError | None = None
+        try:
+            self.operations = tuple(read_operation(r) for r in raw)
+        except PatchError as error:
+            self.error = error
+
+    @property
+    def name(self) -> str:
+        """How other calls' outputs name this one."""
+        return f"call {self.number} ({self.label})"
+
+    def output(self, status: str, text: str) -> dict[str, Any]:
+        item: dict[str, Any] = {
+            "type": OUTPUT_TYPE,
+            "call_id": self.call_id,
+            "status": status,
+            "output": text,
+        }
+        if self.caller is not None:
+            item["caller"] = self.caller
+        return item
+
+
+def _caller(caller: object) -> object:
+    """The call's `caller` as JSON data (the SDK copies it onto the output), or None."""
+    dump = getattr(caller, "model_dump", None)
+    if callable(dump):
+        return dump(mode="json", exclude_none=True)
+    return dict(caller) if isinstance(caller, Mapping) else None
+
+
+def _atomic(calls: list[_Call], root: str, policy: Policy, dry_run: bool) -> list[dict[str, Any]]:
+    """One patch of every call's operations: every output completed, or every one failed."""
+    broken = {call.number for call in calls if call.error is not None}
+    if broken:
+        return _failed(calls, broken, None)
+    owners = [call for call in calls for _ in call.operations]
+    patch = Patch(tuple(op for call in calls for op in call.operations))
+    try:
+        result = apply_patch(patch, root, dry_run=dry_run, policy=policy)
+    except PatchError as error:
+        failing = {call.number for call in calls} if error.operation is None else {
+            owners[error.operation].number
+        }
+        for call in calls:
+            if call.number in failing:
+                call.error = error
+        return _failed(calls, failing, error)
+    texts = operation_texts(result, len(patch.operations))
+    outputs, start = [], 0
+    for call in calls:
+        end = start + len(call.operations)
+        outputs.append(call.output("completed", "\n".join(texts[start:end])))
+        start = end
+    return outputs
+
+
+def _failed(calls: list[_Call], failing: set[int], error: PatchError | None) -> list[dict[str, Any]]:
+    first = next(call for call in calls if call.number in failing)
+    outputs = []
+    for call in calls:
+        if call.number in failing:
+            assert call.error is not None
+            outputs.append(call.output("failed", failure_text(call.error, NOT_APPLIED)))
+        else:
+            outputs.append(call.output("failed", OTHER_FAILED.format(first.name)))
+    return outputs
+
+
+def _one_by_one(calls: list[_Call], root: str, policy: Policy, dry_run: bool) -> list[dict[str, Any]]:
+    """Each call alone, in order; in a dry run each sees what the earlier ones would do."""
+    outputs = []
+    done: list[Operation] = []  # dry run: the operations of the calls that would apply
+    for call in calls:
+        if call.error is not None:
+            outputs.append(call.output("failed", failure_text(call.error, NOT_APPLIED_ALONE)))
+            continue
+        patch = Patch((*done, *call.operations) if dry_run else call.operations)
+        try:
+            result = apply_patch(patch, root, dry_run=dry_run, policy=policy)
+        except PatchError as error:
+            outputs.append(call.output("failed", failure_text(error, NOT_APPLIED_ALONE)))
+            continue
+        texts = operation_texts(result, len(patch.operations))[len(patch.operations) - len(call.operations) :]
+        outputs.append(call.output("completed", "\n".join(texts)))
+        if dry_run:
+            done.extend(call.operations)
+    return outputs
+
+
+def operations_patch(operations: Iterable[object]) -> Patch:
+    """The patch of several operations (dicts or objects); PatchSyntaxError if one is malformed."""
+    return Patch(tuple(read_operation(op) for op in operations))
