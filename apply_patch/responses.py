@@ -21,7 +21,8 @@ from ._errors import PatchError
 from ._native import NOT_APPLIED_ALONE, failure_text, field, operation_texts, read_operation
 from .apply._pipeline import apply_patch
 from .apply._policy import DEFAULT, Policy
-from .format._model import Operation, Patch
+from .format._model import AddFile, DeleteFile, Operation, Patch
+from .format._parse import parse_patch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ OTHER_FAILED: Final = (
     "no file was changed. Send this call again with the corrected one."
 )
 
-__all__ = ["apply_calls", "operation_to_patch"]
+__all__ = ["apply_calls", "operation_to_patch", "patch_to_operations"]
 
 
 def apply_calls(
@@ -76,6 +77,30 @@ def operation_to_patch(operation: object) -> str:
     Raises PatchSyntaxError when the operation or its diff is malformed.
     """
     return str(Patch((read_operation(operation),)))
+
+
+def patch_to_operations(patch: Patch | str) -> list[dict[str, str]]:
+    """The native tool's operations equivalent to a patch (a `Patch`, or text to parse).
+
+    The inverse of `operation_to_patch`: `{"type", "path"}`, with `diff` for
+    `create_file` and `update_file`, and `move_to` for a move.
+    """
+    parsed = patch if isinstance(patch, Patch) else parse_patch(patch)
+    return [_native(operation) for operation in parsed.operations]
+
+
+def _native(operation: Operation) -> dict[str, str]:
+    header, *lines = operation._canonical()
+    if isinstance(operation, DeleteFile):
+        return {"type": "delete_file", "path": operation.path}
+    if isinstance(operation, AddFile):
+        return {"type": "create_file", "path": operation.path, "diff": "".join(f"{x}\n" for x in lines)}
+    native = {"type": "update_file", "path": operation.path}
+    if operation.move_to is not None:
+        native["move_to"] = operation.move_to
+        lines = lines[1:]  # the `*** Move to:` line
+    native["diff"] = "".join(f"{line}\n" for line in lines)
+    return native
 
 
 def _calls(items: Iterable[object]) -> Iterable[object]:
@@ -156,7 +181,8 @@ def _failed(calls: list[_Call], failing: set[int], error: PatchError | None) -> 
     for call in calls:
         if call.number in failing:
             assert call.error is not None
-            outputs.append(call.output("failed", failure_text(call.error, NOT_APPLIED)))
+            alone = NOT_APPLIED if len(calls) > 1 else NOT_APPLIED_ALONE
+            outputs.append(call.output("failed", failure_text(call.error, alone)))
         else:
             outputs.append(call.output("failed", OTHER_FAILED.format(first.name)))
     return outputs

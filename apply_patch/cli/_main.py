@@ -34,6 +34,7 @@ other commands (each has --help):
   apply_patch extract [FILE]   find the patches in a command, transcript or agent log
   apply_patch diff OLD NEW     print the patch that turns OLD into NEW
   apply_patch convert [DIFF]   turn a unified diff into a patch
+  apply_patch calls [FILE]     apply the Responses API's apply_patch_call items (JSON)
   apply_patch serve            run an MCP server over stdio (needs apply-patch[mcp])
 """
 
@@ -41,6 +42,7 @@ other commands (each has --help):
 # `apply_patch NAME ...` runs the subcommand's module `main(argv) -> int`; each is
 # imported only when used, so applying a patch never loads what they need.
 SUBCOMMANDS: Final[dict[str, str]] = {
+    "calls": "._calls",
     "convert": "._convert",
     "diff": "._diff",
     "extract": "._extract",
