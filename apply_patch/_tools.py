@@ -89,10 +89,15 @@ def tool_definitions() -> dict[str, Any]:
     """Tool definitions for the `apply_patch` tool, and the text that teaches the format.
 
     - `"custom"`: a free-form tool for the OpenAI Responses API, constrained by the
-      project's Lark grammar (the model's output is the patch itself);
-    - `"function"`: a JSON-schema function tool (OpenAI Responses function calling)
-      with one string parameter, `patch`;
+      project's Lark grammar (the model's output is the patch itself, with at
+      least one file operation: exactly what can apply);
+    - `"function"`: a JSON-schema function tool in the Responses API's shape
+      (`name`, `parameters` at the top) with one string parameter, `patch`;
+    - `"chat"`: the same function in the Chat Completions shape
+      (`{"type": "function", "function": {...}}`);
     - `"anthropic"`: the same function for Anthropic tool use (`input_schema`);
+    - `"responses"`: the Responses API's native tool, `{"type": "apply_patch"}`
+      (the model sends `apply_patch_call` items: see `apply_patch.responses`);
     - `"instructions"`: the text a model needs to write correct patches.
     """
     description = f"{DESCRIPTION}\n\n{INSTRUCTIONS}"
@@ -110,10 +115,20 @@ def tool_definitions() -> dict[str, Any]:
             "parameters": _PATCH_SCHEMA,
             "strict": True,
         },
+        "chat": {
+            "type": "function",
+            "function": {
+                "name": TOOL_NAME,
+                "description": description,
+                "parameters": _PATCH_SCHEMA,
+                "strict": True,
+            },
+        },
         "anthropic": {
             "name": TOOL_NAME,
             "description": description,
             "input_schema": _PATCH_SCHEMA,
         },
+        "responses": {"type": "apply_patch"},
         "instructions": INSTRUCTIONS,
     }

@@ -88,7 +88,25 @@ def test_tool_definitions_have_the_api_shapes() -> None:
     assert anthropic == {
         "name": "apply_patch", "description": custom["description"], "input_schema": schema,
     }
+    assert tools["chat"] == {
+        "type": "function",
+        "function": {"name": "apply_patch", "description": custom["description"],
+                     "parameters": schema, "strict": True},
+    }
+    assert tools["responses"] == {"type": "apply_patch"}
+    assert set(tools) == {"custom", "function", "chat", "anthropic", "responses", "instructions"}
     assert tools["instructions"] in custom["description"]
+
+
+def test_the_definitions_are_what_the_openai_sdk_sends() -> None:
+    from openai.types.chat import ChatCompletionFunctionToolParam
+    from openai.types.responses import ApplyPatchToolParam, CustomToolParam, FunctionToolParam
+    from pydantic import TypeAdapter
+
+    tools = tool_definitions()
+    for shape, key in [(CustomToolParam, "custom"), (FunctionToolParam, "function"),
+                       (ChatCompletionFunctionToolParam, "chat"), (ApplyPatchToolParam, "responses")]:
+        assert TypeAdapter(shape).validate_python(tools[key]) == tools[key]
 
 
 def test_the_instructions_example_is_a_valid_patch() -> None:
