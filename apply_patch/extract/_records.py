@@ -11,7 +11,11 @@ until an object is one of these tool calls:
   (argv array or shell string) or `cmd`, and maybe `workdir` (or `cwd`);
 - a `local_shell_call`: `action.command` and `action.working_directory`;
 - a tool use whose `input` holds `command` (a shell string or argv), and maybe
-  `workdir` (or `cwd`).
+  `workdir` (or `cwd`);
+- an `apply_patch_call` of the Responses API's native tool (a Responses
+  transcript, an agent SDK's run item, a rollout that records them): its
+  `operation` (or `operations`) as the equivalent `*** Begin Patch` text, in the
+  session's current folder.
 
 Working folders are reported relative to the session's folder when they are
 inside it: the first `cwd` of a record (top-level, or in the `payload` of a
@@ -37,6 +41,7 @@ _PATCH_KEYS: Final = ("input", "patch")
 _COMMAND_KEYS: Final = ("command", "cmd")
 _FOLDER_KEYS: Final = ("workdir", "cwd", "working_directory")
 _SESSION_RECORDS: Final = ("session_meta", "turn_context")
+_NATIVE_CALL: Final = "apply_patch_call"
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +114,8 @@ def _walk(value: object, line: int, session: Session, calls: list[ShellCall]) ->
 
 def _tool_call(record: Mapping[str, object], line: int, session: Session) -> list[ShellCall] | None:
     """The calls of `record` if it is a tool call (see the module's list), else None."""
+    if record.get("type") == _NATIVE_CALL:
+        return [ShellCall(_native_patch(record), session.folder(None), line)]
     name, given = record.get("name"), record.get("input")
     arguments = _decoded(record.get("arguments"))
     if isinstance(name, str) and is_apply_patch(name, strict=False):
@@ -123,6 +130,39 @@ def _tool_call(record: Mapping[str, object], line: int, session: Session) -> lis
             command = next(holder[k] for k in _COMMAND_KEYS if k in holder)
             return _command(command, _text(holder, _FOLDER_KEYS), line, session)
     return None
+
+
+def _native_patch(record: Mapping[str, object]) -> str:
+    """The patch text of a native `apply_patch_call`.
+
+    A malformed operation gives the envelope around its pieces as they are, so
+    that extraction reports it as a broken patch with the parser's error.
+    """
+    from ..format._operations import to_operation
+    from .._errors import PatchSyntaxError
+    from ..format._model import Patch
+
+    given = record.get("operations")
+    raw = given if isinstance(given, list) else [record.get("operation")]
+    try:
+        patch = Patch(tuple(to_operation(*_pieces(op)) for op in raw))
+    except PatchSyntaxError:
+        return "".join(["*** Begin Patch\n", *map(_raw_hunk, raw), "*** End Patch\n"])
+    return str(patch)
+
+
+def _pieces(operation: object) -> tuple[object, object, object, object]:
+    """(type, path, diff, move_to) of a native operation (None where absent)."""
+    if not isinstance(operation, Mapping):
+        return None, None, None, None
+    return tuple(operation.get(k) for k in ("type", "path", "diff", "move_to"))  # type: ignore[return-value]
+
+
+def _raw_hunk(operation: object) -> str:
+    kind, path, diff, _ = _pieces(operation)
+    header = {"create_file": "Add File", "delete_file": "Delete File"}.get(str(kind), "Update File")
+    body = diff if isinstance(diff, str) else ""
+    return f"*** {header}: {path}\n{body}{'' if body.endswith(chr(10)) or not body else chr(10)}"
 
 
 def _decoded(arguments: object) -> object:
