@@ -72,7 +72,7 @@ Example:
 *** End Patch
 """
 
-_PATCH_SCHEMA: Final = {
+PATCH_SCHEMA: Final = {
     "type": "object",
     "properties": {
         "patch": {
@@ -112,7 +112,7 @@ def tool_definitions() -> dict[str, Any]:
             "type": "function",
             "name": TOOL_NAME,
             "description": description,
-            "parameters": _PATCH_SCHEMA,
+            "parameters": PATCH_SCHEMA,
             "strict": True,
         },
         "chat": {
@@ -120,14 +120,14 @@ def tool_definitions() -> dict[str, Any]:
             "function": {
                 "name": TOOL_NAME,
                 "description": description,
-                "parameters": _PATCH_SCHEMA,
+                "parameters": PATCH_SCHEMA,
                 "strict": True,
             },
         },
         "anthropic": {
             "name": TOOL_NAME,
             "description": description,
-            "input_schema": _PATCH_SCHEMA,
+            "input_schema": PATCH_SCHEMA,
         },
         "responses": {"type": "apply_patch"},
         "instructions": INSTRUCTIONS,

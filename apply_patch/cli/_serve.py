@@ -1,9 +1,17 @@
-"""`apply_patch serve`: a stdio MCP server with an `apply_patch` and a dry-run tool.
+"""`apply_patch serve`: a stdio MCP server applying patches under one root folder.
 
-Both tools take the patch text and work inside the one root folder given on
-the command line (paths leaving it are always refused). Success returns the
-summary (and warnings); failure returns the actionable error as a tool error,
-with nothing changed. Needs the MCP SDK: `pip install 'apply-patch[mcp]'`.
+Three tools, all confined to the root given on the command line (paths
+leaving it are always refused):
+
+- `apply_patch` (patch text) and `apply_patch_dry_run` (the same, writing
+  nothing, with a unified diff);
+- `apply_patch_operations`: the Responses API's native operations
+  (`[{type, path, diff}]`, see `apply_patch.responses`), applied as one patch.
+
+Each result's text is what the executable prints (the summary and warnings,
+or the diagnostic); its `structuredContent` is the object `--json` prints. A
+failure is a tool error, and then nothing changed. The format is taught once,
+in the server's instructions. Needs the MCP SDK: `pip install 'apply-patch[mcp]'`.
 """
 
 from __future__ import annotations
@@ -13,26 +21,86 @@ import os
 import sys
 from collections.abc import Sequence
 
-from ..apply._pipeline import apply_patch
-from ._main import add_policy_options, policy_from
 from .._errors import PatchError
+from .._tools import DESCRIPTION, INSTRUCTIONS, TOOL_NAME, PATCH_SCHEMA
+from ..apply._pipeline import ApplyResult, apply_patch
 from ..apply._policy import Policy
-from ..apply._report import failure, warnings_text
-from .._tools import DESCRIPTION, INSTRUCTIONS, TOOL_NAME
+from ..apply._report import error_json, failure, result_json, warnings_text
+from ..format._model import Patch
+from ..format._operations import OPERATION_TYPES
+from ._main import _version, add_policy_options, policy_from
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from mcp.server.mcpserver import MCPServer
+    from typing import Any, Final
 
-DRY_RUN_TOOL = "apply_patch_dry_run"
-MISSING_SDK = "apply_patch serve needs the MCP SDK: pip install 'apply-patch[mcp]'"
+    import mcp_types
+    from mcp.server.lowlevel import Server
+
+DRY_RUN_TOOL: Final = "apply_patch_dry_run"
+OPERATIONS_TOOL: Final = "apply_patch_operations"
+MISSING_SDK: Final = "apply_patch serve needs the MCP SDK: pip install 'apply-patch[mcp]'"
+
+_OPERATIONS_SCHEMA: Final = {
+    "type": "object",
+    "properties": {
+        "operations": {
+            "type": "array",
+            "minItems": 1,
+            "description": "The operations, applied in order as one patch: all or none.",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "type": {"type": "string", "enum": list(OPERATION_TYPES)},
+                    "path": {"type": "string", "description": "The file, relative to the root."},
+                    "diff": {
+                        "type": "string",
+                        "description": "create_file: the file's lines, each starting with '+'. "
+                        "update_file: its chunks ('@@ context', then ' ', '-', '+' lines). "
+                        "delete_file: none.",
+                    },
+                    "move_to": {"type": "string", "description": "update_file: the new path."},
+                },
+                "required": ["type", "path"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["operations"],
+    "additionalProperties": False,
+}
+
+# (name, description, input schema, annotations) of each tool.
+_TOOLS: Final = (
+    (
+        TOOL_NAME,
+        f"{DESCRIPTION} The patch format is in the server's instructions.",
+        PATCH_SCHEMA,
+        {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": False},
+    ),
+    (
+        DRY_RUN_TOOL,
+        "Check a patch without writing anything: what it would change, as a summary and a "
+        "unified diff, or the error it would meet.",
+        PATCH_SCHEMA,
+        {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False},
+    ),
+    (
+        OPERATIONS_TOOL,
+        "Apply file operations in the shape of the OpenAI Responses API's apply_patch tool "
+        "(create_file, update_file with a diff of chunks, delete_file), all as one patch: "
+        "all or nothing.",
+        _OPERATIONS_SCHEMA,
+        {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": False},
+    ),
+)
 
 
 def main(argv: Sequence[str]) -> int:
     """Run the server over stdio until the client closes it; return the exit code."""
     parser = argparse.ArgumentParser(
         prog="apply_patch serve",
-        description="Serve the apply_patch tool over MCP (stdio), confined to one root folder.",
+        description="Serve the apply_patch tools over MCP (stdio), confined to one root folder.",
     )
     parser.add_argument("-C", "--root", default=".", metavar="DIR", help="the folder patches apply to")
     add_policy_options(parser)
@@ -52,37 +120,102 @@ def main(argv: Sequence[str]) -> int:
     except ImportError:
         sys.stderr.write(MISSING_SDK + "\n")
         return 2
-    server.run("stdio")
+    import anyio
+
+    anyio.run(_serve_stdio, server)
     return 0
 
 
-def build_server(root: str, policy: Policy) -> "MCPServer":
-    """The MCP server with its two tools, applying patches under `root`."""
-    from mcp.server.mcpserver import MCPServer
+async def _serve_stdio(server: Server[Any]) -> None:
+    from mcp.server.stdio import stdio_server
 
-    server: MCPServer = MCPServer(name=TOOL_NAME, instructions=INSTRUCTIONS)
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
 
-    @server.tool(name=TOOL_NAME, description=f"{DESCRIPTION}\n\n{INSTRUCTIONS}")
-    def apply(patch: str) -> str:
-        return _run(patch, root, policy, dry_run=False)
 
-    @server.tool(
-        name=DRY_RUN_TOOL,
-        description="Check a patch without writing anything: what it would change, as a "
-        "summary and a unified diff, or the error it would meet.",
+def build_server(root: str, policy: Policy) -> Server[Any]:
+    """The MCP server with its three tools, applying patches under `root`."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    tools = [
+        types.Tool(
+            name=name,
+            description=description,
+            input_schema=schema,
+            annotations=types.ToolAnnotations.model_validate(annotations),
+        )
+        for name, description, schema, annotations in _TOOLS
+    ]
+
+    async def list_tools(ctx: object, params: object) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(ctx: object, params: types.CallToolRequestParams) -> types.CallToolResult:
+        return call(params.name, params.arguments or {}, root, policy)
+
+    return Server(
+        TOOL_NAME,
+        version=_version(),
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
     )
-    def dry_run(patch: str) -> str:
-        return _run(patch, root, policy, dry_run=True)
-
-    return server
 
 
-def _run(patch: str, root: str, policy: Policy, *, dry_run: bool) -> str:
-    from mcp.server.mcpserver.exceptions import ToolError
+def call(name: str, arguments: dict[str, Any], root: str, policy: Policy) -> mcp_types.CallToolResult:
+    """The result of tool `name` with `arguments` (JSON values, unchecked)."""
+    import mcp_types as types
 
+    expected = "operations" if name == OPERATIONS_TOOL else "patch"
+    problem = _argument_problem(name, arguments, expected)
+    if problem is not None:
+        return types.CallToolResult(content=[types.TextContent(type="text", text=problem)], is_error=True)
+    dry_run = name == DRY_RUN_TOOL
     try:
+        patch: str | Patch
+        if name == OPERATIONS_TOOL:
+            from ..responses import operations_patch
+
+            patch = operations_patch(arguments["operations"])
+        else:
+            patch = arguments["patch"]
         result = apply_patch(patch, root, dry_run=dry_run, policy=policy)
     except PatchError as error:
-        raise ToolError(failure(error).rstrip("\n")) from error
-    text = result.summary + warnings_text(result.warnings)
-    return text + result.diff if dry_run else text
+        document = error_json(error, dry_run=dry_run)
+        document["error"]["operation"] = error.operation
+        text = failure(error).rstrip("\n")
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text)], structured_content=document, is_error=True
+        )
+    return _success(result, dry_run)
+
+
+def _success(result: ApplyResult, dry_run: bool) -> mcp_types.CallToolResult:
+    import mcp_types as types
+
+    diff = result.diff if dry_run else None
+    document = result_json(result.operations, result.warnings, dry_run=dry_run, diff=diff)
+    text = result.summary + warnings_text(result.warnings) + (diff or "")
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=document)
+
+
+def _argument_problem(name: str, arguments: dict[str, Any], expected: str) -> str | None:
+    """One line a model can act on when the arguments are not `{expected: ...}`, else None."""
+    if name not in {tool[0] for tool in _TOOLS}:
+        return f"Unknown tool {name!r}: the tools are {', '.join(tool[0] for tool in _TOOLS)}."
+    kind = "a list of operations" if expected == "operations" else "the patch text"
+    others = sorted(set(arguments) - {expected})
+    if others:
+        return (
+            f"{name} takes one argument, {expected!r} ({kind}); "
+            f"unknown argument{'s' if len(others) > 1 else ''}: {', '.join(map(repr, others))}."
+        )
+    if expected not in arguments:
+        return f"{name} takes one argument, {expected!r} ({kind}); it is missing."
+    value = arguments[expected]
+    if expected == "patch" and not isinstance(value, str):
+        return f"{name}: 'patch' must be a string (the patch text), not {type(value).__name__}."
+    if expected == "operations" and not (isinstance(value, list) and value):
+        return f"{name}: 'operations' must be a non-empty list of {{type, path, diff}} objects."
+    return None
