@@ -8,6 +8,8 @@ never change.
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -65,12 +67,17 @@ def _check(case: dict[str, Any], outputs: list[dict[str, Any]], before: object, 
     assert {k: e.data for k, e in snapshot(outside).items()} == OUTSIDE_FILES
 
 
-@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
-def test_fixture_through_the_library(path: Path, tmp_path: Path) -> None:
+def _prepared(path: Path, tmp_path: Path) -> tuple[dict[str, Any], Path, Path, object]:
+    """The case, its root and outside folder laid out, and the snapshot of the root."""
     root, outside = tmp_path / "root", tmp_path / "outside"
     case = _load(path, root, outside)
     _lay_out(case, root, outside)
-    before = snapshot(root)
+    return case, root, outside, snapshot(root)
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_fixture_through_the_library(path: Path, tmp_path: Path) -> None:
+    case, root, outside, before = _prepared(path, tmp_path)
     outputs = apply_calls(
         case["calls"], root, atomic=case["atomic"], dry_run=case["dry_run"], **case["options"]
     )
@@ -79,10 +86,7 @@ def test_fixture_through_the_library(path: Path, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_fixture_through_the_executable(path: Path, tmp_path: Path) -> None:
-    root, outside = tmp_path / "root", tmp_path / "outside"
-    case = _load(path, root, outside)
-    _lay_out(case, root, outside)
-    before = snapshot(root)
+    case, root, outside, before = _prepared(path, tmp_path)
     args = ["calls", "-C", str(root)]
     args += ["--no-atomic"] * (not case["atomic"]) + ["--dry-run"] * case["dry_run"]
     for name, value in case["options"].items():
@@ -115,6 +119,18 @@ def test_openai_sdk_objects_in_validated_outputs_out(tmp_path: Path) -> None:
 
     TypeAdapter(list[ResponseInputItemParam]).validate_python(outputs)
     assert (tmp_path / "a.txt").read_text() == "one\n2\n" and (tmp_path / "b.txt").read_text() == "bee\n"
+
+
+def test_the_sdks_are_never_imported(tmp_path: Path) -> None:
+    code = (
+        "import sys, apply_patch.responses as r, apply_patch.openai_agents as a\n"
+        "call = {'type': 'apply_patch_call', 'call_id': 'c', "
+        "'operation': {'type': 'create_file', 'path': 'n.txt', 'diff': '+n'}}\n"
+        "print(r.apply_calls([call], '.')[0]['status'])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('openai', 'agents', 'pydantic')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, timeout=60)
+    assert done.stdout == b"completed\n[]\n", done.stderr
 
 
 def test_items_that_are_not_calls_give_nothing(tmp_path: Path) -> None:
