@@ -90,17 +90,21 @@ def patch_to_operations(patch: Patch | str) -> list[dict[str, str]]:
 
 
 def _native(operation: Operation) -> dict[str, str]:
-    header, *lines = operation._canonical()
+    lines = str(Patch((operation,))).split("\n")[2:-2]  # inside the envelope, below the header
     if isinstance(operation, DeleteFile):
         return {"type": "delete_file", "path": operation.path}
     if isinstance(operation, AddFile):
-        return {"type": "create_file", "path": operation.path, "diff": "".join(f"{x}\n" for x in lines)}
+        return {"type": "create_file", "path": operation.path, "diff": _joined(lines)}
     native = {"type": "update_file", "path": operation.path}
     if operation.move_to is not None:
         native["move_to"] = operation.move_to
         lines = lines[1:]  # the `*** Move to:` line
-    native["diff"] = "".join(f"{line}\n" for line in lines)
+    native["diff"] = _joined(lines)
     return native
+
+
+def _joined(lines: list[str]) -> str:
+    return "".join(f"{line}\n" for line in lines)
 
 
 def _calls(items: Iterable[object]) -> Iterable[object]:
