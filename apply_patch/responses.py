@@ -22,6 +22,7 @@ from ._native import NOT_APPLIED_ALONE, failure_text, field, operation_texts, re
 from .apply._pipeline import apply_patch
 from .apply._policy import DEFAULT, Policy
 from .format._model import AddFile, DeleteFile, Operation, Patch
+from .format._operations import printable
 from .format._parse import parse_patch
 
 TYPE_CHECKING = False
@@ -120,7 +121,7 @@ class _Call:
         self.caller = _caller(field(item, "caller"))
         given = field(item, "operations")
         raw = list(given) if isinstance(given, list) else [field(item, "operation")]
-        self.label = ", ".join(f"{field(r, 'type')} {field(r, 'path')}" for r in raw)
+        self.label = printable(", ".join(f"{field(r, 'type')} {field(r, 'path')}" for r in raw))
         self.operations: tuple[Operation, ...] = ()
         self.error: PatchError | None = None
         try:

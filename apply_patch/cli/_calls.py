@@ -44,7 +44,10 @@ def main(argv: Sequence[str]) -> int:
     except PatchError as error:  # not expected: every call's failure is in its output
         sys.stderr.write(f"apply_patch calls: {error}\n")
         return 2
-    sys.stdout.write(json.dumps(outputs, indent=2, ensure_ascii=False) + "\n")
+    text = json.dumps(outputs, indent=2, ensure_ascii=False) + "\n"
+    # A lone surrogate (a JSON input may hold one) becomes its JSON escape, `\udc80`.
+    sys.stdout.buffer.write(text.encode("utf-8", "backslashreplace"))
+    sys.stdout.flush()
     return 0 if all(output["status"] == "completed" for output in outputs) else 1
 
 

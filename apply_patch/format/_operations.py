@@ -96,6 +96,13 @@ def to_operation(kind: object, path: object, diff: object = None, move_to: objec
         raise OperationSyntaxError("the operation needs a path", operation=label, path=None)
     if "\n" in path or "\r" in path:
         raise OperationSyntaxError("a path cannot hold a line break", operation=label, path=shown)
+    for name in (path, move_to):
+        if isinstance(name, str):
+            try:
+                check_unicode(name)
+            except PatchSyntaxError as error:
+                message = error.message.replace("The patch", "A path")
+                raise OperationSyntaxError(message, operation=label, path=printable(path)) from None
     if move_to is not None and (kind != "update_file" or not isinstance(move_to, str) or not move_to):
         raise OperationSyntaxError(
             "move_to is a non-empty path, and only update_file takes it", operation=label, path=path
@@ -121,6 +128,11 @@ def to_operation(kind: object, path: object, diff: object = None, move_to: objec
     if not parsed.chunks and move_to is None:
         raise OperationSyntaxError(EMPTY_UPDATE.format(path), operation=label, path=path)
     return UpdateFile(path, move_to, parsed.chunks)
+
+
+def printable(text: str) -> str:
+    """`text` with lone surrogates (which no file name or output can hold) as `\\udc80` escapes."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _parse_diff(diff: str, kind: str, path: str) -> AddFile | UpdateFile:
