@@ -100,8 +100,8 @@ def to_operation(kind: object, path: object, diff: object = None, move_to: objec
         if isinstance(name, str):
             try:
                 check_unicode(name)
-            except PatchSyntaxError as error:
-                message = error.message.replace("The patch", "A path")
+            except PatchSyntaxError as invalid:
+                message = invalid.message.replace("The patch", "A path")
                 raise OperationSyntaxError(message, operation=label, path=printable(path)) from None
     if move_to is not None and (kind != "update_file" or not isinstance(move_to, str) or not move_to):
         raise OperationSyntaxError(
