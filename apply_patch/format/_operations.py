@@ -85,28 +85,8 @@ class OperationSyntaxError(PatchSyntaxError):
 
 def to_operation(kind: object, path: object, diff: object = None, move_to: object = None) -> Operation:
     """The model's operation for one native tool operation; OperationSyntaxError if it is not one."""
-    label = kind if isinstance(kind, str) else ""
-    shown = path if isinstance(path, str) else None
-    if kind not in OPERATION_TYPES:
-        raise OperationSyntaxError(
-            f"unknown operation type {kind!r}: use one of {', '.join(OPERATION_TYPES)}",
-            operation="", path=shown,
-        )
-    if not isinstance(path, str) or not path.strip(C.WHITESPACE):
-        raise OperationSyntaxError("the operation needs a path", operation=label, path=None)
-    if "\n" in path or "\r" in path:
-        raise OperationSyntaxError("a path cannot hold a line break", operation=label, path=shown)
-    for name in (path, move_to):
-        if isinstance(name, str):
-            try:
-                check_unicode(name)
-            except PatchSyntaxError as invalid:
-                message = invalid.message.replace("The patch", "A path")
-                raise OperationSyntaxError(message, operation=label, path=printable(path)) from None
-    if move_to is not None and (kind != "update_file" or not isinstance(move_to, str) or not move_to):
-        raise OperationSyntaxError(
-            "move_to is a non-empty path, and only update_file takes it", operation=label, path=path
-        )
+    label = _checked(kind, path, move_to)
+    assert isinstance(path, str) and (move_to is None or isinstance(move_to, str))
     if kind == "delete_file":
         return DeleteFile(path)
     if diff is None:
@@ -117,17 +97,48 @@ def to_operation(kind: object, path: object, diff: object = None, move_to: objec
     if isinstance(parsed, AddFile):
         return AddFile(path, parsed.lines, line=0, endings=parsed.endings)
     assert isinstance(parsed, UpdateFile)
+    _refuse_unified(parsed, diff, label, path)
+    if not parsed.chunks and move_to is None:
+        raise OperationSyntaxError(EMPTY_UPDATE.format(path), operation=label, path=path)
+    return UpdateFile(path, move_to, parsed.chunks)
+
+
+def _checked(kind: object, path: object, move_to: object) -> str:
+    """The operation's type, once its type, path and move_to are known to be usable."""
+    shown = printable(path) if isinstance(path, str) else None
+    if kind not in OPERATION_TYPES:
+        raise OperationSyntaxError(
+            f"unknown operation type {kind!r}: use one of {', '.join(OPERATION_TYPES)}",
+            operation="", path=shown,
+        )
+    label = str(kind)
+    if not isinstance(path, str) or not path.strip(C.WHITESPACE):
+        raise OperationSyntaxError("the operation needs a path", operation=label, path=None)
+    if "\n" in path or "\r" in path:
+        raise OperationSyntaxError("a path cannot hold a line break", operation=label, path=shown)
+    if move_to is not None and (kind != "update_file" or not isinstance(move_to, str) or not move_to):
+        raise OperationSyntaxError(
+            "move_to is a non-empty path, and only update_file takes it", operation=label, path=shown
+        )
+    for name in (path, move_to):
+        try:
+            check_unicode(name or "")
+        except PatchSyntaxError as invalid:
+            message = invalid.message.replace("The patch", "A path")
+            raise OperationSyntaxError(message, operation=label, path=shown) from None
+    return label
+
+
+def _refuse_unified(parsed: UpdateFile, diff: str, kind: str, path: str) -> None:
+    """A unified diff's `@@ -1,3 +1,4 @@` parses as chunks whose context matches nothing: say so."""
     for chunk in parsed.chunks:
         if any(_UNIFIED_HEADER.match(context) for context in chunk.contexts):
             error = OperationSyntaxError(
-                UNIFIED_DIFF, operation=label, path=path, line=chunk.line,
+                UNIFIED_DIFF, operation=kind, path=path, line=chunk.line,
                 text=C.CHUNK_HEADER_WITH_CONTEXT + chunk.contexts[0],
             )
             error.hints = syntax_hints(diff, error)
             raise error
-    if not parsed.chunks and move_to is None:
-        raise OperationSyntaxError(EMPTY_UPDATE.format(path), operation=label, path=path)
-    return UpdateFile(path, move_to, parsed.chunks)
 
 
 def printable(text: str) -> str:
