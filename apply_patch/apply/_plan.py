@@ -26,6 +26,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from ..format._edits import EditOperation
+    from ..format._model import Operation
+
 
 @dataclass(frozen=True, slots=True)
 class FileChange:
@@ -112,6 +115,23 @@ def make_plan(patch: Patch, tree: Tree, policy: Policy) -> Plan:
         except PatchError as error:
             error.operation = number  # which one failed, where line numbers cannot say
             raise
+    changes = planner.overlay.changes()
+    return Plan(
+        tree.root, tuple(results), changes, _new_folders(changes, tree), tuple(planner.warnings)
+    )
+
+
+def make_edit_plan(operations: Sequence[Operation | EditOperation], tree: Tree, policy: Policy) -> Plan:
+    """`make_plan` for the operations of the other edit formats (and Codex ones), in order.
+
+    See `_edit_plan`: the same planner, overlay, checks and policies.
+    """
+    from ._edit_plan import run_operations
+
+    if not operations:
+        raise EmptyPatchError()
+    planner = _Planner(tree, policy)
+    results = run_operations(planner, operations)
     changes = planner.overlay.changes()
     return Plan(
         tree.root, tuple(results), changes, _new_folders(changes, tree), tuple(planner.warnings)

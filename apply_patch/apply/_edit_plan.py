@@ -1,0 +1,124 @@
+"""The operations of the other edit formats, run by the plan as the Codex ones are.
+
+`run_operations` takes the planner of `_plan` (its overlay, its path and
+file checks, its policy) and runs each operation in order over the overlay:
+several edits of one file apply one after the other, each to the result of
+the previous, and nothing is written here. The results of one file are
+merged into one (`A` if the edits created it, else `M`), as the summary
+lists each file once.
+"""
+
+from __future__ import annotations
+
+from .._errors import FilePolicyError
+from ..format._edits import ApplyHunks, CreateFile, Insert, StrReplace
+from ..format._model import AddFile, DeleteFile, UpdateFile
+from . import _edits as edits
+from ._plan import OperationResult, _decode, _encode, _Planner
+from ._tree import FileState
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..format._edits import EditOperation
+    from ..format._model import Operation
+    from ._paths import Location
+
+
+def run_operations(
+    planner: _Planner, operations: Sequence[Operation | EditOperation]
+) -> list[OperationResult]:
+    """Run every operation in order; one result per file touched, in first-touched order."""
+    results: list[OperationResult] = []
+    for operation in operations:
+        if isinstance(operation, AddFile):
+            results.append(planner.add(operation))
+        elif isinstance(operation, DeleteFile):
+            results.append(planner.delete(operation))
+        elif isinstance(operation, UpdateFile):
+            results.append(planner.update(operation))
+        else:
+            results.append(_edit(planner, operation))
+    return _merged(results)
+
+
+def _edit(planner: _Planner, op: EditOperation) -> OperationResult:
+    where = planner._resolve(op.path, op.line)
+    if isinstance(op, CreateFile):
+        return _create(planner, where, op.path, op.text, op.line, op.label, overwrite=op.overwrite)
+    if isinstance(op, StrReplace) and not op.old:
+        return _create(planner, where, op.path, op.new, op.line, op.label, overwrite=False, empty_ok=True)
+    state = planner._readable(where, op.line)
+    policy = planner.policy
+    text = _decode(state.data, where, policy, op.line)
+    if isinstance(op, StrReplace):
+        edited = edits.replace(text, op, policy, where)
+    elif isinstance(op, Insert):
+        edited = edits.insert(text, op, policy, where)
+    else:
+        assert isinstance(op, ApplyHunks)
+        edited = edits.apply_hunks(text, op, policy, where)
+    planner.warnings += edited.warnings
+    planner.overlay.put(where.target, FileState(_encode(edited.text, policy), state.mode))
+    return OperationResult(
+        "M",
+        op.path,
+        where.target,
+        added=sum(p.added for p in edited.placements),
+        removed=sum(p.removed for p in edited.placements),
+        placements=edited.placements,
+    )
+
+
+def _create(
+    planner: _Planner,
+    where: Location,
+    path: str,
+    content: str,
+    line: int,
+    label: str,
+    *,
+    overwrite: bool,
+    empty_ok: bool = False,
+) -> OperationResult:
+    """Write `content` as the whole file; an existing file is refused as Add File refuses it."""
+    existing = planner._writable(where, line)
+    policy = planner.policy
+    refused = existing is not None and not overwrite and policy.add_existing == "error"
+    if refused and not (empty_ok and existing is not None and not existing.data):
+        why = f"{label} creates a file, and only a new one" if label else "only a new file may be created"
+        raise FilePolicyError(
+            f"Failed to add file {where.shown}: it already exists ({why})",
+            path=where.relative,
+            patch_line=line,
+        )
+    if policy.line_endings != "keep":
+        ending = "\r\n" if policy.line_endings == "crlf" else "\n"
+        content = edits.as_lf(content).replace("\n", ending)
+    mode = existing.mode if existing is not None else None
+    planner.overlay.put(where.target, FileState(content.encode("utf-8"), mode))
+    letter = "A" if existing is None else "M"
+    added = len(edits.text_lines(content))
+    removed = 0 if existing is None else existing.data.count(b"\n")
+    return OperationResult(letter, path, where.target, added=added, removed=removed)
+
+
+def _merged(results: list[OperationResult]) -> list[OperationResult]:
+    """One result per target: the first one's letter and path, counts and placements summed."""
+    from .._dataclass import replace
+
+    merged: dict[str, OperationResult] = {}
+    for result in results:
+        key = result.target if result.letter != "D" and result.source is None else f"\0{id(result)}"
+        first = merged.get(key)
+        if first is None:
+            merged[key] = result
+        else:
+            merged[key] = replace(
+                first,
+                added=first.added + result.added,
+                removed=first.removed + result.removed,
+                placements=first.placements + result.placements,
+            )
+    return list(merged.values())

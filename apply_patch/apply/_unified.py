@@ -1,0 +1,82 @@
+"""A unified diff → operations the plan runs: hunks applied by content, files added or deleted.
+
+The diff is read by `make/_unidiff` (git diff, diff -u, diff -ruN). Each file
+diff becomes:
+
+- a new file (`--- /dev/null`): `CreateFile` with the hunks' new lines;
+- a deleted file: its hunks (so that its content is checked), then `DeleteFile`;
+- a changed file: `ApplyHunks`, located by content (`_edits.apply_hunks`);
+- a rename: its hunks on the old path, then a pure rename (`UpdateFile` + `Move to`);
+- a mode change alone: nothing. A binary diff or a copy is refused.
+"""
+
+from __future__ import annotations
+
+from ..format._edits import ApplyHunks, CreateFile, DiffHunk
+from ..format._model import DeleteFile, UpdateFile
+from ..make._unidiff import FileDiff, Hunk, UnifiedDiffError, parse_unified_diff
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..format._edits import EditOperation
+    from ..format._model import Operation
+
+
+def unified_operations(text: str, strip: int = 1) -> list[Operation | EditOperation]:
+    """The operations of the unified diff `text`; UnifiedDiffError if it is malformed."""
+    files = parse_unified_diff(text, strip)
+    if not files:
+        raise UnifiedDiffError("the text holds no file diff ('--- old' and '+++ new' lines, then '@@' hunks)")
+    operations: list[Operation | EditOperation] = []
+    for diff in files:
+        operations += _file_operations(diff)
+    return operations
+
+
+def _file_operations(diff: FileDiff) -> list[Operation | EditOperation]:
+    if diff.binary:
+        raise UnifiedDiffError(
+            f"the diff of {diff.shown} is binary: it holds no lines to apply", line=diff.line
+        )
+    if diff.copied:
+        raise UnifiedDiffError(
+            f"the diff copies a file to {diff.shown}: copies are not applied (write it as a new file)",
+            line=diff.line,
+        )
+    old, new = diff.old_path, diff.new_path
+    if old is None:
+        if new is None:
+            return []
+        content = "".join(line.text + line.ending for h in diff.hunks for line in h.lines if line.is_new)
+        label = f"the new file of the diff at line {diff.line}"
+        return [CreateFile(new, content, line=diff.line, label=label)]
+    operations: list[Operation | EditOperation] = []
+    if diff.hunks:
+        label = f"the diff of {old} at line {diff.line}"
+        hunks = tuple(_hunk(h) for h in diff.hunks)
+        operations.append(ApplyHunks(old, hunks, line=diff.line, label=label))
+    if new is None:
+        operations.append(DeleteFile(old, line=diff.line))
+    elif new != old:
+        operations.append(UpdateFile(old, new, (), line=diff.line))
+    return operations
+
+
+def _hunk(hunk: Hunk) -> DiffHunk:
+    lines = hunk.lines
+    old = tuple(line.text for line in lines if line.is_old)
+    new_side = [line for line in lines if line.prefix != "-"]
+    ends_file = any(not line.ending for line in lines if line.is_old)
+    # Explicit endings only where the diff says how the file ends: without a final
+    # newline, or with one where the old file had none.
+    endings: list[str | None] = ["" if not line.ending else None for line in new_side]
+    if ends_file and new_side and new_side[-1].ending:
+        endings[-1] = new_side[-1].ending
+    return DiffHunk(
+        old,
+        tuple(line.text for line in new_side),
+        hunk.old_start,
+        tuple(endings) if any(e is not None for e in endings) else (),
+        ends_file,
+        line=hunk.line,
+    )

@@ -1,0 +1,135 @@
+"""Edits in the other formats models write, applied by the same engine, all or nothing.
+
+    >>> from apply_patch.edits import StrReplace, parse_search_replace
+    >>> parse_search_replace("app.py\\n<<<<<<< SEARCH\\nx = 1\\n=======\\nx = 2\\n>>>>>>> REPLACE\\n")
+    [StrReplace(path='app.py', old='x = 1\\n', new='x = 2\\n', replace_all=False, expected=None)]
+
+- `StrReplace(path, old, new, replace_all=False, expected=None)`: `old` must
+  match exactly one place, or every place (`replace_all`), or exactly
+  `expected` places; an empty `old` creates the file. Claude Code's `Edit`,
+  OpenCode's and Gemini CLI's edit tools, the text-editor tool's `str_replace`.
+- `CreateFile(path, text, overwrite=False)`: a new file, refused when the
+  file exists (policy `add_existing`) unless `overwrite` (Claude Code's `Write`).
+- `Insert(path, after_line, text)`: whole lines after line `after_line` (0: the top).
+
+`apply_edits(edits, root)` plans them all in order (several edits of one file
+apply one after the other), then writes everything or nothing, and returns
+the `ApplyResult` `apply_patch()` returns; errors are the same `PatchError`s.
+`parse_search_replace(text)` reads Aider-style SEARCH/REPLACE blocks out of a
+whole model reply; `apply_unified_diff(text, root)` applies a `git diff` or
+`diff -u` by content. How each format is located and checked:
+docs/edit-formats.md.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ._dataclass import replace
+from .apply._edits import EditError, ReplacementCountError
+from .apply._pipeline import ApplyResult
+from .apply._policy import DEFAULT, Policy
+from .format._edits import CreateFile, Edit, Insert, StrReplace
+from .format._search_replace import SearchReplaceError, parse_search_replace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+__all__ = [
+    "CreateFile",
+    "Edit",
+    "EditError",
+    "Insert",
+    "ReplacementCountError",
+    "SearchReplaceError",
+    "StrReplace",
+    "apply_edits",
+    "apply_search_replace",
+    "apply_unified_diff",
+    "parse_search_replace",
+]
+
+
+def apply_edits(
+    edits: Iterable[Edit],
+    root: str | os.PathLike[str] = ".",
+    *,
+    workdir: str | os.PathLike[str] = ".",
+    dry_run: bool = False,
+    policy: Policy = DEFAULT,
+    **options: str,
+) -> ApplyResult:
+    """Apply `edits` in order to the files under `root`, all or nothing.
+
+    Relative paths are taken from `workdir` (under `root`); every path stays
+    confined to `root`. `policy` and keyword `options` as for `apply_patch`.
+    Raises a PatchError subclass on any failure (ContextNotFoundError,
+    ReplacementCountError, FilePolicyError, EditError...), and then no file
+    changed. Messages name an edit by its number in `edits` (from 1).
+    """
+    from .apply._edit_pipeline import apply_operations
+
+    return apply_operations(
+        checked(edits), root, workdir=workdir, dry_run=dry_run, policy=policy, **options
+    )
+
+
+def checked(edits: Iterable[Edit]) -> list[Edit]:
+    """`edits` numbered for messages (those that have no label yet), each checked."""
+    numbered: list[Edit] = []
+    for number, edit in enumerate(edits, 1):
+        if not isinstance(edit, (StrReplace, CreateFile, Insert)):
+            raise EditError(f"Edit {number} is a {type(edit).__name__}, not a StrReplace, CreateFile or Insert")
+        if not isinstance(edit.path, str) or not edit.path:
+            raise EditError(f"Edit {number} has no path", patch_line=number)
+        if isinstance(edit, StrReplace) and edit.expected is not None and edit.expected < 1:
+            raise EditError(
+                f"Edit {number} expects {edit.expected} replacements: at least 1", patch_line=number
+            )
+        if not edit.label:
+            what = {StrReplace: "the old text", CreateFile: "the new file", Insert: "the insertion"}
+            edit = replace(edit, label=f"{what[type(edit)]} of edit {number}", line=edit.line or number)
+        numbered.append(edit)
+    return numbered
+
+
+def apply_search_replace(
+    text: str,
+    root: str | os.PathLike[str] = ".",
+    *,
+    workdir: str | os.PathLike[str] = ".",
+    dry_run: bool = False,
+    policy: Policy = DEFAULT,
+    **options: str,
+) -> ApplyResult:
+    """Apply every SEARCH/REPLACE block of the model reply `text`, all or nothing."""
+    return apply_edits(
+        parse_search_replace(text), root, workdir=workdir, dry_run=dry_run, policy=policy, **options
+    )
+
+
+def apply_unified_diff(
+    text: str,
+    root: str | os.PathLike[str] = ".",
+    *,
+    strip: int = 1,
+    workdir: str | os.PathLike[str] = ".",
+    dry_run: bool = False,
+    policy: Policy = DEFAULT,
+    **options: str,
+) -> ApplyResult:
+    """Apply the unified diff `text` (git diff, diff -u) by content, all or nothing.
+
+    Each hunk is searched by its lines (exact, then the fuzzy tiers), after
+    the previous hunk of its file; its header's line number only chooses
+    between places that match equally well. `strip` leading path components
+    are dropped (1: `a/`, `b/`). Raises UnifiedDiffError for a malformed
+    diff, the PatchErrors of `apply_patch` otherwise.
+    """
+    from .apply._edit_pipeline import apply_operations
+    from .apply._unified import unified_operations
+
+    return apply_operations(
+        unified_operations(text, strip), root, workdir=workdir, dry_run=dry_run, policy=policy, **options
+    )
