@@ -8,7 +8,9 @@
 `apply_patch(text, root)` applies a patch to a folder and returns what it did;
 every failure raises a `PatchError` subclass, and then no file was changed.
 `make_patch(old, new)` makes the patch between two texts or two trees, and
-`convert_unified_diff(text)` turns a unified diff into one.
+`convert_unified_diff(text)` turns a unified diff into one. `apply_patch.edits`
+applies the other formats models write (str_replace edits, SEARCH/REPLACE
+blocks, unified diffs), `apply_patch.anthropic` runs Claude's text-editor tool.
 """
 
 import importlib
@@ -40,7 +42,7 @@ if TYPE_CHECKING:
         classify_argv,
     )
     from .make._convert import convert_unified_diff
-    from .extract._extract import BrokenPatch, Extracted, FoundPatch, extract_patches
+    from .extract._extract import BrokenPatch, Extracted, FoundEdits, FoundPatch, extract_patches
     from .make._make import BinaryFileError, UnsupportedChangeError, make_patch
     from .format._stream import PartialOperation, PartialPatch, parse_partial
     from ._tools import tool_definitions
@@ -58,6 +60,7 @@ _LAZY = {
     "classify_argv": ".extract._classify",
     "BrokenPatch": ".extract._extract",
     "Extracted": ".extract._extract",
+    "FoundEdits": ".extract._extract",
     "FoundPatch": ".extract._extract",
     "extract_patches": ".extract._extract",
     "BinaryFileError": ".make._make",
@@ -98,6 +101,7 @@ __all__ = [
     "Extracted",
     "FilePolicyError",
     "FileResult",
+    "FoundEdits",
     "FoundPatch",
     "ImplicitPatch",
     "NotApplyPatch",

@@ -98,8 +98,11 @@ def tool_definitions() -> dict[str, Any]:
     - `"anthropic"`: the same function for Anthropic tool use (`input_schema`);
     - `"responses"`: the Responses API's native tool, `{"type": "apply_patch"}`
       (the model sends `apply_patch_call` items: see `apply_patch.responses`);
-    - `"instructions"`: the text a model needs to write correct patches.
+    - `"instructions"`: the text a model needs to write correct patches;
+    - `"text_editor"`: Anthropic's text-editor tool (`text_editor_20250728`), whose
+      calls `apply_patch.anthropic.TextEditor` runs.
     """
+    from .anthropic import tool_definition as text_editor
     description = f"{DESCRIPTION}\n\n{INSTRUCTIONS}"
     return {
         "custom": {
@@ -131,4 +134,5 @@ def tool_definitions() -> dict[str, Any]:
         },
         "responses": {"type": "apply_patch"},
         "instructions": INSTRUCTIONS,
+        "text_editor": text_editor(),
     }

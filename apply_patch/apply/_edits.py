@@ -5,7 +5,7 @@ endings seen as LF (so a CRLF file is matched by LF text), the BOM aside:
 
 1. exactly, as a substring (it may start and end inside lines);
 2. only if that finds nothing and `old` holds a line break (it is made of
-   whole lines, not a fragment of one): line by line, by the fuzzy tiers of
+   whole lines, not a fragment of one line): line by line, by the fuzzy tiers of
    `_seek` (trailing whitespace, surrounding whitespace, typographic
    punctuation), each a full pass before the next, with a warning.
 
@@ -118,7 +118,7 @@ def replace(text: TextFile, op: StrReplace, policy: Policy, where: Location) -> 
         starts = _line_numbers(joined, places)
         _check_count(op, where, len(places), starts, TIERS[0])
         return _replace_exact(text, joined, places, old, new, op, policy)
-    if "\n" in old.removesuffix("\n"):
+    if "\n" in old:  # whole lines: fuzzy tiers too
         pattern = old.removesuffix("\n").split("\n")
         index = LineIndex(text.lines)
         for tier in TIERS[1:]:
@@ -341,7 +341,7 @@ def _not_found(
     region = closest_region(text.lines, expected)
     how = (
         "exactly, nor line by line ignoring whitespace and typographic punctuation"
-        if len(expected) > 1
+        if "\n" in old
         else "exactly (a text without a line break is matched exactly only)"
     )
     details = [f"In {where.relative}, {label} matches nowhere, {how}."]
@@ -356,7 +356,7 @@ def _not_found(
     if BOM in op.old.removeprefix(BOM):
         hints.append("The old text holds a byte-order mark (U+FEFF): leave it out.")
     return ContextNotFoundError(
-        f"Failed to find {label} in {where.shown}:\n{old}",
+        f"Failed to find {label} in {where.shown}:\n" + "\n".join(expected),
         path=where.relative,
         patch_line=op.line,
         expected=expected,

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from ..apply._pipeline import apply_patch
 from .._errors import PatchError
-from ..extract._extract import BrokenPatch, Extracted, extract_patches
+from ..extract._extract import BrokenPatch, Extracted, FoundEdits, extract_patches
 from ..apply._policy import CODEX, DEFAULT, Policy
 from ..apply._report import NOTHING_CHANGED, failure
 
@@ -30,7 +30,8 @@ STOPPED: Final = "Stopped at patch {} of {}: {} applied, {} not applied."
 DESCRIPTION: Final = """\
 Find every apply_patch call in FILE (or stdin): a shell script, a JSON argv
 array, a terminal transcript, Markdown with shell blocks, or the JSON lines of
-an agent log. Print each patch with a header (its line, its working folder),
+an agent log; and the edits of other tools: Claude Code's Edit, MultiEdit and
+Write, Anthropic's text-editor tool, SEARCH/REPLACE blocks in a reply. Print each patch with a header (its line, its working folder),
 or list them as JSON, or apply them in order, each one all or nothing.
 """
 
@@ -97,13 +98,19 @@ def _read_file(path: str) -> bytes:
 
 def _as_json(item: Extracted) -> dict[str, object]:
     error = str(item.error) if isinstance(item, BrokenPatch) else None
-    return {
+    document: dict[str, object] = {
         "patch": item.patch,
         "workdir": item.workdir,
         "line": item.line,
         "source": item.source,
         "error": error,
     }
+    if isinstance(item, FoundEdits):  # another tool's edits: `patch` shows them as SEARCH/REPLACE
+        from .._dataclass import asdict
+
+        document["kind"] = item.kind
+        document["edits"] = [{"type": type(e).__name__, **asdict(e)} for e in item.edits]
+    return document
 
 
 def _header(number: int, found: Sequence[Extracted], item: Extracted, note: str = "") -> str:
@@ -140,6 +147,10 @@ def _apply_one(item: Extracted, root: str, policy: Policy) -> tuple[bool, str]:
         outside = OUTSIDE_ROOT.format(item.workdir, os.path.abspath(root))
         return False, f"{outside}\n{NOTHING_CHANGED}\n"
     try:  # the folder may not exist: the commit makes it if a file is written there
+        if isinstance(item, FoundEdits):
+            from ..edits import apply_edits
+
+            return True, apply_edits(item.edits, root, workdir=folder, policy=policy).summary
         return True, apply_patch(item.patch, root, workdir=folder, policy=policy).summary
     except PatchError as error:
         return False, failure(error)

@@ -68,17 +68,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     patch = _read_patch(options.patch, sys.stdin, sys.stderr)
     if isinstance(patch, int):
         return patch
+    chosen = options.format
     try:
-        result = apply_patch(patch, options.root, dry_run=options.dry_run, policy=policy_from(options))
+        if chosen == "codex":
+            result = apply_patch(patch, options.root, dry_run=options.dry_run, policy=policy_from(options))
+        else:  # the other formats (--format): imported only when asked for
+            from . import _formats
+
+            chosen = _formats.detect(patch) if chosen == "auto" else chosen
+            result = _formats.apply_text(
+                patch, chosen, options.root, dry_run=options.dry_run, policy=policy_from(options)
+            )
     except PatchError as error:
         if options.json:
-            _print_json(error_json(error, dry_run=options.dry_run))
+            _print_json(_with_format(error_json(error, dry_run=options.dry_run), options.format, chosen))
         else:
             sys.stderr.write(failure(error))
         return 1
     if options.json:
         diff = result.diff if options.diff else None
-        _print_json(result_json(result.operations, result.warnings, dry_run=result.dry_run, diff=diff))
+        document = result_json(result.operations, result.warnings, dry_run=result.dry_run, diff=diff)
+        _print_json(_with_format(document, options.format, chosen))
         return 0
     sys.stdout.write(result.summary)
     if options.diff:
@@ -118,6 +128,11 @@ def policy_from(options: argparse.Namespace | _Unparsed) -> Policy:
     if options.unique:
         overrides["ambiguous"] = "error"
     return base.with_options(**overrides)
+
+
+def _with_format(document: dict[str, Any], asked: str, chosen: str) -> dict[str, Any]:
+    """With `--format` other than codex, the document says which format was read."""
+    return document if asked == "codex" else {**document, "format": chosen}
 
 
 def _print_json(document: dict[str, object]) -> None:
@@ -166,6 +181,7 @@ class _Unparsed:
         "diff": False,
         "json": False,
         "unique": False,
+        "format": "codex",
         **dict.fromkeys(CHOICES),
     }
     patch: list[str]
@@ -197,6 +213,13 @@ def _argument_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object on stdout (schema in README)"
+    )
+    parser.add_argument(
+        "--format",
+        default="codex",
+        choices=("codex", "search-replace", "unified-diff", "auto"),
+        help="what the input is: a Codex patch, SEARCH/REPLACE blocks (Aider), a unified diff "
+        "(git diff, diff -u), or auto (the first marker says; --json names it) (default: codex)",
     )
     add_policy_options(parser)
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")

@@ -22,6 +22,10 @@ from ._records import Session, is_argv, json_calls
 from ._script import ShellCall, ShellState, script_calls
 from ._transcript import ShellText, regions
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..format._edits import Edit
+
 
 @dataclass(frozen=True, slots=True)
 class FoundPatch:
@@ -51,7 +55,25 @@ class BrokenPatch:
     error: PatchSyntaxError
 
 
-Extracted = FoundPatch | BrokenPatch
+@dataclass(frozen=True, slots=True)
+class FoundEdits:
+    """The edits of another tool's call (fields as FoundPatch).
+
+    `kind` is `claude-code` (Edit, MultiEdit, Write), `text-editor` (Anthropic's
+    text-editor tool) or `search-replace` (SEARCH/REPLACE blocks in a reply);
+    `edits` what they do, applied with `apply_patch.edits.apply_edits`;
+    `patch` the edits written as SEARCH/REPLACE blocks, for reading.
+    """
+
+    patch: str
+    workdir: str
+    line: int
+    source: str
+    kind: str
+    edits: tuple[Edit, ...]
+
+
+Extracted = FoundPatch | BrokenPatch | FoundEdits
 
 
 def extract_patches(source: str) -> tuple[Extracted, ...]:
@@ -71,10 +93,32 @@ def extract_patches(source: str) -> tuple[Extracted, ...]:
             calls, session = json_calls(region.value, region.line, session)
             label = "argv" if is_argv(region.value) else "log"
         found.extend((call, label) for call in calls)
+    blocks = _reply_blocks(source)  # in JSON, blocks are in strings: no line of the text is a marker
+    if blocks:
+        found = sorted(found + blocks, key=lambda pair: pair[0].line)
     return tuple(_parsed(call, label) for call, label in found)
 
 
+def _reply_blocks(source: str) -> list[tuple[ShellCall, str]]:
+    """The SEARCH/REPLACE blocks of a text that is not JSON, as one call at the first block."""
+    from ..format._search_replace import SEARCH, SearchReplaceError, parse_search_replace
+
+    lines = source.replace("\r\n", "\n").split("\n")
+    first = next((i for i, line in enumerate(lines) if SEARCH.fullmatch(line)), None)
+    if first is None:
+        return []
+    try:
+        edits = tuple(parse_search_replace(source))
+    except SearchReplaceError:
+        return []
+    return [(ShellCall("search-replace", ".", first + 1, edits=edits), "markdown")]
+
+
 def _parsed(call: ShellCall, source: str) -> Extracted:
+    if call.edits is not None:
+        from ._edit_calls import edits_text
+
+        return FoundEdits(edits_text(call.edits), call.workdir, call.line, source, call.text, call.edits)
     try:
         patch = parse_patch(call.text)
     except PatchSyntaxError as error:

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from .._dataclass import dataclass, replace
 
 from ._argv import is_apply_patch
+from ._edit_calls import edit_calls
 from ._script import ShellCall, ShellState, argv_calls, script_calls
 
 TYPE_CHECKING = False
@@ -116,6 +117,9 @@ def _tool_call(record: Mapping[str, object], line: int, session: Session) -> lis
     """The calls of `record` if it is a tool call (see the module's list), else None."""
     if record.get("type") == _NATIVE_CALL:
         return [ShellCall(_native_patch(record), session.folder(None), line)]
+    edits = edit_calls(record, line, session)  # Claude Code, text editor, SEARCH/REPLACE
+    if edits is not None:
+        return edits
     name, given = record.get("name"), record.get("input")
     arguments = _decoded(record.get("arguments"))
     if isinstance(name, str) and is_apply_patch(name, strict=False):

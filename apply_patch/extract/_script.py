@@ -33,6 +33,8 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
 
     from tree_sitter import Node
 
+    from ..format._edits import Edit
+
 _SHELLS: Final = ("bash", "sh", "zsh", "dash", "ksh", "pwsh", "powershell", "cmd")
 _WRITE_OPERATORS: Final = (">", ">>", ">|", "&>", "&>>")
 # Nodes never run as commands: data, or not valid shell.
@@ -79,11 +81,16 @@ class ShellState:
 
 @dataclass(frozen=True, slots=True)
 class ShellCall:
-    """An apply_patch call: the patch text it was given, its folder, its 1-based line."""
+    """An apply_patch call: the patch text it was given, its folder, its 1-based line.
+
+    A call of another edit tool (`_edit_calls`) has its `edits` instead, and
+    `text` names the tool's kind (`claude-code`, `text-editor`, `search-replace`).
+    """
 
     text: str
     workdir: str
     line: int
+    edits: tuple[Edit, ...] | None = None
 
 
 def script_calls(

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from _support import FIXTURES, run_cli, snapshot
-from apply_patch import BrokenPatch, FoundPatch, extract_patches
+from apply_patch import BrokenPatch, Extracted, FoundEdits, extract_patches
+from apply_patch._dataclass import asdict
 
 TRANSCRIPTS = FIXTURES / "transcripts"
 FILES = sorted(
@@ -50,11 +51,15 @@ def test_library(path: Path) -> None:
     assert [_as_dict(item) for item in found] == _expected(path)
 
 
-def _as_dict(item: FoundPatch | BrokenPatch) -> dict[str, Any]:
-    return {
+def _as_dict(item: Extracted) -> dict[str, Any]:
+    found = {
         "patch": item.patch,
         "workdir": item.workdir,
         "line": item.line,
         "source": item.source,
         "error": str(item.error) if isinstance(item, BrokenPatch) else None,
     }
+    if isinstance(item, FoundEdits):
+        found["kind"] = item.kind
+        found["edits"] = [{"type": type(e).__name__, **asdict(e)} for e in item.edits]
+    return found

@@ -1,0 +1,229 @@
+"""Claude's text-editor tool (`text_editor_20250728`, `str_replace_based_edit_tool`), run safely.
+
+    editor = TextEditor("project")
+    for block in message.content:
+        if block.type == "tool_use" and block.name == TOOL_NAME:
+            result = editor.run(block.input)          # {"content": ..., "is_error": ...}
+            results.append({"type": "tool_result", "tool_use_id": block.id, **result})
+
+Every command of the tool: `view` (a file with line numbers, `view_range`,
+the tool's `max_characters` truncation; or a folder), `create`
+(`file_text`), `str_replace` (`old_str`, `new_str`: exactly one match),
+`insert` (`insert_line`, `new_str`; line 0 is the top). Edits go through the
+package's plan and commit: confined to `root`, line endings and BOM kept,
+every policy applying, all or nothing. Each error starts with the sentence
+Anthropic's documentation gives for it, then says where and what differs
+(the closest region of the file; the line of each match).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+
+from ._errors import ContextNotFoundError, PatchError, PatchIOError
+from .apply._edits import ReplacementCountError
+from .apply._policy import DEFAULT, Policy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any, Final
+
+TOOL_TYPE: Final = "text_editor_20250728"
+TOOL_NAME: Final = "str_replace_based_edit_tool"
+COMMANDS: Final = ("view", "create", "str_replace", "insert")
+_LISTING_DEPTH: Final = 2
+
+
+def tool_definition(max_characters: int | None = None) -> dict[str, Any]:
+    """The tool entry for the Messages API's `tools` list."""
+    definition: dict[str, Any] = {"type": TOOL_TYPE, "name": TOOL_NAME}
+    if max_characters is not None:
+        definition["max_characters"] = max_characters
+    return definition
+
+
+class TextEditor:
+    """Runs the text-editor tool's commands on the files under `root`.
+
+    `max_characters` truncates what `view` shows (as the tool definition's
+    field says; None: no limit); `policy` and keyword `options` are those of
+    `apply_patch` (e.g. `add_existing="overwrite"` lets `create` replace a file).
+    """
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str] = ".",
+        *,
+        policy: Policy = DEFAULT,
+        max_characters: int | None = None,
+        **options: str,
+    ) -> None:
+        self.root = os.fspath(root)
+        self.policy = policy.with_options(**options) if options else policy
+        self.max_characters = max_characters
+
+    @property
+    def definition(self) -> dict[str, Any]:
+        """This editor's entry for the Messages API's `tools` list."""
+        return tool_definition(self.max_characters)
+
+    def run(self, tool_input: Mapping[str, Any]) -> dict[str, Any]:
+        """The `content` and `is_error` of the `tool_result` answering `tool_input`."""
+        try:
+            return {"content": self._run(tool_input), "is_error": False}
+        except _ToolError as error:
+            return {"content": f"Error: {error}", "is_error": True}
+        except ReplacementCountError as error:
+            head = f"Found {error.found} matches for replacement text. Please provide more context to make a unique match."
+            lines = ", ".join(map(str, error.candidates))
+            return _error(f"{head}\nold_str matches {error.path} at lines {lines}.")
+        except ContextNotFoundError as error:
+            head = "No match found for replacement. Please check your text and try again."
+            return _error("\n".join((head, *error.details, *(f"Hint: {h}" for h in error.hints))))
+        except PatchIOError as error:
+            if error.errno == errno.ENOENT:
+                return _error(f"File not found: {error.path}\n{error}")
+            return _error(str(error))
+        except PatchError as error:
+            return _error(str(error))
+
+    def tool_result(self, tool_use_id: str, tool_input: Mapping[str, Any]) -> dict[str, Any]:
+        """The whole `tool_result` block answering the tool use `tool_use_id`."""
+        return {"type": "tool_result", "tool_use_id": tool_use_id, **self.run(tool_input)}
+
+    def _run(self, tool_input: Mapping[str, Any]) -> str:
+        if not isinstance(tool_input, dict):
+            raise _ToolError("the tool input must be an object")
+        command = tool_input.get("command")
+        if command not in COMMANDS:
+            raise _ToolError(
+                f"Unknown command {command!r}: the commands of {TOOL_TYPE} are {', '.join(COMMANDS)}"
+            )
+        path = _string(tool_input, "path")
+        if command == "view":
+            return self._view(path, tool_input.get("view_range"))
+        from .edits import CreateFile, Insert, StrReplace, apply_edits
+
+        if command == "create":
+            text = _string(tool_input, "file_text")
+            apply_edits([CreateFile(path, text, label="the create command")], self.root, policy=self.policy)
+            return f"File created successfully at: {path}"
+        if command == "str_replace":
+            old = _string(tool_input, "old_str")
+            new = tool_input.get("new_str", "")
+            if not isinstance(new, str):
+                raise _ToolError("new_str must be a string")
+            if not old:
+                raise _ToolError("old_str is empty: give the exact text to replace (use create for a new file)")
+            edit = StrReplace(path, old, new, label="old_str")
+            result = apply_edits([edit], self.root, policy=self.policy)
+            return "\n".join(["Successfully replaced text at exactly one location.", *_warnings(result)])
+        line = tool_input.get("insert_line")
+        if not isinstance(line, int) or isinstance(line, bool):
+            raise _ToolError("insert_line must be an integer (0 inserts at the top)")
+        inserted = tool_input.get("new_str", tool_input.get("insert_text"))
+        if not isinstance(inserted, str):
+            raise _ToolError("new_str must be a string")
+        apply_edits([Insert(path, line, inserted, label="the insert command")], self.root, policy=self.policy)
+        return f"Successfully inserted text after line {line}." if line else "Successfully inserted text at the top."
+
+    def _view(self, path: str, view_range: object) -> str:
+        from .apply._disk_tree import DiskTree
+        from .apply._plan import _decode
+        from .apply._tree import FileState, Kind
+
+        tree = DiskTree(self.root, self.policy)
+        where = tree.resolve(path)
+        try:
+            state = tree.read(where.target)
+        except OSError as error:
+            raise _ToolError(f"Cannot read {path}: {error.strerror}") from None
+        if state is None:
+            raise _ToolError(f"File not found: {path}")
+        if state is Kind.FOLDER:
+            if view_range is not None:
+                raise _ToolError("view_range applies to files only, not to folders")
+            return self._truncated(_listing(where.target, path))
+        if not isinstance(state, FileState):
+            raise _ToolError(f"{path} is a special file, not a text file")
+        lines = _decode(state.data, where, self.policy, 0).lines
+        first, last = _range(view_range, len(lines))
+        shown = [f"{n}: {lines[n - 1]}" for n in range(first, last + 1)]
+        return self._truncated("\n".join(shown))
+
+    def _truncated(self, text: str) -> str:
+        limit = self.max_characters
+        if limit is None or len(text) <= limit:
+            return text
+        cut = text[:limit]
+        if "\n" in cut:
+            cut = cut[: cut.rindex("\n")]
+        left = text.count("\n", len(cut)) if cut else text.count("\n") + 1
+        return (
+            f"{cut}\n[Truncated at {limit} characters: {left} more line"
+            f"{'' if left == 1 else 's'}; view them with view_range.]"
+        )
+
+
+class _ToolError(Exception):
+    """A tool input that does not make sense (no file touched)."""
+
+
+def _error(text: str) -> dict[str, Any]:
+    return {"content": f"Error: {text}", "is_error": True}
+
+
+def _string(tool_input: Mapping[str, Any], name: str) -> str:
+    value = tool_input.get(name)
+    if not isinstance(value, str):
+        raise _ToolError(f"{name} is missing (a string is required)")
+    return value
+
+
+def _warnings(result: Any) -> list[str]:
+    return [f"Warning: {w.message}" for w in result.warnings]
+
+
+def _range(view_range: object, size: int) -> tuple[int, int]:
+    """The 1-based first and last lines `view_range` asks for ([start, end], end -1: the last)."""
+    if view_range is None:
+        return 1, size
+    if (
+        not isinstance(view_range, (list, tuple))
+        or len(view_range) != 2
+        or not all(isinstance(n, int) and not isinstance(n, bool) for n in view_range)
+    ):
+        raise _ToolError("view_range must be two line numbers: [start, end] (end -1: to the end)")
+    start, end = view_range
+    end = size if end == -1 else end
+    if not 1 <= start <= max(size, 1) or end < start or end > size:
+        raise _ToolError(
+            f"Invalid view_range {list(view_range)}: the file has {size} lines "
+            "(1 <= start <= end <= number of lines, or end -1)"
+        )
+    return start, end
+
+
+def _listing(folder: str, shown: str) -> str:
+    """The files and folders under `folder`, 2 levels deep, hidden ones left out."""
+    entries: list[str] = []
+
+    def walk(path: str, prefix: str, depth: int) -> None:
+        try:
+            names = sorted(os.listdir(path))
+        except OSError:
+            return
+        for name in names:
+            if name.startswith("."):
+                continue
+            full = os.path.join(path, name)
+            is_folder = os.path.isdir(full) and not os.path.islink(full)
+            entries.append(prefix + name + ("/" if is_folder else ""))
+            if is_folder and depth < _LISTING_DEPTH:
+                walk(full, prefix + name + "/", depth + 1)
+
+    walk(folder, "", 1)
+    head = f"Files and folders in {shown}, {_LISTING_DEPTH} levels deep, hidden ones left out:"
+    return "\n".join([head, *entries]) if entries else f"{head}\n(empty)"

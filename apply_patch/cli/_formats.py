@@ -1,0 +1,51 @@
+"""`apply_patch --format`: the other edit formats through the executable, and `auto` detection."""
+
+from __future__ import annotations
+
+import re
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import os
+    from typing import Final
+
+    from ..apply._pipeline import ApplyResult
+    from ..apply._policy import Policy
+
+FORMATS: Final = ("codex", "search-replace", "unified-diff", "auto")
+_MARKERS: Final = (
+    ("codex", re.compile(r"\s*\*\*\* Begin Patch\s*")),
+    ("search-replace", re.compile(r"<{5,9} SEARCH>?\s*")),
+    ("unified-diff", re.compile(r"diff --git .*|--- \S.*|@@ -\d+(,\d+)? \+\d+(,\d+)? @@.*")),
+)
+
+
+def detect(text: str) -> str:
+    """The format of `text`: the one whose marker comes first (none: codex)."""
+    for line in text.splitlines():
+        for name, marker in _MARKERS:
+            if marker.fullmatch(line):
+                return name
+    return "codex"
+
+
+def apply_text(
+    text: str,
+    chosen: str,
+    root: str | os.PathLike[str],
+    *,
+    dry_run: bool,
+    policy: Policy,
+) -> ApplyResult:
+    """Apply `text` read as the format `chosen` (not `auto`)."""
+    if chosen == "search-replace":
+        from ..edits import apply_search_replace
+
+        return apply_search_replace(text, root, dry_run=dry_run, policy=policy)
+    if chosen == "unified-diff":
+        from ..edits import apply_unified_diff
+
+        return apply_unified_diff(text, root, dry_run=dry_run, policy=policy)
+    from ..apply._pipeline import apply_patch
+
+    return apply_patch(text, root, dry_run=dry_run, policy=policy)

@@ -1,0 +1,139 @@
+"""The edits of other tools in agent logs: Claude Code, the Anthropic text editor, SEARCH/REPLACE.
+
+Recognised, in a JSON record (any object of it, as `_records` walks them):
+
+- a Claude Code tool use: `Edit` (`file_path`, `old_string`, `new_string`,
+  `replace_all`), `MultiEdit` (`file_path`, `edits`: a list of those), `Write`
+  (`file_path`, `content`: the whole file, created or replaced);
+- an Anthropic text-editor tool use (`str_replace_based_edit_tool`, or the
+  older `str_replace_editor`): `create`, `str_replace`, `insert` (`view` edits
+  nothing);
+- a text block (`{"type": "text", "text": ...}`) or a message whose `content`
+  is a string, holding SEARCH/REPLACE blocks (Aider, Reasonix).
+
+Absolute paths inside the session's folder become relative to it (as working
+folders do); relative ones are taken from the call's folder.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from ..format._edits import CreateFile, Insert, StrReplace
+from ._script import ShellCall
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Final
+
+    from ..format._edits import Edit
+    from ._records import Session
+
+CLAUDE_CODE_TOOLS: Final = ("Edit", "MultiEdit", "Write")
+TEXT_EDITOR_TOOLS: Final = ("str_replace_based_edit_tool", "str_replace_editor")
+_SEARCH_LINE: Final = re.compile(r"^<{5,9} SEARCH>?[ \t]*$", re.MULTILINE)
+
+
+def edit_calls(record: Mapping[str, object], line: int, session: Session) -> list[ShellCall] | None:
+    """The edits `record` makes as one call (see the module), or None if it makes none."""
+    name, given = record.get("name"), record.get("input")
+    if isinstance(name, str) and isinstance(given, dict):
+        if name in CLAUDE_CODE_TOOLS:
+            return _call(_claude_code(name, given, line), "claude-code", line, session)
+        if name in TEXT_EDITOR_TOOLS:
+            return _call(_text_editor(given, line), "text-editor", line, session)
+    text = record.get("text") if record.get("type") == "text" else record.get("content")
+    if isinstance(text, str) and _SEARCH_LINE.search(text):
+        return _call(_search_replace(text, line), "search-replace", line, session)
+    return None
+
+
+def _call(edits: list[Edit], kind: str, line: int, session: Session) -> list[ShellCall]:
+    """One call of `edits`, from the session's folder: each path made relative to it."""
+    if not edits:
+        return []
+    from .._dataclass import replace
+
+    folder = session.folder(None)
+    placed = tuple(
+        replace(e, path=session.relative(e.path))
+        if posixpath.isabs(e.path)
+        else replace(e, path=posixpath.normpath(posixpath.join(folder, e.path)))
+        for e in edits
+    )
+    return [ShellCall(kind, ".", line, edits=placed)]
+
+
+def _claude_code(name: str, given: Mapping[str, object], line: int) -> list[Edit]:
+    path = given.get("file_path")
+    if not isinstance(path, str):
+        return []
+    if name == "Write":
+        content = given.get("content")
+        if not isinstance(content, str):
+            return []
+        return [CreateFile(path, content, overwrite=True, line=line, label=f"the Write at line {line}")]
+    specs = given.get("edits") if name == "MultiEdit" else [given]
+    edits: list[Edit] = []
+    for number, spec in enumerate(specs if isinstance(specs, list) else [], 1):
+        old, new = (spec.get(k) if isinstance(spec, dict) else None for k in ("old_string", "new_string"))
+        if not isinstance(old, str) or not isinstance(new, str):
+            return []
+        which = f"edit {number} of the MultiEdit" if name == "MultiEdit" else "the Edit"
+        label = f"old_string of {which} at line {line}"
+        replace_all = bool(spec.get("replace_all", False))
+        edits.append(StrReplace(path, old, new, replace_all, line=line, label=label))
+    return edits
+
+
+def _text_editor(given: Mapping[str, object], line: int) -> list[Edit]:
+    command, path = given.get("command"), given.get("path")
+    if not isinstance(path, str):
+        return []
+    if command == "create" and isinstance(text := given.get("file_text"), str):
+        return [CreateFile(path, text, line=line, label=f"the create command at line {line}")]
+    if command == "str_replace" and isinstance(old := given.get("old_str"), str):
+        new = given.get("new_str", "")
+        if isinstance(new, str) and old:
+            return [StrReplace(path, old, new, line=line, label=f"old_str of the str_replace at line {line}")]
+    if command == "insert" and isinstance(after := given.get("insert_line"), int):
+        text = given.get("new_str", given.get("insert_text"))
+        if isinstance(text, str):
+            return [Insert(path, after, text, line=line, label=f"the insert at line {line}")]
+    return []
+
+
+def _search_replace(text: str, line: int) -> list[Edit]:
+    from ..format._search_replace import SearchReplaceError, parse_search_replace
+
+    try:
+        return list(parse_search_replace(text))
+    except SearchReplaceError:
+        return []  # markers in prose (a reply explaining the format), not an edit
+
+
+def edits_text(edits: tuple[Edit, ...]) -> str:
+    """`edits` written for a reader, as SEARCH/REPLACE blocks (notes on `#` lines)."""
+    parts: list[str] = []
+    for edit in edits:
+        if isinstance(edit, Insert):
+            parts.append(f"# insert after line {edit.after_line} of {edit.path}:\n{_lines(edit.text)}")
+            continue
+        if isinstance(edit, CreateFile):
+            note = "# the whole file (created or replaced)\n" if edit.overwrite else ""
+            old, new = "", edit.text
+        else:
+            count = "every place" if edit.replace_all else None
+            count = f"exactly {edit.expected} places" if edit.expected is not None else count
+            note = f"# {count}\n" if count else ""
+            old, new = edit.old, edit.new
+        parts.append(
+            f"{note}{edit.path}\n<<<<<<< SEARCH\n{_lines(old)}=======\n{_lines(new)}>>>>>>> REPLACE\n"
+        )
+    return "".join(parts)
+
+
+def _lines(text: str) -> str:
+    return text if not text or text.endswith("\n") else text + "\n"
