@@ -87,7 +87,8 @@ def _create(
     policy = planner.policy
     refused = existing is not None and not overwrite and policy.add_existing == "error"
     if refused and not (empty_ok and existing is not None and not existing.data):
-        why = f"{label} creates a file, and only a new one" if label else "only a new file may be created"
+        what = f"{label} is empty, which" if empty_ok else label
+        why = f"{what} creates a file, and only a new one" if label else "only a new file may be created"
         raise FilePolicyError(
             f"Failed to add file {where.shown}: it already exists ({why})",
             path=where.relative,
@@ -105,20 +106,33 @@ def _create(
 
 
 def _merged(results: list[OperationResult]) -> list[OperationResult]:
-    """One result per target: the first one's letter and path, counts and placements summed."""
-    from .._dataclass import replace
+    """One result per file: counts and placements of its edits summed into the first.
 
+    A file's edits before its deletion (a unified diff's check of what it
+    removes) are part of the deletion; edits of a file before its move, part
+    of the move.
+    """
     merged: dict[str, OperationResult] = {}
     for result in results:
-        key = result.target if result.letter != "D" and result.source is None else f"\0{id(result)}"
-        first = merged.get(key)
-        if first is None:
-            merged[key] = result
-        else:
-            merged[key] = replace(
-                first,
-                added=first.added + result.added,
-                removed=first.removed + result.removed,
-                placements=first.placements + result.placements,
-            )
+        if result.letter == "D":
+            merged.pop(result.target, None)
+            merged[f"\0{len(merged)}"] = result  # every deletion listed
+            continue
+        earlier = [merged.pop(result.source_target, None)] if result.source_target else []
+        earlier.append(merged.get(result.target))
+        for first in filter(None, earlier):
+            result = _sum(result, first, keep=None if result.source_target else first)
+        merged[result.target] = result
     return list(merged.values())
+
+
+def _sum(one: OperationResult, other: OperationResult, keep: OperationResult | None = None) -> OperationResult:
+    """`keep` (default `one`) with the counts and placements of both, `other`'s first."""
+    from .._dataclass import replace
+
+    return replace(
+        keep or one,
+        added=one.added + other.added,
+        removed=one.removed + other.removed,
+        placements=other.placements + one.placements,
+    )

@@ -174,22 +174,19 @@ def _check_count(op: StrReplace, where: Location, found: int, lines: tuple[int, 
             return
     label = op.label or "the old text"
     listing = ", ".join(map(str, lines[:_MAX_PLACES]))
-    matched = "matches" if tier is TIERS[0] else f"matches ({_TIER_WORDS[tier.name]})"
+    how = "" if tier is TIERS[0] else f" {_TIER_WORDS[tier.name]}"
     places = "1 place" if found == 1 else f"{found} places"
+    word = "line" if len(lines) == 1 else "lines"
+    where_found = f"{places} in {where.shown} ({word} {listing}){how}"
     hints: tuple[str, ...] = ()
     if wanted == 1:
-        message = (
-            f"{_capital(label)} {matched} {places} in {where.shown} (lines {listing}); "
-            "it must match exactly one"
-        )
-        hints = ("Add lines around it so that it matches one place only, or ask for every place to be replaced.",)
+        message = f"{_capital(label)} matches {where_found}; it must match exactly one"
+        hints = ("Add lines around it so that it matches one place only.",)
     elif wanted is None:
-        message = f"{_capital(label)} {matched} more than {_MAX_PLACES} places in {where.shown}"
+        message = f"{_capital(label)} matches more than {_MAX_PLACES} places in {where.shown}{how}"
     else:
-        message = (
-            f"{_capital(label)} {matched} {places} in {where.shown} (lines {listing}), "
-            f"but {wanted} {'was' if wanted == 1 else 'were'} expected"
-        )
+        was = "was" if wanted == 1 else "were"
+        message = f"{_capital(label)} matches {where_found}, but {wanted} {was} expected"
         hints = ("Nothing was replaced. Give the number of places it really has, or add lines around it to pick the places.",)
     raise ReplacementCountError(
         message,
@@ -208,9 +205,16 @@ def in_terms(lines: Sequence[str], noun: str) -> tuple[str, ...]:
     renamed = []
     for line in lines:
         if line.startswith("  patch: "):
-            line = f"  {noun}:".ljust(9) + line[9:]
+            line = f"  {noun}: ".ljust(9) + line[9:]
         renamed.append(line.replace("from the patch", f"from the {noun}").replace("the patch uses", f"the {noun} uses"))
     return tuple(renamed)
+
+
+def _noun(label: str) -> str:
+    """How the lines of a region name the edit's side: in the format's own word."""
+    if "SEARCH" in label:
+        return "block"
+    return next((word for word in ("old_string", "old_str") if label.startswith(word)), "edit")
 
 
 def _capital(label: str) -> str:
@@ -361,8 +365,8 @@ def _not_found(
         patch_line=op.line,
         expected=expected,
         closest=region,
-        details=in_terms(details, "edit"),
-        hints=in_terms(hints, "edit"),
+        details=in_terms(details, _noun(label)),
+        hints=in_terms(hints, _noun(label)),
     )
 
 

@@ -6,7 +6,8 @@ diff becomes:
 - a new file (`--- /dev/null`): `CreateFile` with the hunks' new lines;
 - a deleted file: its hunks (so that its content is checked), then `DeleteFile`;
 - a changed file: `ApplyHunks`, located by content (`_edits.apply_hunks`);
-- a rename: its hunks on the old path, then a pure rename (`UpdateFile` + `Move to`);
+- a git rename: its hunks on the old path, then a pure rename (`UpdateFile` + `Move to`);
+  other diffs naming two paths (`diff -u a.orig a`) change the old one;
 - a mode change alone: nothing. A binary diff or a copy is refused.
 """
 
@@ -57,7 +58,7 @@ def _file_operations(diff: FileDiff) -> list[Operation | EditOperation]:
         operations.append(ApplyHunks(old, hunks, line=diff.line, label=label))
     if new is None:
         operations.append(DeleteFile(old, line=diff.line))
-    elif new != old:
+    elif diff.renamed and new != old:  # only git says a file moved: diff -u names differ anyway
         operations.append(UpdateFile(old, new, (), line=diff.line))
     return operations
 

@@ -79,6 +79,7 @@ def parse_search_replace(text: str) -> list[StrReplace | CreateFile]:
         old, new = lines[start + 1 : divider], lines[divider + 1 : end]
         label = f"the SEARCH block at line {start + 1}"
         if not old:
+            label = f"the empty SEARCH block at line {start + 1}"
             edits.append(CreateFile(path, _joined(new), line=start + 1, label=label))
         else:
             edits.append(StrReplace(path, _joined(old), _joined(new), line=start + 1, label=label))

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from _support import FIXTURES
-from apply_patch import BrokenPatch, FoundPatch, extract_patches
+from apply_patch import BrokenPatch, Extracted, FoundEdits, extract_patches
 
 DATA = json.loads((FIXTURES / "extract_forms" / "cases.json").read_text(encoding="utf-8"))
 ROWS: list[dict[str, Any]] = DATA["rows"]
@@ -28,9 +28,11 @@ def _expand(text: str) -> str:
     return text
 
 
-def _what(item: FoundPatch | BrokenPatch) -> str:
+def _what(item: Extracted) -> str:
     if isinstance(item, BrokenPatch):
         return f"error: {item.error.headline}"
+    if isinstance(item, FoundEdits):
+        return item.edits[0].path
     return item.parsed.operations[0].path
 
 
