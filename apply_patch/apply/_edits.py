@@ -202,10 +202,12 @@ def _check_count(op: StrReplace, where: Location, found: int, lines: tuple[int, 
 
 def in_terms(lines: Sequence[str], noun: str) -> tuple[str, ...]:
     """Lines of `_diagnose` (written for patches) with `noun` where they say "patch"."""
+    width = max(len(noun), len("file")) + 2
     renamed = []
     for line in lines:
-        if line.startswith("  patch: "):
-            line = f"  {noun}: ".ljust(9) + line[9:]
+        if line.startswith(("  patch: ", "  file:  ")):
+            name = noun if line.startswith("  patch: ") else "file"
+            line = f"  {name + ':':<{width}}" + line[9:]
         renamed.append(line.replace("from the patch", f"from the {noun}").replace("the patch uses", f"the {noun} uses"))
     return tuple(renamed)
 

@@ -13,7 +13,8 @@ make it content, so a file holding a marker indented or after text is safe):
 The file's path is, in order of preference: the last word of the fence's
 info string that looks like a path (```` ```python app/main.py ````), else
 the nearest non-blank line above the block (or above its fence), stripped of
-Markdown decoration (`` ` ``, `*`, `#`, a final `:`) when it is one word; else
+Markdown decoration (`` ` ``, `*`, `#`, a final `:`) when it is one word (with a
+dot or a slash, or else alone on its line: `Makefile`, not `Here:`); else
 the path of the previous block (several blocks in one fence). Fences are
 optional; prose between blocks is ignored. An empty SEARCH part creates the
 file (`CreateFile`). The SEARCH and REPLACE parts are whole lines.
@@ -123,10 +124,12 @@ def _path_above(lines: list[str], start: int) -> str | None:
             index -= 1
     if index < 0 or REPLACE.fullmatch(lines[index]) or _FENCE.fullmatch(lines[index]):
         return None
-    candidate = lines[index].strip().strip(_DECORATION).removesuffix(":").strip(_DECORATION)
-    if candidate and not any(c.isspace() for c in candidate):
-        return candidate
-    return None
+    line = lines[index].strip().strip(_DECORATION)
+    candidate = line.removesuffix(":").strip(_DECORATION)
+    if not candidate or any(c.isspace() for c in candidate):
+        return None
+    # A word without a dot or slash is a name (Makefile) only alone on its line: "Here:" is prose.
+    return candidate if _looks_like_path(candidate) or candidate == line else None
 
 
 def _looks_like_path(word: str) -> bool:

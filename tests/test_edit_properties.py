@@ -1,0 +1,89 @@
+"""Property tests (hypothesis) of the other edit formats against `make_patch` and difflib.
+
+- StrReplace edits derived from the chunks of `make_patch(OLD, NEW)` (each
+  chunk's old lines → its new lines), applied in order to OLD, give NEW; the
+  edits derived from `make_patch(NEW, OLD)` turn NEW back into OLD. Lines are
+  distinct and none is the end of another, so each chunk's text is at one place;
+- the unified diff of OLD and NEW (difflib, with 0 to 3 context lines, lines
+  repeated on purpose so that hunks match several places), applied by
+  content to OLD, gives NEW; the inverse diff gives OLD back.
+
+Bounded and deterministic: a fixed number of examples, derandomized, no
+example database, no deadline.
+"""
+
+import difflib
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from apply_patch import UpdateFile, make_patch
+from apply_patch.edits import Edit, StrReplace, apply_edits, apply_unified_diff
+
+PROPERTY = settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+DISTINCT = st.lists(st.integers(0, 60), min_size=1, max_size=25, unique=True)
+REPEATED = st.lists(st.sampled_from(["a", "b", "c", "", "    a", "def f():"]), min_size=1, max_size=25)
+
+
+def _text(lines: list[str]) -> str:
+    return "".join(line + "\n" for line in lines)
+
+
+def _edits(old: str, new: str) -> list[Edit]:
+    """One StrReplace per chunk of the patch from `old` to `new`, in order."""
+    patch = make_patch(old, new, path="f.txt")
+    edits: list[Edit] = []
+    for operation in patch.operations:
+        assert isinstance(operation, UpdateFile)
+        for chunk in operation.chunks:
+            assert chunk.old_lines, "with context, every chunk has old lines"
+            edits.append(StrReplace("f.txt", _text(chunk.old_lines), _text(chunk.new_lines)))
+    return edits
+
+
+def _applied(edits: list[Edit], old: str) -> str:
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "f.txt").write_text(old)
+        if edits:
+            apply_edits(edits, folder)
+        return Path(folder, "f.txt").read_text()
+
+
+@PROPERTY
+@given(DISTINCT, DISTINCT)
+def test_str_replace_edits_from_make_patch_give_new(old_keys: list[int], new_keys: list[int]) -> None:
+    old = _text([f"line {k}" for k in old_keys])
+    new = _text([f"line {k}" for k in new_keys])
+    assert _applied(_edits(old, new), old) == new
+    assert _applied(_edits(new, old), new) == old
+
+
+def _diff(old: str, new: str, context: int) -> str:
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True), new.splitlines(keepends=True), "a/f.txt", "b/f.txt", n=context
+    )
+    return "".join(lines)
+
+
+def _diffed(diff: str, old: str) -> str:
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "f.txt").write_text(old)
+        if diff:
+            apply_unified_diff(diff, folder)
+        return Path(folder, "f.txt").read_text()
+
+
+@PROPERTY
+@given(REPEATED, REPEATED, st.integers(0, 3))
+def test_unified_diff_applied_by_content_gives_new(old_lines: list[str], new_lines: list[str], context: int) -> None:
+    old, new = _text(old_lines), _text(new_lines)
+    assert _diffed(_diff(old, new, context), old) == new
+    assert _diffed(_diff(new, old, context), new) == old
