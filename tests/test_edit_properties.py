@@ -49,10 +49,14 @@ def _edits(old: str, new: str) -> list[Edit]:
     return edits
 
 
-def _applied(edits: list[Edit], old: str) -> str:
+def _applied(edits: list[Edit] | str, old: str) -> str:
+    """The file `old` after `edits` (a list, or a unified diff's text), in a temporary folder."""
     with tempfile.TemporaryDirectory() as folder:
         Path(folder, "f.txt").write_text(old)
-        if edits:
+        if isinstance(edits, str):
+            if edits:
+                apply_unified_diff(edits, folder)
+        elif edits:
             apply_edits(edits, folder)
         return Path(folder, "f.txt").read_text()
 
@@ -73,17 +77,9 @@ def _diff(old: str, new: str, context: int) -> str:
     return "".join(lines)
 
 
-def _diffed(diff: str, old: str) -> str:
-    with tempfile.TemporaryDirectory() as folder:
-        Path(folder, "f.txt").write_text(old)
-        if diff:
-            apply_unified_diff(diff, folder)
-        return Path(folder, "f.txt").read_text()
-
-
 @PROPERTY
 @given(REPEATED, REPEATED, st.integers(0, 3))
 def test_unified_diff_applied_by_content_gives_new(old_lines: list[str], new_lines: list[str], context: int) -> None:
     old, new = _text(old_lines), _text(new_lines)
-    assert _diffed(_diff(old, new, context), old) == new
-    assert _diffed(_diff(new, old, context), new) == old
+    assert _applied(_diff(old, new, context), old) == new
+    assert _applied(_diff(new, old, context), new) == old

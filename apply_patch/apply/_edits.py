@@ -411,8 +411,7 @@ def apply_hunks(text: TextFile, op: ApplyHunks, policy: Policy, where: Location)
             at, tier = _place_hunk(index, hunk, start, near, text, op, where)
         drift = at - (hunk.old_start - 1 if hunk.old_lines else hunk.old_start)
         replacements.append(Replacement(at, len(hunk.old_lines), hunk.new_lines, hunk.new_endings))
-        added, removed = _changed(hunk)
-        placements.append(Placement(hunk.line, at + 1, tier.name, added, removed))
+        placements.append(Placement(hunk.line, at + 1, tier.name, hunk.added, hunk.removed))
         if tier is not TIERS[0]:
             label = f"the hunk at line {hunk.line}"
             warnings.append(PatchWarning(
@@ -423,18 +422,6 @@ def apply_hunks(text: TextFile, op: ApplyHunks, policy: Policy, where: Location)
     spliced = splice(text, replacements, policy)
     new_text = _with_explicit_endings(spliced, replacements, policy)
     return Edited(_finish(new_text, text, policy), tuple(placements), tuple(warnings))
-
-
-def _changed(hunk: DiffHunk) -> tuple[int, int]:
-    """Lines added and removed: the two sides less what they have in common at each end."""
-    old, new = hunk.old_lines, hunk.new_lines
-    same = 0
-    while same < min(len(old), len(new)) and old[same] == new[same]:
-        same += 1
-    tail = 0
-    while tail < min(len(old), len(new)) - same and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
-    return len(new) - same - tail, len(old) - same - tail
 
 
 def _place_hunk(

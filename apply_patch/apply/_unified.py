@@ -79,5 +79,7 @@ def _hunk(hunk: Hunk) -> DiffHunk:
         hunk.old_start,
         tuple(endings) if any(e is not None for e in endings) else (),
         ends_file,
+        added=sum(1 for line in lines if line.prefix == "+"),
+        removed=sum(1 for line in lines if line.prefix == "-"),
         line=hunk.line,
     )

@@ -68,7 +68,8 @@ class DiffHunk:
     `old_start` is the header's 1-based old line (it only breaks ties between
     places where the hunk matches). `new_endings`, one per new line, give the
     explicit ending of each (None: the file's; "": `\\ No newline at end of
-    file`). `line` is the diff line of the `@@` header.
+    file`). `added` and `removed` count its `+` and `-` lines; `line` is the
+    diff line of the `@@` header.
     """
 
     old_lines: tuple[str, ...]
@@ -76,6 +77,8 @@ class DiffHunk:
     old_start: int
     new_endings: tuple[str | None, ...] = ()
     old_ends_file: bool = False
+    added: int = 0
+    removed: int = 0
     line: int = field(default=0, compare=False)
 
 
