@@ -148,7 +148,12 @@ class TextEditor:
             return self._truncated(_listing(where.target, path))
         if not isinstance(state, FileState):
             raise _ToolError(f"{path} is a special file, not a text file")
-        lines = _decode(state.data, where, self.policy, 0).lines
+        try:
+            lines = _decode(state.data, where, self.policy, 0).lines
+        except PatchError as error:  # binary, or not UTF-8
+            raise _ToolError(f"{path} cannot be shown as text: {error.message.partition(': ')[2]}") from None
+        if not lines:
+            return "(the file is empty)"
         first, last = _range(view_range, len(lines))
         shown = [f"{n}: {lines[n - 1]}" for n in range(first, last + 1)]
         return self._truncated("\n".join(shown))

@@ -83,3 +83,27 @@ def test_unified_diff_applied_by_content_gives_new(old_lines: list[str], new_lin
     old, new = _text(old_lines), _text(new_lines)
     assert _applied(_diff(old, new, context), old) == new
     assert _applied(_diff(new, old, context), new) == old
+
+
+@PROPERTY
+@given(
+    st.text("ab\n", min_size=1, max_size=30),
+    st.data(),
+    st.text("abx\n", max_size=8),
+    st.sampled_from(["\n", "\r\n"]),
+)
+def test_a_replacement_is_the_text_replacement_endings_kept(
+    text: str, data: st.DataObject, new: str, ending: str
+) -> None:
+    """Any substring that occurs once, replaced in a file with LF or CRLF endings (it has
+    one line break at least, so that its ending is known): the result is `str.replace`
+    on the text seen with LF, every line break the file's."""
+    start = data.draw(st.integers(0, len(text) - 1))
+    old = text[start : data.draw(st.integers(start + 1, len(text)))]
+    if "\n" not in text or text.find(old, text.find(old) + 1) >= 0:
+        return  # the rule is exactly one place: only such cases say what a replacement is
+    expected = text.replace(old, new).replace("\n", ending)
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "f.txt").write_bytes(text.replace("\n", ending).encode())
+        apply_edits([StrReplace("f.txt", old, new)], folder)
+        assert Path(folder, "f.txt").read_bytes().decode() == expected

@@ -197,3 +197,30 @@ def test_a_reply_explaining_the_format_is_no_edit() -> None:
     prose = "Write blocks like this:\n\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n"
     assert extract_patches(json.dumps({"type": "text", "text": prose})) == ()
     assert extract_patches(prose) == ()
+
+
+def test_unique_makes_a_hunk_tie_an_error(tmp_path: Path) -> None:
+    (tmp_path / "a.cfg").write_text("[x]\nport = 1\n[y]\nport = 1\n")
+    before = snapshot(tmp_path)
+    diff = b"--- a/a.cfg\n+++ b/a.cfg\n@@ -4 +4 @@\n-port = 1\n+port = 2\n"
+    result = run_cli(["--format", "unified-diff", "--unique"], tmp_path, stdin=diff)
+    assert (result.returncode, result.stderr.decode()) == (1, (
+        f"The hunk at line 3 matches 2 places in {tmp_path}/a.cfg (lines 2, 4); "
+        "add context lines so that it matches one place only\n" + NOTHING_CHANGED
+    ))  # fmt: skip
+    assert snapshot(tmp_path) == before
+    assert run_cli(["--format", "unified-diff"], tmp_path, stdin=diff).returncode == 0
+    assert (tmp_path / "a.cfg").read_text() == "[x]\nport = 1\n[y]\nport = 2\n"
+
+
+def test_text_editor_views_empty_and_binary_files(tmp_path: Path) -> None:
+    from apply_patch.anthropic import TextEditor
+
+    (tmp_path / "empty.txt").write_text("")
+    (tmp_path / "data.bin").write_bytes(b"ab\0cd")
+    editor = TextEditor(tmp_path)
+    assert editor.run({"command": "view", "path": "empty.txt"}) == {"content": "(the file is empty)", "is_error": False}
+    assert editor.run({"command": "view", "path": "data.bin"}) == {
+        "content": "Error: data.bin cannot be shown as text: it looks binary (a NUL byte at offset 2)",
+        "is_error": True,
+    }

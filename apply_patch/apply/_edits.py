@@ -23,7 +23,7 @@ far the previous hunk landed from its own) is taken.
 from __future__ import annotations
 
 from .._dataclass import dataclass
-from .._errors import ContextNotFoundError, PatchError
+from .._errors import AmbiguousChunkError, ContextNotFoundError, PatchError
 from ..format._edits import ApplyHunks, DiffHunk, Insert, StrReplace
 from ._closest import closest_region
 from ._diagnose import _TIER_WORDS, PatchWarning, _line_hints, _show_region
@@ -408,7 +408,7 @@ def apply_hunks(text: TextFile, op: ApplyHunks, policy: Policy, where: Location)
             at = min(max(near, start), len(text.lines))
             tier = TIERS[0]
         else:
-            at, tier = _place_hunk(index, hunk, start, near, text, op, where)
+            at, tier = _place_hunk(index, hunk, start, near, text, op, where, policy)
         drift = at - (hunk.old_start - 1 if hunk.old_lines else hunk.old_start)
         replacements.append(Replacement(at, len(hunk.old_lines), hunk.new_lines, hunk.new_endings))
         placements.append(Placement(hunk.line, at + 1, tier.name, hunk.added, hunk.removed))
@@ -432,8 +432,12 @@ def _place_hunk(
     text: TextFile,
     op: ApplyHunks,
     where: Location,
+    policy: Policy,
 ) -> tuple[int, Tier]:
-    """The place of a hunk at or after `start`: the winning tier's place nearest `near`."""
+    """The place of a hunk at or after `start`: the winning tier's place nearest `near`.
+
+    With the policy `ambiguous="error"` (`--unique`), several places are an error.
+    """
     pattern = list(hunk.old_lines)
     for tier in TIERS:
         places: list[int] = []
@@ -444,6 +448,15 @@ def _place_hunk(
                 break
             places.append(match.index)
             at = match.index + 1
+        if len(places) > 1 and policy.ambiguous == "error":
+            numbers = tuple(p + 1 for p in places)
+            raise AmbiguousChunkError(
+                f"The hunk at line {hunk.line} matches {len(places)} places in {where.shown} "
+                f"(lines {', '.join(map(str, numbers))}); add context lines so that it matches one place only",
+                path=where.relative,
+                patch_line=hunk.line,
+                candidates=numbers,
+            )
         if places:
             return min(places, key=lambda p: (abs(p - near), p)), tier
     raise _hunk_not_found(index, hunk, start, text, op, where)
