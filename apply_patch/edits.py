@@ -113,7 +113,7 @@ def apply_unified_diff(
     text: str,
     root: str | os.PathLike[str] = ".",
     *,
-    strip: int = 1,
+    strip: int | None = None,
     workdir: str | os.PathLike[str] = ".",
     dry_run: bool = False,
     policy: Policy = DEFAULT,
@@ -123,9 +123,11 @@ def apply_unified_diff(
 
     Each hunk is searched by its lines (exact, then the fuzzy tiers), after
     the previous hunk of its file; its header's line number only chooses
-    between places that match equally well. `strip` leading path components
-    are dropped (1: `a/`, `b/`). Raises UnifiedDiffError for a malformed
-    diff, the PatchErrors of `apply_patch` otherwise.
+    between places that match equally well, and a hunk whose counts are wrong
+    or whose header has no numbers (`@@ ... @@`) ends where its lines stop.
+    `strip` leading path components are dropped (None: 1 for git's `a/`, `b/`
+    and `diff -ruN old new`, 0 when both sides name the same path). Raises
+    UnifiedDiffError for a malformed diff, the PatchErrors of `apply_patch` otherwise.
     """
     from .apply._edit_pipeline import apply_operations
     from .apply._unified import unified_operations

@@ -467,9 +467,10 @@ def _hunk_not_found(
 ) -> ContextNotFoundError:
     expected = hunk.old_lines
     region = closest_region(text.lines, expected)
+    said = f"its header says line {hunk.old_start}" if hunk.old_start else "its header gives no line"
     details = [
         f"In {where.relative}, the hunk at diff line {hunk.line} matches nowhere "
-        f"(searched by content from line {start + 1}; its header says line {hunk.old_start})."
+        f"(searched by content from line {start + 1}; {said})."
     ]
     details += _show_region(region, expected, text.lines)
     hints = []

@@ -13,6 +13,8 @@ diff becomes:
 
 from __future__ import annotations
 
+import re
+
 from ..format._edits import ApplyHunks, CreateFile, DiffHunk
 from ..format._model import DeleteFile, UpdateFile
 from ..make._unidiff import FileDiff, Hunk, UnifiedDiffError, parse_unified_diff
@@ -23,15 +25,40 @@ if TYPE_CHECKING:
     from ..format._model import Operation
 
 
-def unified_operations(text: str, strip: int = 1) -> list[Operation | EditOperation]:
-    """The operations of the unified diff `text`; UnifiedDiffError if it is malformed."""
-    files = parse_unified_diff(text, strip)
+def unified_operations(text: str, strip: int | None = None) -> list[Operation | EditOperation]:
+    """The operations of the unified diff `text`; UnifiedDiffError if it is malformed.
+
+    `strip` leading path components are dropped; None: as `auto_strip` says.
+    """
+    chosen = auto_strip(text) if strip is None else strip
+    files = parse_unified_diff(text, chosen, loose=True)
     if not files:
         raise UnifiedDiffError("the text holds no file diff ('--- old' and '+++ new' lines, then '@@' hunks)")
     operations: list[Operation | EditOperation] = []
     for diff in files:
         operations += _file_operations(diff)
     return operations
+
+
+def auto_strip(text: str) -> int:
+    """1 when the diff's paths carry a prefix to drop, else 0.
+
+    git writes `a/` and `b/`, `diff -ruN old new` the two folders: the two
+    paths of a file differ in their first component. A model writing the same
+    path twice (`--- src/app.py`, `+++ src/app.py`, as Aider's do) means it as it is.
+    """
+    if re.search(r"^diff --git ", text, re.MULTILINE):
+        return 1
+    pairs = re.findall(r"^--- ([^\t\n]+).*\n\+\+\+ ([^\t\n]+)", text, re.MULTILINE)
+    for old, new in pairs:
+        old, new = old.strip(), new.strip()
+        if "/dev/null" in (old, new):
+            if (old if new == "/dev/null" else new).startswith(("a/", "b/")):
+                return 1
+            continue
+        if old.split("/")[0] != new.split("/")[0] or old.startswith(("a/", "b/")):
+            return 1
+    return 0
 
 
 def _file_operations(diff: FileDiff) -> list[Operation | EditOperation]:

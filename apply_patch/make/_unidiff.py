@@ -122,11 +122,12 @@ def _split(raw: str) -> list[tuple[str, str]]:
 class _Reader:
     """The diff's lines with a cursor; `number` is the 1-based line of `peek()`."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, loose: bool = False) -> None:
         self.lines = text.split("\n")
         if self.lines and self.lines[-1] == "":
             self.lines.pop()
         self.at = 0
+        self.loose = loose
 
     @property
     def number(self) -> int:
@@ -146,9 +147,15 @@ class _Reader:
         return line
 
 
-def parse_unified_diff(text: str, strip: int = 1) -> list[FileDiff]:
-    """The file diffs of `text`, in order; UnifiedDiffError if it is malformed."""
-    reader = _Reader(text)
+def parse_unified_diff(text: str, strip: int = 1, *, loose: bool = False) -> list[FileDiff]:
+    """The file diffs of `text`, in order; UnifiedDiffError if it is malformed.
+
+    `loose` (a diff applied by content, whose numbers only break ties): a hunk
+    whose line counts are wrong, or whose header has no numbers (`@@ ... @@`,
+    as Aider's models write them), ends where its lines stop starting with
+    ` `, `-`, `+` or `\\` (empty lines at its end are taken as separators).
+    """
+    reader = _Reader(text, loose)
     files: list[FileDiff] = []
     while (line := reader.header()) is not None:
         if line.startswith("diff --git "):
@@ -229,9 +236,57 @@ def _git_paths(
 
 def _hunks(reader: _Reader) -> tuple[Hunk, ...]:
     hunks = []
-    while (line := reader.header()) is not None and line.startswith("@@ "):
-        hunks.append(_hunk(reader))
+    while (line := reader.header()) is not None and (line.startswith("@@ ") or line == "@@"):
+        start = reader.at
+        try:
+            hunk = _hunk(reader)
+        except UnifiedDiffError:
+            if not reader.loose:
+                raise
+            hunk = None
+        if reader.loose and (hunk is None or _hunk_line_next(reader)):  # the counts were wrong
+            reader.at = start
+            hunk = _loose_hunk(reader)
+        assert hunk is not None
+        hunks.append(hunk)
     return tuple(hunks)
+
+
+def _hunk_line_next(reader: _Reader) -> bool:
+    """At a line that goes on a hunk (not a header, not a mail signature `-- `)."""
+    line = reader.peek()
+    if not line or line[0] not in (C.CONTEXT, C.REMOVED, C.ADDED) or line.rstrip("\r") == "-- ":
+        return False
+    return not _at_file_headers(reader)
+
+
+def _loose_hunk(reader: _Reader) -> Hunk:
+    """A hunk read by its lines' prefixes (see `parse_unified_diff`'s `loose`)."""
+    number = reader.number
+    match = HUNK_HEADER.fullmatch(reader.take().removesuffix("\r"))
+    raw: list[list[str]] = []
+    empty: list[bool] = []  # a line written empty (not " "): maybe a separator
+    while (line := reader.peek()) is not None:
+        if line.startswith(("@@", "diff ")) or _at_file_headers(reader):
+            break
+        if line.startswith(NO_NEWLINE) and raw:
+            raw[-1][1] = raw[-1][1].removesuffix("\n")
+        elif line and line[0] not in (C.CONTEXT, C.REMOVED, C.ADDED):
+            break
+        else:
+            raw.append([line[0], line[1:] + "\n"] if line else [C.CONTEXT, "\n"])
+            empty.append(not line)
+        reader.take()
+    while empty and empty[-1]:
+        raw.pop()
+        empty.pop()
+    if not raw:
+        raise UnifiedDiffError(f"the hunk at line {number} has no lines", line=number)
+    old_start = int(match.group(1)) if match else 0
+    pairs = tuple((p, t) for p, t in raw)
+    old_count = sum(1 for p, _ in pairs if p != C.ADDED)
+    new_count = sum(1 for p, _ in pairs if p != C.REMOVED)
+    return Hunk(old_start, old_count, old_start, new_count, "", pairs, number)
 
 
 def _hunk(reader: _Reader) -> Hunk:
