@@ -224,3 +224,15 @@ def test_text_editor_views_empty_and_binary_files(tmp_path: Path) -> None:
         "content": "Error: data.bin cannot be shown as text: it looks binary (a NUL byte at offset 2)",
         "is_error": True,
     }
+
+
+def test_blocks_only_from_the_model_not_from_a_tool_result_or_the_user() -> None:
+    blocks = f"a.py\n{BLOCK}"
+    log = [
+        {"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": [{"type": "text", "text": blocks}]}]}},
+        {"role": "user", "content": blocks},
+        {"role": "assistant", "content": f"Here you go:\n\n{blocks}"},
+    ]  # fmt: skip
+    found = extract_patches("".join(json.dumps(record) + "\n" for record in log))
+    assert [(f.line, f.source, getattr(f, "kind", None)) for f in found] == [(3, "log", "search-replace")]

@@ -11,6 +11,9 @@ Recognised, in a JSON record (any object of it, as `_records` walks them):
 - a text block (`{"type": "text", "text": ...}`) or a message whose `content`
   is a string, holding SEARCH/REPLACE blocks (Aider, Reasonix).
 
+What a user or a tool said (a message whose role is `user`, a tool result) is
+not looked into: a file shown by a tool may hold SEARCH/REPLACE blocks.
+
 Absolute paths inside the session's folder become relative to it (as working
 folders do); relative ones are taken from the call's folder.
 """
@@ -33,11 +36,14 @@ if TYPE_CHECKING:
 
 CLAUDE_CODE_TOOLS: Final = ("Edit", "MultiEdit", "Write")
 TEXT_EDITOR_TOOLS: Final = ("str_replace_based_edit_tool", "str_replace_editor")
+_NOT_THE_MODEL: Final = ("tool_result", "function_call_output", "custom_tool_call_output")
 _SEARCH_LINE: Final = re.compile(r"^<{5,9} SEARCH>?[ \t]*$", re.MULTILINE)
 
 
 def edit_calls(record: Mapping[str, object], line: int, session: Session) -> list[ShellCall] | None:
     """The edits `record` makes as one call (see the module), or None if it makes none."""
+    if record.get("role") == "user" or record.get("type") in _NOT_THE_MODEL:
+        return []  # what the user or a tool said (a file shown, pasted blocks): no edit, look no deeper
     name, given = record.get("name"), record.get("input")
     if isinstance(name, str) and isinstance(given, dict):
         if name in CLAUDE_CODE_TOOLS:
