@@ -232,37 +232,40 @@ def _replace_exact(
     op: StrReplace,
     policy: Policy,
 ) -> Edited:
-    """Replace `old` at each offset of `places`; untouched lines keep their endings."""
+    """Replace `old` at each offset of `places`; untouched lines keep their endings.
+
+    The lines a group of places touches become the lines of their replaced
+    text: the last keeps the ending of the last line it replaces (so a change
+    inside one line keeps that line's ending), the others take those of the
+    lines they stand for, then the file's. One pass over the file.
+    """
     starts = _line_starts(joined)
     ending = _new_ending(text, policy)
-    lines, endings = list(text.lines), list(text.endings)
+    lines: list[str] = []
+    endings: list[str] = []
     placements = []
-    for group in reversed(_groups(places, len(old), starts, len(text.lines), joined)):
-        first, last = group[0], group[1]
-        begin, end = starts[first], (starts[last + 1] if last + 1 < len(starts) else len(joined))
-        region = joined[begin:end]
+    kept = 0  # text.lines[kept:] are not copied yet
+    for first, last, offsets in _groups(places, len(old), starts, len(text.lines), joined):
+        begin = starts[first]
+        region = joined[begin : starts[last + 1] if last + 1 < len(starts) else len(joined)]
         pieces, at = [], 0
-        for offset in group[2]:
+        for offset in offsets:
             pieces += [region[at : offset - begin], new]
             at = offset - begin + len(old)
         pieces.append(region[at:])
         new_region = "".join(pieces)
-        terminated = new_region.endswith("\n")
         new_lines = new_region.removesuffix("\n").split("\n") if new_region else []
-        old_endings = endings[first : last + 1]
-        new_endings = [
-            old_endings[i] if i < len(old_endings) - 1 else ending for i in range(len(new_lines))
-        ]
+        old_endings = text.endings[first : last + 1]
+        new_endings = [old_endings[i] if i < len(old_endings) - 1 else ending for i in range(len(new_lines))]
         if new_lines:
-            new_endings[-1] = (old_endings[-1] or ending) if terminated else ""
-        lines[first : last + 1] = new_lines
-        endings[first : last + 1] = new_endings
-        placements.append((first, len(new_lines), last + 1 - first))
-    placed = tuple(
-        Placement(op.line, first + 1, TIERS[0].name, added, removed)
-        for first, added, removed in reversed(placements)
-    )
-    return Edited(_finish(TextFile(lines, endings, text.bom), text, policy), placed)
+            new_endings[-1] = (old_endings[-1] or ending) if new_region.endswith("\n") else ""
+        lines += text.lines[kept:first] + new_lines
+        endings += text.endings[kept:first] + new_endings
+        kept = last + 1
+        placements.append(Placement(op.line, first + 1, TIERS[0].name, len(new_lines), last + 1 - first))
+    lines += text.lines[kept:]
+    endings += text.endings[kept:]
+    return Edited(_finish(TextFile(lines, endings, text.bom), text, policy), tuple(placements))
 
 
 def _line_starts(joined: str) -> list[int]:
