@@ -29,6 +29,7 @@ DESCRIPTION: Final = """\
 Apply a patch in the Codex apply_patch format (*** Begin Patch ... *** End Patch)
 to the files under the root folder, all or nothing: if any part fails, no file
 is changed and the exit code is 1. The patch is the single argument, or stdin.
+With --format, the input is SEARCH/REPLACE blocks or a unified diff instead.
 
 other commands (each has --help):
   apply_patch extract [FILE]   find the patches in a command, transcript or agent log
@@ -196,6 +197,8 @@ class _Unparsed:
 def _argument_parser() -> argparse.ArgumentParser:
     import argparse
 
+    from ._formats import FORMATS
+
     parser = argparse.ArgumentParser(
         prog="apply_patch",
         usage="apply_patch [OPTIONS] 'PATCH'\n       echo 'PATCH' | apply_patch [OPTIONS]",
@@ -217,7 +220,7 @@ def _argument_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--format",
         default="codex",
-        choices=("codex", "search-replace", "unified-diff", "auto"),
+        choices=FORMATS,
         help="what the input is: a Codex patch, SEARCH/REPLACE blocks (Aider), a unified diff "
         "(git diff, diff -u), or auto (the first marker says; --json names it) (default: codex)",
     )
