@@ -94,7 +94,7 @@ def test_tool_definitions_have_the_api_shapes() -> None:
                      "parameters": schema, "strict": True},
     }
     assert tools["responses"] == {"type": "apply_patch"}
-    assert set(tools) == {"custom", "function", "chat", "anthropic", "responses", "instructions"}
+    assert set(tools) == {"custom", "function", "chat", "anthropic", "responses", "instructions", "text_editor"}
     assert tools["instructions"] in custom["description"]
 
 
