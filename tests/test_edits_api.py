@@ -236,3 +236,15 @@ def test_blocks_only_from_the_model_not_from_a_tool_result_or_the_user() -> None
     ]  # fmt: skip
     found = extract_patches("".join(json.dumps(record) + "\n" for record in log))
     assert [(f.line, f.source, getattr(f, "kind", None)) for f in found] == [(3, "log", "search-replace")]
+
+
+def test_a_chat_message_with_blocks_and_a_tool_call_gives_both_in_order() -> None:
+    patch = "*** Begin Patch\n*** Delete File: old.txt\n*** End Patch"
+    message = {
+        "role": "assistant",
+        "content": f"First the blocks:\n\na.py\n{BLOCK}",
+        "tool_calls": [{"type": "function", "function": {"name": "apply_patch", "arguments": json.dumps({"patch": patch})}}],
+    }
+    found = extract_patches(json.dumps([{"role": "user", "content": "go"}, message]))
+    assert [type(f).__name__ for f in found] == ["FoundEdits", "FoundPatch"]
+    assert found[1].patch == patch

@@ -50,10 +50,17 @@ def edit_calls(record: Mapping[str, object], line: int, session: Session) -> lis
             return _call(_claude_code(name, given, line), "claude-code", line, session)
         if name in TEXT_EDITOR_TOOLS:
             return _call(_text_editor(given, line), "text-editor", line, session)
+    return None
+
+
+def reply_calls(record: Mapping[str, object], line: int, session: Session) -> list[ShellCall]:
+    """The SEARCH/REPLACE blocks of the model's text in `record` (a text block, or a
+    message whose `content` is a string), as one call; the record's other values (a
+    message's `tool_calls`) are still looked into by the caller."""
     text = record.get("text") if record.get("type") == "text" else record.get("content")
     if isinstance(text, str) and _SEARCH_LINE.search(text):
         return _call(_search_replace(text, line), "search-replace", line, session)
-    return None
+    return []
 
 
 def _call(edits: list[Edit], kind: str, line: int, session: Session) -> list[ShellCall]:

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from .._dataclass import dataclass, replace
 
 from ._argv import is_apply_patch
-from ._edit_calls import edit_calls
+from ._edit_calls import edit_calls, reply_calls
 from ._script import ShellCall, ShellState, argv_calls, script_calls
 
 TYPE_CHECKING = False
@@ -109,6 +109,7 @@ def _walk(value: object, line: int, session: Session, calls: list[ShellCall]) ->
         if found is not None:
             calls.extend(found)
             return
+        calls.extend(reply_calls(value, line, session))  # SEARCH/REPLACE blocks in its text
         for item in value.values():
             _walk(item, line, session, calls)
 
