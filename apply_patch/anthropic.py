@@ -94,7 +94,9 @@ class TextEditor:
         return {"type": "tool_result", "tool_use_id": tool_use_id, **self.run(tool_input)}
 
     def _run(self, tool_input: Mapping[str, Any]) -> str:
-        if not isinstance(tool_input, dict):
+        from collections.abc import Mapping
+
+        if not isinstance(tool_input, Mapping):
             raise _ToolError("the tool input must be an object")
         command = tool_input.get("command")
         if command not in COMMANDS:
