@@ -15,6 +15,23 @@ SHARED_MISSING = (
     "../shared is absent (a clone outside the workplace); CI always has it beside the checkout"
 )
 NOTHING_CHANGED = "The patch was not applied; no file was changed.\n"
+# Every policy option of the executable, written out (not derived from the policy's
+# CHOICES, which the help is generated from: a test of the help must be able to fail).
+POLICY_OPTIONS = (
+    "--add-existing {error,overwrite}",
+    "--move-existing {error,overwrite}",
+    "--move-same-path {update,error}",
+    "--final-newline {keep,add}",
+    "--pure-addition {after-context,end}",
+    "--outside-root {error,allow}",
+    "--line-endings {keep,lf,crlf}",
+    "--bom {keep,strip}",
+    "--move-mode {keep,default}",
+    "--binary {error,allow}",
+    "--non-utf8 {error,preserve}",
+    "--symlinks {follow,error}",
+    "--ambiguous {first,error}",
+)
 
 
 def executable() -> str:

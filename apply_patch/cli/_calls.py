@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from .._errors import PatchError
 from ..responses import apply_calls
-from ._main import add_policy_options, policy_from
+from . import _options
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,13 +26,11 @@ if TYPE_CHECKING:
 
 def main(argv: Sequence[str]) -> int:
     """Run `apply_patch calls` with `argv`; return the exit code."""
-    parser = _argument_parser()
+    options = _options.parse(_argument_parser, argv)
+    if isinstance(options, int):
+        return options
     try:
-        options = parser.parse_args(argv)
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else 2
-    try:
-        policy = policy_from(options)
+        policy = _options.policy(options)
         items = read_items(_read(options.file))
     except (OSError, UnicodeDecodeError, ValueError) as error:
         sys.stderr.write(f"apply_patch calls: {error}\n")
@@ -92,16 +90,12 @@ def _argument_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("file", nargs="?", metavar="FILE", help="the JSON input (default: stdin)")
-    parser.add_argument(
-        "-C", "--root", default=".", metavar="DIR", help="apply relative to DIR (default: .)"
-    )
-    parser.add_argument(
-        "--dry-run", action="store_true", help="do everything but write; report what would change"
-    )
+    _options.add_root(parser)
+    _options.add_dry_run(parser, "do everything but write; report what would change")
     parser.add_argument(
         "--no-atomic",
         action="store_true",
         help="apply each call on its own, in order (default: all calls or none)",
     )
-    add_policy_options(parser)
+    _options.add_policies(parser)
     return parser

@@ -3,6 +3,8 @@
 Exit codes: 0 patches found (listed), or all applied; 1 no apply_patch call
 found, FILE unreadable, or a patch not applied (`--apply` stops there: the
 patches before it stay applied, it and the ones after it are not); 2 usage.
+`--apply` takes the main command's options (`--dry-run`, `--json`, `-C` and
+every policy option) from the shared options layer (`_options`).
 """
 
 from __future__ import annotations
@@ -13,11 +15,11 @@ import os
 import sys
 from collections.abc import Sequence
 
-from ..apply._pipeline import apply_patch
-from .._errors import PatchError
+from .._errors import FilePolicyError, PatchError
+from ..apply._pipeline import ApplyResult, Replay
+from ..apply._report import error_json, failure, result_json, warnings_text
 from ..extract._extract import BrokenPatch, Extracted, FoundEdits, extract_patches
-from ..apply._policy import CODEX, DEFAULT, Policy
-from ..apply._report import NOTHING_CHANGED, failure
+from . import _options
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
@@ -25,6 +27,7 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
 
 NONE_FOUND: Final = "no apply_patch call found"
 OUTSIDE_ROOT: Final = "Working folder '{}' is outside the root folder {}"
+DRY_RUN_ALONE: Final = "apply_patch extract: error: --dry-run needs --apply"
 STOPPED: Final = "Stopped at patch {} of {}: {} applied, {} not applied."
 
 DESCRIPTION: Final = """\
@@ -38,21 +41,26 @@ or list them as JSON, or apply them in order, each one all or nothing.
 
 def main(argv: Sequence[str]) -> int:
     """Run `apply_patch extract` with `argv` (the arguments after `extract`); return the exit code."""
-    try:
-        options = _argument_parser().parse_args(list(argv))
-    except SystemExit as exc:  # --help, or an argparse usage error
-        return exc.code if isinstance(exc.code, int) else 2
+    options = _options.parse(_argument_parser, argv)
+    if isinstance(options, int):  # --help, or a usage error
+        return options
+    if options.dry_run and not options.apply:
+        sys.stderr.write(DRY_RUN_ALONE + "\n")
+        return 2
     text = _read(options.file, sys.stderr)
     if text is None:
         return 1
     found = extract_patches(text)
-    if options.json:
+    if options.json and not options.apply:
         sys.stdout.write(json.dumps([_as_json(item) for item in found], indent=2) + "\n")
     if not found:
+        if options.json and options.apply:
+            sys.stdout.write("[]\n")
         sys.stderr.write(NONE_FOUND + "\n")
         return 1
     if options.apply:
-        return _apply_all(found, options.root, CODEX if options.codex else DEFAULT)
+        replay = Replay(options.root, dry_run=options.dry_run, policy=_options.policy(options))
+        return _apply_all(found, replay, as_json=options.json)
     if not options.json:
         for number, item in enumerate(found, 1):
             error = f": {item.error.headline}" if isinstance(item, BrokenPatch) else ""
@@ -63,22 +71,24 @@ def main(argv: Sequence[str]) -> int:
 def _argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="apply_patch extract",
+        usage="apply_patch extract [--json] [FILE]\n"
+        "       apply_patch extract --apply [--json] [--dry-run] [-C DIR] [POLICY OPTIONS] [FILE]",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", nargs="?", metavar="FILE", help="the text to search (default: stdin)")
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument(
-        "--json", action="store_true", help="print a JSON list: patch, workdir, line, source, error"
-    )
-    mode.add_argument("--apply", action="store_true", help="apply the patches in order")
     parser.add_argument(
-        "-C", "--root", default=".", metavar="DIR",
-        help="with --apply: the folder the session started in (default: .)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--codex", action="store_true", help="with --apply: the reference's file policies"
+        "--json",
+        action="store_true",
+        help="print a JSON list: patch, workdir, line, source, error; with --apply, one "
+        "object per patch: its status (applied, not applied, skipped) and the --json "
+        "object of apply_patch",
     )
+    parser.add_argument("--apply", action="store_true", help="apply the patches in order")
+    group = parser.add_argument_group("with --apply (as for apply_patch itself)")
+    _options.add_root(group, "the folder the session started in (default: .)")
+    _options.add_dry_run(group, "do everything but write; each patch sees the ones before it as if written")
+    _options.add_policies(parser)
     return parser
 
 
@@ -125,35 +135,61 @@ def _with_newline(text: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def _apply_all(found: Sequence[Extracted], root: str, policy: Policy) -> int:
-    """Apply each patch in its folder under `root`; stop at the first one not applied."""
+def _apply_all(found: Sequence[Extracted], replay: Replay, *, as_json: bool) -> int:
+    """Apply each patch in its folder under the root; stop at the first one not applied."""
+    documents: list[dict[str, object]] = []
+    stopped = False
     for number, item in enumerate(found, 1):
-        applied, report = _apply_one(item, root, policy)
-        out = sys.stdout if applied else sys.stderr
-        out.write(_header(number, found, item) + report)
-        if not applied:
-            stopped = STOPPED.format(number, len(found), number - 1, len(found) - number + 1)
-            sys.stderr.write(stopped + "\n")
-            return 1
-    return 0
+        if stopped:
+            documents.append({**_identity(number, item), "status": "skipped", **_skipped(replay)})
+            continue
+        outcome = _apply_one(item, replay)
+        if isinstance(outcome, PatchError):
+            stopped = True
+            documents.append({**_identity(number, item), "status": "not applied",
+                              **error_json(outcome, dry_run=replay.dry_run)})  # fmt: skip
+            if not as_json:
+                sys.stderr.write(_header(number, found, item) + failure(outcome))
+                sys.stderr.write(STOPPED.format(number, len(found), number - 1, len(found) - number + 1) + "\n")
+            continue
+        documents.append({**_identity(number, item), "status": "applied", **result_json(
+            outcome.operations, outcome.warnings, dry_run=outcome.dry_run, diff=None)})  # fmt: skip
+        if not as_json:
+            sys.stdout.write(_header(number, found, item) + outcome.summary)
+            sys.stderr.write(warnings_text(outcome.warnings))
+    if as_json:
+        text = json.dumps(documents, indent=2, ensure_ascii=False) + "\n"
+        sys.stdout.buffer.write(text.encode("utf-8", "backslashreplace"))
+        sys.stdout.flush()
+    return 1 if stopped else 0
 
 
-def _apply_one(item: Extracted, root: str, policy: Policy) -> tuple[bool, str]:
-    """Apply `item`: (True, the summary), or (False, why it was not applied)."""
+def _identity(number: int, item: Extracted) -> dict[str, object]:
+    return {"number": number, "line": item.line, "source": item.source, "workdir": item.workdir}
+
+
+def _skipped(replay: Replay) -> dict[str, object]:
+    """The --json fields of a patch not tried (after one that was not applied)."""
+    return {"ok": False, "dry_run": replay.dry_run, "operations": [], "warnings": [],
+            "diff": None, "error": None}  # fmt: skip
+
+
+def _apply_one(item: Extracted, replay: Replay) -> ApplyResult | PatchError:
+    """Apply `item` (the patch extraction parsed, not parsed again): the result, or why not."""
     if isinstance(item, BrokenPatch):
-        return False, failure(item.error)
-    folder = _folder(root, item.workdir)
+        return item.error
+    folder = _folder(replay.root, item.workdir)
     if folder is None:
-        outside = OUTSIDE_ROOT.format(item.workdir, os.path.abspath(root))
-        return False, f"{outside}\n{NOTHING_CHANGED}\n"
+        outside = OUTSIDE_ROOT.format(item.workdir, os.path.abspath(replay.root))
+        return FilePolicyError(outside, path=item.workdir)
     try:  # the folder may not exist: the commit makes it if a file is written there
-        if isinstance(item, FoundEdits):
-            from ..edits import apply_edits
+        if isinstance(item, FoundEdits):  # another tool's edits, planned as a patch's operations
+            from ..edits import checked
 
-            return True, apply_edits(item.edits, root, workdir=folder, policy=policy).summary
-        return True, apply_patch(item.patch, root, workdir=folder, policy=policy).summary
+            return replay.apply_operations(checked(item.edits), folder)
+        return replay.apply(item.parsed, folder)
     except PatchError as error:
-        return False, failure(error)
+        return error
 
 
 def _folder(root: str, workdir: str) -> str | None:

@@ -11,14 +11,14 @@ import sys
 
 from ..apply._pipeline import apply_patch
 from .._errors import PatchError
-from ..apply._policy import CHOICES, CODEX, DEFAULT, HELP, Policy
 from ..apply._report import error_json, failure, result_json, warnings_text
+from . import _options
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # start-up time: typing, argparse and importlib.metadata cost more than the rest
     import argparse
     from collections.abc import Sequence
-    from typing import Any, Final, TextIO
+    from typing import Final, TextIO
 
 USAGE: Final = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch"
 EXTRA_ARGUMENT: Final = "Error: apply_patch accepts exactly one argument."
@@ -58,27 +58,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         module = importlib.import_module(SUBCOMMANDS[args[0]], __package__)
         exit_code: int = module.main(args[1:])
         return exit_code
-    options: argparse.Namespace | _Unparsed
+    options: argparse.Namespace | _options.Defaults | int
     if not args or (len(args) == 1 and not args[0].startswith("-")):  # no option
-        options = _Unparsed(args)
+        options = _options.Defaults(_argument_parser, args)
     else:
-        try:
-            options = _argument_parser().parse_args(args)
-        except SystemExit as exc:  # --help, --version, or an argparse usage error
-            return exc.code if isinstance(exc.code, int) else 2
+        options = _options.parse(_argument_parser, args)
+        if isinstance(options, int):  # --help, --version, or a usage error
+            return options
     patch = _read_patch(options.patch, sys.stdin, sys.stderr)
     if isinstance(patch, int):
         return patch
     chosen = options.format
     try:
         if chosen == "codex":
-            result = apply_patch(patch, options.root, dry_run=options.dry_run, policy=policy_from(options))
+            result = apply_patch(patch, options.root, dry_run=options.dry_run, policy=_options.policy(options))
         else:  # the other formats (--format): imported only when asked for
             from . import _formats
 
             chosen = _formats.detect(patch) if chosen == "auto" else chosen
             result = _formats.apply_text(
-                patch, chosen, options.root, dry_run=options.dry_run, policy=policy_from(options)
+                patch, chosen, options.root, dry_run=options.dry_run, policy=_options.policy(options)
             )
     except PatchError as error:
         if options.json:
@@ -96,39 +95,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(result.diff)
     sys.stderr.write(warnings_text(result.warnings))
     return 0
-
-
-def add_policy_options(parser: argparse.ArgumentParser) -> None:
-    """`--codex`, `--unique` and one option per policy field (shared by subcommands)."""
-    parser.add_argument(
-        "--codex",
-        action="store_true",
-        help="the reference implementation's file policies (the options below override it)",
-    )
-    parser.add_argument(
-        "--unique",
-        action="store_true",
-        help="a chunk that matches several places is an error (same as --ambiguous error)",
-    )
-    policies = parser.add_argument_group("file policies (default first)")
-    for name, choices in CHOICES.items():
-        default, codex = getattr(DEFAULT, name), getattr(CODEX, name)
-        note = f"; --codex: {codex}" if codex != default else ""
-        policies.add_argument(
-            "--" + name.replace("_", "-"),
-            dest=name,
-            choices=choices,
-            help=f"{HELP[name]} (default: {default}{note})",
-        )
-
-
-def policy_from(options: argparse.Namespace | _Unparsed) -> Policy:
-    """The policy the options of `add_policy_options` describe."""
-    base = CODEX if options.codex else DEFAULT
-    overrides = {name: getattr(options, name) for name in CHOICES if getattr(options, name)}
-    if options.unique:
-        overrides["ambiguous"] = "error"
-    return base.with_options(**overrides)
 
 
 def _with_format(document: dict[str, Any], asked: str, chosen: str) -> dict[str, Any]:
@@ -167,33 +133,6 @@ def _read_patch(arguments: list[str], stdin: TextIO, stderr: TextIO) -> str | in
         return 1
 
 
-class _Unparsed:
-    """The options when none is given: each one's default, as argparse sets it.
-
-    The usual ones are written here: importing and building argparse is a
-    good part of the executable's start-up. Any other is asked of argparse
-    when first read (tests/cli/test_startup.py checks both against argparse).
-    """
-
-    KNOWN: Final = {
-        "root": ".",
-        "codex": False,
-        "dry_run": False,
-        "diff": False,
-        "json": False,
-        "unique": False,
-        "format": "codex",
-        **dict.fromkeys(CHOICES),
-    }
-    patch: list[str]
-
-    def __init__(self, patch: list[str]) -> None:
-        self.__dict__.update(self.KNOWN, patch=patch)
-
-    def __getattr__(self, name: str) -> Any:  # an option not in KNOWN
-        return getattr(_argument_parser().parse_args(self.patch), name)
-
-
 def _argument_parser() -> argparse.ArgumentParser:
     import argparse
 
@@ -205,17 +144,13 @@ def _argument_parser() -> argparse.ArgumentParser:
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "-C", "--root", default=".", metavar="DIR", help="apply relative to DIR (default: .)"
-    )
-    parser.add_argument(
-        "--dry-run", action="store_true", help="do everything but write; print what would change"
-    )
+    _options.add_root(parser)
+    _options.add_dry_run(parser)
     parser.add_argument(
         "--diff", action="store_true", help="also print a unified diff of every change"
     )
     parser.add_argument(
-        "--json", action="store_true", help="print one JSON object on stdout (schema in README)"
+        "--json", action="store_true", help="print one JSON object on stdout (schema in docs/cli.md)"
     )
     parser.add_argument(
         "--format",
@@ -224,16 +159,7 @@ def _argument_parser() -> argparse.ArgumentParser:
         help="what the input is: a Codex patch, SEARCH/REPLACE blocks (Aider), a unified diff "
         "(git diff, diff -u), or auto (the first marker says; --json names it) (default: codex)",
     )
-    add_policy_options(parser)
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    _options.add_policies(parser)
+    _options.add_version(parser)
     parser.add_argument("patch", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return parser
-
-
-def _version() -> str:
-    from importlib import metadata
-
-    try:
-        return metadata.version("apply-patch")
-    except metadata.PackageNotFoundError:
-        return "unknown"

@@ -28,7 +28,7 @@ from ..apply._policy import Policy
 from ..apply._report import error_json, failure, result_json, warnings_text
 from ..format._model import Patch
 from ..format._operations import OPERATION_TYPES
-from ._main import _version, add_policy_options, policy_from
+from . import _options
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -98,17 +98,10 @@ _TOOLS: Final = (
 
 def main(argv: Sequence[str]) -> int:
     """Run the server over stdio until the client closes it; return the exit code."""
-    parser = argparse.ArgumentParser(
-        prog="apply_patch serve",
-        description="Serve the apply_patch tools over MCP (stdio), confined to one root folder.",
-    )
-    parser.add_argument("-C", "--root", default=".", metavar="DIR", help="the folder patches apply to")
-    add_policy_options(parser)
-    try:
-        options = parser.parse_args(argv)
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else 2
-    policy = policy_from(options)
+    options = _options.parse(_argument_parser, argv)
+    if isinstance(options, int):
+        return options
+    policy = _options.policy(options)
     if policy.outside_root != "error":
         sys.stderr.write("apply_patch serve: the server never writes outside its root folder\n")
         return 2
@@ -131,6 +124,16 @@ async def _serve_stdio(server: Server[Any]) -> None:
 
     async with stdio_server() as (read, write):
         await server.run(read, write, server.create_initialization_options())
+
+
+def _argument_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="apply_patch serve",
+        description="Serve the apply_patch tools over MCP (stdio), confined to one root folder.",
+    )
+    _options.add_root(parser, "the folder patches apply to")
+    _options.add_policies(parser)
+    return parser
 
 
 def build_server(root: str, policy: Policy) -> Server[Any]:
@@ -156,7 +159,7 @@ def build_server(root: str, policy: Policy) -> Server[Any]:
 
     return Server(
         TOOL_NAME,
-        version=_version(),
+        version=_options.version(),
         instructions=INSTRUCTIONS,
         on_list_tools=list_tools,
         on_call_tool=call_tool,

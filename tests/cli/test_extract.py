@@ -5,9 +5,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from _support import FIXTURES, files_of, run_cli, snapshot
+from _support import FIXTURES, POLICY_OPTIONS, files_of, run_cli, snapshot
 
 TRANSCRIPTS = FIXTURES / "transcripts"
+USAGE = (
+    b"usage: apply_patch extract [--json] [FILE]\n"
+    b"       apply_patch extract --apply [--json] [--dry-run] [-C DIR] [POLICY OPTIONS] [FILE]\n"
+)
 PATCH = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-old\n+new\n*** End Patch"
 
 
@@ -49,11 +53,17 @@ def test_nothing_found_with_json_prints_an_empty_list(tmp_path: Path) -> None:
     )
 
 
-def test_json_and_apply_together_is_a_usage_error(tmp_path: Path) -> None:
-    result = run_cli(["extract", "--json", "--apply"], tmp_path)
-    assert result.returncode == 2
-    assert result.stderr.decode().splitlines()[-1] == (
-        "apply_patch extract: error: argument --apply: not allowed with argument --json"
+def test_dry_run_without_apply_is_a_usage_error(tmp_path: Path) -> None:
+    result = run_cli(["extract", "--dry-run"], tmp_path, stdin=b"apply_patch '" + PATCH.encode() + b"'\n")
+    assert (result.returncode, result.stdout, result.stderr) == (
+        2, b"", b"apply_patch extract: error: --dry-run needs --apply\n"
+    )
+
+
+def test_nothing_found_with_apply_and_json_prints_an_empty_list(tmp_path: Path) -> None:
+    result = run_cli(["extract", "--apply", "--json"], tmp_path, stdin=b"echo hello\n")
+    assert (result.returncode, result.stdout, result.stderr) == (
+        1, b"[]\n", b"no apply_patch call found\n"
     )
 
 
@@ -66,9 +76,9 @@ def test_unreadable_file(tmp_path: Path) -> None:
 def test_help(tmp_path: Path) -> None:
     result = run_cli(["extract", "--help"], tmp_path)
     assert result.returncode == 0
-    assert result.stdout.startswith(
-        b"usage: apply_patch extract [-h] [--json | --apply] [-C DIR] [--codex] [FILE]\n"
-    )
+    assert result.stdout.startswith(USAGE)
+    for option in ("--dry-run", "--root", "--codex", "--unique", *POLICY_OPTIONS):
+        assert option.encode() in result.stdout
 
 
 def test_python_dash_m(tmp_path: Path) -> None:

@@ -11,6 +11,8 @@ import sys
 import typing
 from pathlib import Path
 
+import pytest
+
 from _support import executable
 from apply_patch.apply import _policy
 
@@ -42,18 +44,62 @@ def test_importing_the_package_loads_nothing_heavy() -> None:
     assert {name: why for name, why in HEAVY.items() if name in loaded} == {}
 
 
-def test_applying_a_patch_loads_nothing_heavy(tmp_path: Path) -> None:
-    (tmp_path / "a.txt").write_text("one\ntwo\n")
-    patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+2\n*** End Patch\n"
+# Loaded only when a patch fails: the explanations of a failure and what they need.
+FAILURE_ONLY = {
+    "apply_patch.apply._diagnose": "explains a chunk that failed",
+    "apply_patch.apply._closest": "finds the closest region for _diagnose",
+    "apply_patch.format._syntax_hints": "explains a syntax error",
+}
+PATCH = "*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+2\n*** End Patch\n"
+BAD_CHUNK = "*** Begin Patch\n*** Update File: a.txt\n@@\n-three\n+3\n*** End Patch\n"
+
+# Each way of running the executable, and what it may load of HEAVY: argparse for any
+# option, json for --json; never lark, tree-sitter, typing, dataclasses or metadata.
+PATHS = {
+    "no option": ([], set()),
+    "-C DIR": (["-C", "."], {"argparse"}),
+    "--json": (["--json"], {"argparse", "json"}),
+    "a policy option": (["--add-existing", "overwrite"], {"argparse"}),
+    "--codex": (["--codex"], {"argparse"}),
+}
+
+
+def _imported_by_executable(args: list[str], patch: str, root: Path) -> tuple[int, set[str]]:
+    """The exit code, and every module the executable imports (from -X importtime)."""
     result = subprocess.run(
-        [sys.executable, "-X", "importtime", executable()], input=patch, cwd=tmp_path,
-        capture_output=True, text=True, check=True,
-    )
-    assert (tmp_path / "a.txt").read_text() == "one\n2\n"
+        [sys.executable, "-X", "importtime", executable(), *args], input=patch, cwd=root,
+        capture_output=True, text=True,
+    )  # fmt: skip
     loaded = {
         line.rsplit("|", 1)[1].strip() for line in result.stderr.splitlines() if "|" in line
     }
-    assert {name: why for name, why in HEAVY.items() if name in loaded} == {}
+    return result.returncode, loaded
+
+
+@pytest.mark.parametrize("args, allowed", PATHS.values(), ids=PATHS.keys())
+def test_applying_a_patch_loads_nothing_heavy(args: list[str], allowed: set[str], tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("one\ntwo\n")
+    code, loaded = _imported_by_executable(args, PATCH, tmp_path)
+    assert code == 0 and (tmp_path / "a.txt").read_text() == "one\n2\n"
+    assert loaded >= {"apply_patch.cli._main", "apply_patch.apply._commit"}  # it did see the imports
+    heavy = {name: why for name, why in HEAVY.items() if name in loaded and name not in allowed}
+    assert heavy == {}
+    assert {name: why for name, why in FAILURE_ONLY.items() if name in loaded} == {}
+
+
+def test_failure_only_modules_are_loaded_on_failure(tmp_path: Path) -> None:
+    """The other side of the test above: a failing chunk does load them."""
+    (tmp_path / "a.txt").write_text("one\ntwo\n")
+    code, loaded = _imported_by_executable([], BAD_CHUNK, tmp_path)
+    assert code == 1 and (tmp_path / "a.txt").read_text() == "one\ntwo\n"
+    assert {"apply_patch.apply._diagnose", "apply_patch.apply._closest"} <= loaded
+    code, loaded = _imported_by_executable([], "*** Begin Patch\nno\n*** End Patch\n", tmp_path)
+    assert code == 1 and "apply_patch.format._syntax_hints" in loaded
+
+
+def test_version_reads_the_metadata_when_asked(tmp_path: Path) -> None:
+    code, loaded = _imported_by_executable(["--version"], "", tmp_path)
+    assert code == 0 and "importlib.metadata" in loaded
 
 
 def test_policy_choices_are_those_of_the_annotations() -> None:
@@ -63,17 +109,17 @@ def test_policy_choices_are_those_of_the_annotations() -> None:
 
 def test_options_without_argparse_are_what_argparse_gives() -> None:
     """With no option, the executable does not build its argparse parser (start-up time)."""
-    from apply_patch.cli import _main as _cli
+    from apply_patch.cli import _main, _options
 
     for args in ([], ["*** Begin Patch ..."]):
-        parsed = vars(_cli._argument_parser().parse_args(args))
-        unparsed = _cli._Unparsed(args)
+        parsed = vars(_main._argument_parser().parse_args(args))
+        unparsed = _options.Defaults(_main._argument_parser, args)
         assert {name: getattr(unparsed, name) for name in parsed} == parsed
         missing = set(parsed) - set(vars(unparsed))
-        assert not missing, f"add the defaults of {sorted(missing)} to _cli._Unparsed.KNOWN"
+        assert not missing, f"add the defaults of {sorted(missing)} to _options.Defaults.KNOWN"
 
-        class Forgetful(_cli._Unparsed):  # an option added without its default in KNOWN
+        class Forgetful(_options.Defaults):  # an option added without its default in KNOWN
             KNOWN = {}  # type: ignore[misc]
 
-        forgetful = Forgetful(args)
+        forgetful = Forgetful(_main._argument_parser, args)
         assert {name: getattr(forgetful, name) for name in parsed} == parsed  # argparse says

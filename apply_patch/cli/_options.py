@@ -1,0 +1,127 @@
+"""The command line's options, one definition shared by every command.
+
+Each command builds its argparse parser from these pieces (`apply_patch`,
+`extract --apply`, `calls`, `serve`...), so an option means the same thing
+and says the same help everywhere. Nothing here imports argparse until a
+parser is built, and a command given no option builds none (`Defaults`):
+argparse, and above all `importlib.metadata` (read by `--version` only, when
+asked), are a good part of the executable's start-up time.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..apply._policy import CHOICES, CODEX, DEFAULT, HELP, Policy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # start-up time: typing and argparse are imported only when used
+    import argparse
+    from collections.abc import Callable, Sequence
+    from typing import Any, Final
+
+
+def parse(build: Callable[[], argparse.ArgumentParser], argv: Sequence[str]) -> argparse.Namespace | int:
+    """The options `build()`'s parser reads in `argv`, or the exit code of --help, --version
+    or a usage error (argparse has printed what it says)."""
+    try:
+        return build().parse_args(list(argv))
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2
+
+
+def add_root(parser: argparse._ActionsContainer, help: str = "apply relative to DIR (default: .)") -> None:
+    """`-C DIR` / `--root DIR`."""
+    parser.add_argument("-C", "--root", default=".", metavar="DIR", help=help)
+
+
+def add_dry_run(parser: argparse._ActionsContainer, help: str = "do everything but write; print what would change") -> None:
+    """`--dry-run`."""
+    parser.add_argument("--dry-run", action="store_true", help=help)
+
+
+def add_policies(parser: argparse.ArgumentParser) -> None:
+    """`--codex`, `--unique` and one option per policy field; `policy(options)` reads them."""
+    parser.add_argument(
+        "--codex",
+        action="store_true",
+        help="the reference implementation's file policies (the options below override it)",
+    )
+    parser.add_argument(
+        "--unique",
+        action="store_true",
+        help="a chunk that matches several places is an error (same as --ambiguous error)",
+    )
+    policies = parser.add_argument_group("file policies (default first)")
+    for name, choices in CHOICES.items():
+        default, codex = getattr(DEFAULT, name), getattr(CODEX, name)
+        note = f"; --codex: {codex}" if codex != default else ""
+        policies.add_argument(
+            "--" + name.replace("_", "-"),
+            dest=name,
+            choices=choices,
+            help=f"{HELP[name]} (default: {default}{note})",
+        )
+
+
+def policy(options: argparse.Namespace | Defaults) -> Policy:
+    """The policy the options of `add_policies` describe."""
+    base = CODEX if options.codex else DEFAULT
+    overrides = {name: getattr(options, name) for name in CHOICES if getattr(options, name)}
+    if options.unique:
+        overrides["ambiguous"] = "error"
+    return base.with_options(**overrides)
+
+
+def add_version(parser: argparse.ArgumentParser) -> None:
+    """`--version`: prints `PROG VERSION`; the version is read only then."""
+    import argparse
+
+    class _Version(argparse.Action):
+        def __init__(self, option_strings: Sequence[str], dest: str, **_: Any) -> None:
+            super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                             help="print the version and exit")  # fmt: skip
+
+        def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+            sys.stdout.write(f"{parser.prog} {version()}\n")
+            parser.exit()
+
+    parser.add_argument("--version", action=_Version, dest=argparse.SUPPRESS)
+
+
+def version() -> str:
+    """The installed package's version ("unknown" when it is not installed)."""
+    from importlib import metadata  # about 30 ms: only when asked for
+
+    try:
+        return metadata.version("apply-patch")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+class Defaults:
+    """The options when none is given but the patch: each one's default, as argparse sets it.
+
+    `KNOWN` holds the usual ones, so that no parser is built; any other is
+    asked of `build()`'s parser when first read (tests/cli/test_startup.py
+    checks both against argparse).
+    """
+
+    KNOWN: Final[dict[str, object]] = {
+        "root": ".",
+        "codex": False,
+        "dry_run": False,
+        "diff": False,
+        "json": False,
+        "unique": False,
+        "format": "codex",
+        **dict.fromkeys(CHOICES),
+    }
+
+    patch: list[str]
+
+    def __init__(self, build: Callable[[], argparse.ArgumentParser], patch: list[str]) -> None:
+        self.__dict__.update(self.KNOWN, patch=patch, _build=build)
+
+    def __getattr__(self, name: str) -> Any:  # an option not in KNOWN
+        return getattr(self.__dict__["_build"]().parse_args(self.patch), name)
