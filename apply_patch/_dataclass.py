@@ -6,11 +6,16 @@ half a dozen methods): together more than the executable's whole start-up
 budget. This module makes the same classes for the options the package uses,
 compiling only `__init__`:
 
-- `@dataclass(frozen=..., slots=..., eq=..., repr=..., init=...)`; any other
-  option is refused;
-- `field(default=..., default_factory=..., init=..., repr=..., compare=...,
-  metadata=...)`;
+- `@dataclass` and `@dataclass(frozen=..., slots=...)`; any other option is
+  refused;
+- `field(default=..., default_factory=..., repr=..., compare=..., metadata=...)`;
 - `fields`, `replace`, `asdict` for these classes.
+
+The fields are read from the class body's `__annotations__`. Under deferred
+annotations (PEP 649, Python 3.14) a module without `from __future__ import
+annotations` leaves none there, only an `__annotate__` function: such a class
+is refused when it is created (TypeError), never made without its fields.
+Every module of the package that defines one has the import (a test checks).
 
 The classes behave as `dataclasses` makes them: `__init__` (then
 `__post_init__`), `__repr__`, `__eq__` on the compared fields of the same
@@ -37,13 +42,12 @@ class FrozenInstanceError(AttributeError):
 class Field:
     """One field of a record class (what `fields()` returns)."""
 
-    __slots__ = ("name", "type", "default", "default_factory", "init", "repr", "compare", "metadata")
+    __slots__ = ("name", "type", "default", "default_factory", "repr", "compare", "metadata")
 
     def __init__(
         self,
         default: Any,
         default_factory: Any,
-        init: bool,
         repr: bool,
         compare: bool,
         metadata: dict[str, Any] | None,
@@ -54,7 +58,6 @@ class Field:
         self.type: Any = None
         self.default = default
         self.default_factory = default_factory
-        self.init = init
         self.repr = repr
         self.compare = compare
         self.metadata: dict[str, Any] = dict(metadata or {})
@@ -67,26 +70,16 @@ def _field(
     *,
     default: Any = _MISSING,
     default_factory: Callable[[], Any] = _MISSING,
-    init: bool = True,
     repr: bool = True,
     compare: bool = True,
     metadata: dict[str, Any] | None = None,
 ) -> Any:
-    return Field(default, default_factory, init, repr, compare, metadata)
+    return Field(default, default_factory, repr, compare, metadata)
 
 
-def _dataclass(
-    cls: type | None = None,
-    /,
-    *,
-    init: bool = True,
-    repr: bool = True,
-    eq: bool = True,
-    frozen: bool = False,
-    slots: bool = False,
-) -> Any:
+def _dataclass(cls: type | None = None, /, *, frozen: bool = False, slots: bool = False) -> Any:
     def wrap(cls: type) -> type:
-        return _process(cls, init, repr, eq, frozen, slots)
+        return _process(cls, frozen, slots)
 
     return wrap if cls is None else wrap(cls)
 
@@ -101,11 +94,8 @@ def _fields(class_or_instance: Any) -> tuple[Field, ...]:
 
 def _replace(obj: Any, /, **changes: Any) -> Any:
     for field in _fields(obj):
-        if field.init:
-            if field.name not in changes:
-                changes[field.name] = getattr(obj, field.name)
-        elif field.name in changes:
-            raise ValueError(f"field {field.name} is declared with init=False, it cannot be specified with replace()")
+        if field.name not in changes:
+            changes[field.name] = getattr(obj, field.name)
     return obj.__class__(**changes)
 
 
@@ -130,22 +120,18 @@ def _as_plain(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
-def _process(cls: type, init: bool, repr: bool, eq: bool, frozen: bool, slots: bool) -> type:
+def _process(cls: type, frozen: bool, slots: bool) -> type:
     fields = _collect(cls)
     if slots:
         cls = _with_slots(cls, fields)
     setattr(cls, _FIELDS, fields)
-    names = tuple(name for name, f in fields.items() if f.init)
-    if init:
-        setattr(cls, "__init__", _make_init(cls, fields, frozen))
-    if repr:
-        setattr(cls, "__repr__", _make_repr(tuple(n for n, f in fields.items() if f.repr)))
+    setattr(cls, "__init__", _make_init(cls, fields, frozen))
+    setattr(cls, "__repr__", _make_repr(tuple(n for n, f in fields.items() if f.repr)))
     compared = tuple(name for name, f in fields.items() if f.compare)
-    if eq:
-        setattr(cls, "__eq__", _make_eq(compared))
-    if eq and frozen:
+    setattr(cls, "__eq__", _make_eq(compared))
+    if frozen:
         setattr(cls, "__hash__", _make_hash(compared))
-    elif eq and "__hash__" not in cls.__dict__:
+    elif "__hash__" not in cls.__dict__:
         setattr(cls, "__hash__", None)
     if frozen:
         _freeze(cls, frozenset(fields))
@@ -153,7 +139,7 @@ def _process(cls: type, init: bool, repr: bool, eq: bool, frozen: bool, slots: b
         setattr(cls, "__getstate__", _getstate)
         setattr(cls, "__setstate__", _setstate)
     if "__match_args__" not in cls.__dict__:
-        setattr(cls, "__match_args__", names)
+        setattr(cls, "__match_args__", tuple(fields))
     return cls
 
 
@@ -163,11 +149,11 @@ def _collect(cls: type) -> dict[str, Field]:
     for base in reversed(cls.__mro__[1:]):
         fields.update(getattr(base, _FIELDS, {}))
     seen_default = False
-    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+    for name, annotation in _annotations(cls).items():
         if str(annotation).startswith(("ClassVar", "typing.ClassVar")):
             continue
         value = cls.__dict__.get(name, _MISSING)
-        field = value if isinstance(value, Field) else Field(value, _MISSING, True, True, True, None)
+        field = value if isinstance(value, Field) else Field(value, _MISSING, True, True, None)
         field.name, field.type = name, annotation
         if field.default is not _MISSING and field.default.__class__.__hash__ is None:
             raise ValueError(
@@ -181,13 +167,25 @@ def _collect(cls: type) -> dict[str, Field]:
                 setattr(cls, name, field.default)
         fields[name] = field
     for field in fields.values():
-        if not field.init:
-            continue
         has_default = field.default is not _MISSING or field.default_factory is not _MISSING
         if seen_default and not has_default:
             raise TypeError(f"non-default argument {field.name!r} follows default argument")
         seen_default = seen_default or has_default
     return fields
+
+
+def _annotations(cls: type) -> dict[str, Any]:
+    """The class body's own annotations; TypeError if they are deferred (unseen here)."""
+    namespace = cls.__dict__
+    if "__annotations__" not in namespace and (
+        "__annotate__" in namespace or "__annotate_func__" in namespace
+    ):
+        raise TypeError(
+            f"{cls.__qualname__}: its annotations are deferred (PEP 649), so its fields cannot "
+            f"be read; add 'from __future__ import annotations' to {cls.__module__}"
+        )
+    annotations: dict[str, Any] = namespace.get("__annotations__", {})
+    return annotations
 
 
 def _with_slots(cls: type, fields: dict[str, Field]) -> type:
@@ -209,22 +207,15 @@ def _make_init(cls: type, fields: dict[str, Field], frozen: bool) -> Callable[..
     for name, field in fields.items():
         if field.default_factory is not _MISSING:
             scope[f"_factory_{name}"] = field.default_factory
-            value = f"_factory_{name}()"
-            if field.init:
-                parameters.append(f"{name}=_HAS_FACTORY")
-                value = f"_factory_{name}() if {name} is _HAS_FACTORY else {name}"
-        elif field.init:
-            if field.default is not _MISSING:
-                scope[f"_default_{name}"] = field.default
-                parameters.append(f"{name}=_default_{name}")
-            else:
-                parameters.append(name)
-            value = name
+            parameters.append(f"{name}=_HAS_FACTORY")
+            value = f"_factory_{name}() if {name} is _HAS_FACTORY else {name}"
         elif field.default is not _MISSING:
             scope[f"_default_{name}"] = field.default
-            value = f"_default_{name}"
+            parameters.append(f"{name}=_default_{name}")
+            value = name
         else:
-            continue
+            parameters.append(name)
+            value = name
         body.append(f"_setattr(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
     if hasattr(cls, "__post_init__"):
         body.append("self.__post_init__()")

@@ -16,7 +16,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Final
 
-    from .apply._diagnose import PatchWarning
+    from .apply._doubts import PatchWarning
     from .apply._pipeline import ApplyResult
     from .apply._plan import OperationResult
 

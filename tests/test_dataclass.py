@@ -6,9 +6,11 @@ frozen assignment, slots, match args, `__post_init__`, `fields`, `replace`,
 `asdict`, copying.
 """
 
+import ast
 import copy
 import dataclasses
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -146,6 +148,60 @@ def test_bad_declarations_are_refused_alike() -> None:
         assert _outcome(both_defaults) == ("raises", "ValueError")
 
 
-def test_unsupported_options_are_refused() -> None:
+@pytest.mark.parametrize("option", ["order", "init", "eq", "repr", "kw_only", "match_args"])
+def test_unsupported_options_are_refused(option: str) -> None:
+    """Only the options the package uses (frozen, slots) are there to be got wrong."""
     with pytest.raises(TypeError):
-        light._dataclass(order=True)  # type: ignore[call-arg]
+        light._dataclass(**{option: False})
+
+
+def test_unsupported_field_options_are_refused() -> None:
+    with pytest.raises(TypeError):
+        light._field(init=False)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("key", ["__annotate__", "__annotate_func__"])
+def test_deferred_annotations_are_refused_at_class_creation(key: str) -> None:
+    """Python 3.14 without `from __future__ import annotations`: the class body's
+    annotations are an `__annotate__` function, not `__annotations__`. The class
+    would silently get no fields; it is refused instead."""
+    namespace = {key: lambda format: {"path": str}, "__module__": "apply_patch.somewhere"}
+    deferred = type("Deferred", (), namespace)
+    with pytest.raises(TypeError) as caught:
+        light._dataclass(frozen=True, slots=True)(deferred)
+    assert str(caught.value) == (
+        "Deferred: its annotations are deferred (PEP 649), so its fields cannot be read; "
+        "add 'from __future__ import annotations' to apply_patch.somewhere"
+    )
+    # A class with no annotations at all is a record with no fields, as in dataclasses.
+    assert light._fields(light._dataclass(type("Empty", (), {}))) == ()
+
+
+def _defines_a_dataclass(tree: ast.Module) -> bool:
+    def named(node: ast.expr) -> bool:
+        target = node.func if isinstance(node, ast.Call) else node
+        return isinstance(target, ast.Name) and target.id == "dataclass"
+
+    return any(
+        isinstance(node, ast.ClassDef) and any(map(named, node.decorator_list))
+        for node in ast.walk(tree)
+    )
+
+
+def test_every_module_defining_a_dataclass_has_postponed_annotations() -> None:
+    package = Path(light.__file__).parent
+    defining, missing = [], []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if not _defines_a_dataclass(tree):
+            continue
+        defining.append(path.relative_to(package).as_posix())
+        future = any(
+            isinstance(node, ast.ImportFrom) and node.module == "__future__"
+            and any(alias.name == "annotations" for alias in node.names)
+            for node in tree.body
+        )  # fmt: skip
+        if not future:
+            missing.append(path.relative_to(package).as_posix())
+    assert len(defining) >= 20 and "format/_model.py" in defining  # the scan does find them
+    assert missing == []

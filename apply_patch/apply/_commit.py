@@ -10,6 +10,8 @@ is raised. A process killed at any moment leaves each file entirely old or
 entirely new, never truncated.
 """
 
+from __future__ import annotations
+
 import functools
 import os
 from collections.abc import Callable

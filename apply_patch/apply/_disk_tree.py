@@ -15,6 +15,7 @@ class DiskTree(Tree):
     def __init__(self, root: str, policy: Policy, workdir: str = ".") -> None:
         if not os.path.isdir(root):
             raise PatchIOError(f"The root folder {os.path.abspath(root)} does not exist", path=root)
+        self.policy = policy
         self._resolver = Resolver(root, policy, workdir)
 
     @property

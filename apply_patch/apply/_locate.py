@@ -21,11 +21,12 @@ located"):
   the file's own ending (a forced `lf`/`crlf` policy still rewrites it).
 """
 
+from __future__ import annotations
+
 from .._dataclass import dataclass
 
 from ..format import _constants as C
-from . import _diagnose as diagnose
-from ._diagnose import PatchWarning
+from ._doubts import PatchWarning, doubts
 from ..format._model import Chunk, UpdateFile
 from ._paths import Location
 from ._policy import Policy
@@ -99,10 +100,12 @@ def locate(
         added, removed = (sum(1 for s in used if s[0] == op) for op in (C.ADDED, C.REMOVED))
         placements.append(Placement(chunk.line, match.index + 1, match.tier.name, added, removed))
         line_index = match.index + len(pattern)
-    warnings = diagnose.doubts(index, lines, placed, where)
+    warnings = doubts(index, lines, placed, where)
     for warning in warnings:
         if warning.kind == "ambiguous" and policy.ambiguous == "error":
-            raise diagnose.ambiguity_error(warning, where)
+            from ._diagnose import ambiguity_error  # failures only: start-up time
+
+            raise ambiguity_error(warning, where)
     return replacements, placements, warnings
 
 
@@ -114,7 +117,9 @@ def _narrow(
     for context in chunk.contexts:
         match = index.seek([context], line_index)
         if match is None:
-            raise diagnose.missing_context(index, lines, chunk, context, line_index, where)
+            from ._diagnose import missing_context  # failures only: start-up time
+
+            raise missing_context(index, lines, chunk, context, line_index, where)
         anchor, line_index = match.index, match.index + 1
     return anchor, line_index
 
@@ -152,7 +157,9 @@ def _find_chunk(
             match = index.seek(pattern, start, eof=chunk.is_end_of_file)
             if match is not None:
                 return used, endings, pattern, match
-    raise diagnose.missing_chunk(index, lines, chunk, line_index, where)
+    from ._diagnose import missing_chunk  # failures only: start-up time
+
+    raise missing_chunk(index, lines, chunk, line_index, where)
 
 
 def _without_trailing_blank(
@@ -278,3 +285,4 @@ def _fix_last_endings(endings: list[str], ending: str, *, keep_missing: bool) ->
     except ValueError:
         pass
     endings[-1] = "" if keep_missing else (endings[-1] or ending)
+

@@ -11,6 +11,7 @@ import posixpath
 
 from .._errors import FilePolicyError
 from ._paths import Location
+from ._policy import DEFAULT, Policy
 from ._tree import FileState, Kind, State, Tree
 
 TYPE_CHECKING = False
@@ -23,7 +24,8 @@ class MemoryTree(Tree):
 
     root = "."
 
-    def __init__(self, files: Mapping[str, bytes]) -> None:
+    def __init__(self, files: Mapping[str, bytes], policy: Policy = DEFAULT) -> None:
+        self.policy = policy
         self.files = {normalise(path): data for path, data in files.items()}
         self._folders = {""}
         for path in self.files:

@@ -6,6 +6,8 @@ as the file itself), unless the policy says `outside_root="allow"`. With
 `symlinks="error"`, a symlink anywhere below the root is refused.
 """
 
+from __future__ import annotations
+
 import os
 from .._dataclass import dataclass
 

@@ -8,10 +8,9 @@ from ._commit import commit
 from .._dataclass import dataclass
 from ._disk_tree import DiskTree
 from ._gc import PausedCollector
-from ._memory_tree import MemoryTree, normalise
 from ..format._model import Patch
 from ..format._parse import parse_patch
-from ._plan import FileChange, OperationResult, file_pairs, make_plan
+from ._plan import FileChange, OperationResult, Plan, file_pairs, make_plan
 from ._policy import DEFAULT, Policy
 from ._report import DRY_RUN_HEADER, SUCCESS_HEADER, summary, unified_diff
 
@@ -20,7 +19,8 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
     from collections.abc import Mapping
     from typing import Literal
 
-    from ._diagnose import PatchWarning
+    from ._doubts import PatchWarning
+    from ._tree import Tree
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +57,7 @@ class ApplyResult:
     @property
     def diff(self) -> str:
         """A unified diff (with file headers) of every change."""
-        return unified_diff(self.changes, self.operations)
+        return unified_diff(file_pairs(self.changes, self.operations))
 
     @property
     def files(self) -> tuple[FileResult, ...]:
@@ -100,12 +100,42 @@ def apply_patch(
     and nothing is written.
     """
     chosen = policy.with_options(**options) if options else policy
+    tree = DiskTree(os.fspath(root), chosen, os.fspath(workdir))
+    return _result(_plan(text, tree, commit_it=not dry_run), dry_run)
+
+
+class Replay:
+    """Patches applied one after the other under one `root`, each from its own folder.
+
+    With `dry_run`, nothing is written, and each patch is planned as if the
+    ones before it had been (their changes laid over the files: `OverlayTree`).
+    """
+
+    def __init__(self, root: str, *, dry_run: bool = False, policy: Policy = DEFAULT) -> None:
+        self.root, self.dry_run, self.policy = root, dry_run, policy
+        self._planned: list[Plan] = []
+
+    def apply(self, patch: str | Patch, workdir: str = ".") -> ApplyResult:
+        """`apply_patch(patch, root, workdir=workdir, ...)`, after the patches before it."""
+        tree: Tree = DiskTree(self.root, self.policy, workdir)
+        if self.dry_run:
+            from ._overlay_tree import OverlayTree  # only for a dry run of several patches
+
+            tree = OverlayTree(tree, self._planned)
+        plan = _plan(patch, tree, commit_it=not self.dry_run)
+        self._planned.append(plan)
+        return _result(plan, self.dry_run)
+
+
+def _plan(patch: str | Patch, tree: Tree, *, commit_it: bool) -> Plan:
     with PausedCollector():  # the collector would walk large files' lines again and again
-        tree = DiskTree(os.fspath(root), chosen, os.fspath(workdir))
-        patch = text if isinstance(text, Patch) else parse_patch(text)
-        plan = make_plan(patch, tree, chosen)
-        if not dry_run:
+        plan = make_plan(patch if isinstance(patch, Patch) else parse_patch(patch), tree)
+        if commit_it:
             commit(plan)
+    return plan
+
+
+def _result(plan: Plan, dry_run: bool) -> ApplyResult:
     header = DRY_RUN_HEADER if dry_run else SUCCESS_HEADER
     return ApplyResult(
         summary(plan.operations, header=header),
@@ -117,13 +147,13 @@ def apply_patch(
 
 
 def apply_to_mapping(
-    text: str,
+    text: str | Patch,
     files: Mapping[str, str | bytes],
     *,
     policy: Policy = DEFAULT,
     **options: str,
 ) -> dict[str, str | bytes]:
-    """Apply patch `text` to an in-memory tree and return the new tree; no disk access.
+    """Apply patch `text` (or a parsed `Patch`) to an in-memory tree and return the new tree; no disk access.
 
     Keys are relative paths with `/` (`./a//b` is `a/b`). A file given as
     `str` is UTF-8 text and comes back as `str`; `bytes` stay `bytes`; added
@@ -131,10 +161,12 @@ def apply_to_mapping(
     deleted files are absent. Raises PatchError as `apply_patch` does, and
     the mapping passed in is never modified.
     """
+    from ._memory_tree import MemoryTree, normalise  # not on the executable's way
+
     chosen = policy.with_options(**options) if options else policy
-    tree = MemoryTree({path: _as_bytes(content) for path, content in files.items()})
+    tree = MemoryTree({path: _as_bytes(content) for path, content in files.items()}, chosen)
     with PausedCollector():
-        plan = make_plan(parse_patch(text), tree, chosen)
+        plan = make_plan(text if isinstance(text, Patch) else parse_patch(text), tree)
     binary = {normalise(path) for path, content in files.items() if isinstance(content, bytes)}
     binary.update(op.target for op in plan.operations if op.source_target in binary)
     new_tree = dict(tree.files)

@@ -13,7 +13,7 @@ import os
 
 from .._dataclass import dataclass
 
-from ._diagnose import PatchWarning
+from ._doubts import PatchWarning
 from .._errors import EmptyPatchError, FilePolicyError, PatchError, PatchIOError, os_reason
 from ._locate import Placement, update_lines
 from ..format._model import AddFile, DeleteFile, Patch, UpdateFile
@@ -98,11 +98,12 @@ def file_pairs(
     return [(change, paired.get(change.path, change)) for change in changes if change.path not in taken]
 
 
-def make_plan(patch: Patch, tree: Tree, policy: Policy) -> Plan:
-    """Read and compute everything `patch` needs in `tree`; raise PatchError if anything fails."""
+def make_plan(patch: Patch, tree: Tree) -> Plan:
+    """Read and compute everything `patch` needs in `tree`, under the tree's policy;
+    raise PatchError if anything fails."""
     if not patch.operations:
         raise EmptyPatchError()
-    planner = _Planner(tree, policy)
+    planner = _Planner(tree)
     results = []
     for number, operation in enumerate(patch.operations):
         try:
@@ -216,9 +217,9 @@ class _Overlay:
 class _Planner:
     """Runs the operations of one patch over the overlay."""
 
-    def __init__(self, tree: Tree, policy: Policy) -> None:
+    def __init__(self, tree: Tree) -> None:
         self.tree = tree
-        self.policy = policy
+        self.policy = tree.policy
         self.overlay = _Overlay(tree)
         self.warnings: list[PatchWarning] = []
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from .._dataclass import asdict
 from .._errors import PatchError, RollbackError
-from ._plan import file_pairs
 from ._textfile import split_text
 
 TYPE_CHECKING = False
@@ -12,7 +11,7 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
     from collections.abc import Iterable, Sequence
     from typing import Any, Final
 
-    from ._diagnose import PatchWarning
+    from ._doubts import PatchWarning
     from ._plan import FileChange, OperationResult
     from ._tree import FileState
 
@@ -43,11 +42,11 @@ def warnings_text(warnings: Iterable[PatchWarning]) -> str:
     return "".join(f"warning: {w.message}\n" for w in warnings)
 
 
-def unified_diff(changes: Sequence[FileChange], operations: Sequence[OperationResult]) -> str:
-    """A unified diff of every net change, with file headers; a move is one rename diff."""
+def unified_diff(pairs: Iterable[tuple[FileChange, FileChange]]) -> str:
+    """A unified diff of each file's net change, with file headers, from the plan's
+    (where it was, where it is) pairs (`_plan.file_pairs`); a move is one rename diff."""
     return "".join(
-        _file_diff(old.relative, old.before, new.relative, new.after)
-        for old, new in file_pairs(changes, operations)
+        _file_diff(old.relative, old.before, new.relative, new.after) for old, new in pairs
     )
 
 

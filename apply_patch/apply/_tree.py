@@ -13,6 +13,7 @@ from .._dataclass import dataclass
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._paths import Location
+    from ._policy import Policy
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +39,13 @@ State = FileState | Kind | None  # None: nothing there
 
 
 class Tree:
-    """Read-only access to the files a patch touches (subclasses say where they are)."""
+    """Read-only access to the files a patch touches (subclasses say where they are).
+
+    `policy` is the one policy of a patch's application: the tree resolves
+    paths under it, and the plan reads it from the tree (it is given once).
+    """
+
+    policy: Policy
 
     @property
     def root(self) -> str:

@@ -11,6 +11,8 @@ ends with `ending` in the new file ("\\n", "\\r\\n", "\\r", or "" for
 patch that does not use them.
 """
 
+from __future__ import annotations
+
 from collections.abc import Iterator
 from .._dataclass import dataclass, field
 

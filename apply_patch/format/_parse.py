@@ -8,7 +8,6 @@ the way a Lark transformer is called; tokens are `(terminal, text, line)`.
 from __future__ import annotations
 
 from . import _constants as C
-from ._syntax_hints import syntax_details, syntax_hints
 from .._errors import PatchSyntaxError
 from ._grammar import tables
 from ._lalr import ParseError, Parser
@@ -50,6 +49,8 @@ def parse_patch(text: str) -> Patch:
         if source.text_after_end:
             raise PatchSyntaxError(LAST_LINE_ERROR)
     except PatchSyntaxError as error:
+        from ._syntax_hints import syntax_details, syntax_hints  # failures only: start-up time
+
         error.details = syntax_details(text, error)
         error.hints = syntax_hints(text, error)
         raise

@@ -77,7 +77,7 @@ def _count_calls(tmp_path: Path) -> int:
     root.mkdir()
     _tree(root)
     disk = FailingDisk(fail_at=0)
-    commit(make_plan(parse_patch(PATCH), DiskTree(str(root), DEFAULT), DEFAULT), disk)
+    commit(make_plan(parse_patch(PATCH), DiskTree(str(root), DEFAULT)), disk)
     assert (root / "moved" / "notes.txt").read_text() == "keep\n"
     assert (root / "tool.sh").stat().st_mode & 0o777 == 0o755
     return disk.calls
@@ -91,7 +91,7 @@ def test_every_failing_step_is_rolled_back(tmp_path: Path) -> None:
         root.mkdir()
         _tree(root)
         before = snapshot(root)
-        plan = make_plan(parse_patch(PATCH), DiskTree(str(root), DEFAULT), DEFAULT)
+        plan = make_plan(parse_patch(PATCH), DiskTree(str(root), DEFAULT))
         with pytest.raises(PatchIOError) as caught:
             commit(plan, FailingDisk(fail_at))
         assert not isinstance(caught.value, RollbackError)
@@ -101,7 +101,7 @@ def test_every_failing_step_is_rolled_back(tmp_path: Path) -> None:
 
 def test_a_file_changed_after_planning_aborts_everything(tmp_path: Path) -> None:
     _tree(tmp_path)
-    plan = make_plan(parse_patch(PATCH), DiskTree(str(tmp_path), DEFAULT), DEFAULT)
+    plan = make_plan(parse_patch(PATCH), DiskTree(str(tmp_path), DEFAULT))
     (tmp_path / "notes.txt").write_text("keep\ndrop\nsomeone else\n")
     before = snapshot(tmp_path)
     with pytest.raises(ConcurrentChangeError) as caught:
@@ -114,7 +114,7 @@ def test_a_file_changed_after_planning_aborts_everything(tmp_path: Path) -> None
 
 def test_a_file_created_after_planning_aborts_everything(tmp_path: Path) -> None:
     _tree(tmp_path)
-    plan = make_plan(parse_patch(PATCH), DiskTree(str(tmp_path), DEFAULT), DEFAULT)
+    plan = make_plan(parse_patch(PATCH), DiskTree(str(tmp_path), DEFAULT))
     (tmp_path / "moved").mkdir()
     (tmp_path / "moved" / "notes.txt").write_text("mine\n")
     before = snapshot(tmp_path)
@@ -132,7 +132,7 @@ def test_a_failed_restore_is_reported_as_such(tmp_path: Path) -> None:
                 raise OSError(5, "Input/output error")
             return super().write_temp(path, data, mode)
 
-    plan = make_plan(parse_patch(PATCH), DiskTree(str(tmp_path), DEFAULT), DEFAULT)
+    plan = make_plan(parse_patch(PATCH), DiskTree(str(tmp_path), DEFAULT))
     disk = BrokenRestore(fail_at=12)  # the last deletion fails; the rollback follows
     with pytest.raises(RollbackError) as caught:
         commit(plan, disk)
@@ -142,7 +142,7 @@ def test_a_failed_restore_is_reported_as_such(tmp_path: Path) -> None:
 
 def test_a_folder_appearing_after_planning_aborts_everything(tmp_path: Path) -> None:
     _tree(tmp_path)
-    plan = make_plan(parse_patch(PATCH), DiskTree(str(tmp_path), DEFAULT), DEFAULT)
+    plan = make_plan(parse_patch(PATCH), DiskTree(str(tmp_path), DEFAULT))
     (tmp_path / "moved").mkdir()
     (tmp_path / "moved" / "notes.txt").mkdir()  # where the moved file goes: not a file now
     before = snapshot(tmp_path)

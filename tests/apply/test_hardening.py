@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from _support import FIXTURES, NOTHING_CHANGED, copy_tree, executable, run_cli, snapshot
-from apply_patch import PatchError, apply_patch
+from _support import FIXTURES, NOTHING_CHANGED, Entry, copy_tree, executable, run_cli, snapshot
+from apply_patch import ApplyResult, PatchError, apply_patch
 
 SCENARIOS = sorted(p for p in (FIXTURES / "scenarios").iterdir() if (p / "patch.txt").is_file())
 FUZZ = settings(
@@ -69,7 +69,7 @@ class Killer(Disk):
     def replace(self, source, target): self.tick(); super().replace(source, target)
     def unlink(self, path): self.tick(); super().unlink(path)
 
-commit(make_plan(parse_patch(sys.stdin.read()), DiskTree(sys.argv[1], DEFAULT), DEFAULT), Killer())
+commit(make_plan(parse_patch(sys.stdin.read()), DiskTree(sys.argv[1], DEFAULT)), Killer())
 print(Killer.calls)
 """
 CRASH_PATCH = """\
@@ -149,11 +149,29 @@ def test_mutated_patches_fail_cleanly_or_apply(case: Path, seed: int, tmp_path_f
     before = snapshot(root)
     patch = _mutate((case / "patch.txt").read_bytes().decode("utf-8"), random.Random(seed))
     try:
-        apply_patch(patch, root)
+        result = apply_patch(patch, root)
     except PatchError as error:
         assert str(error)
         assert snapshot(root) == before
+    else:
+        _assert_wrote_exactly(result, before, snapshot(root))
     shutil.rmtree(root.parent)
+
+
+def _assert_wrote_exactly(result: ApplyResult, before: dict[str, Entry], after: dict[str, Entry]) -> None:
+    """A patch that applied changed exactly the files its result names, to the bytes it
+    names, and nothing else (folders aside: the commit may make them)."""
+    files_before = {path: entry for path, entry in before.items() if entry.kind != "dir"}
+    files_after = {path: entry for path, entry in after.items() if entry.kind != "dir"}
+    changed = {path for path in files_before.keys() | files_after.keys()
+               if files_before.get(path) != files_after.get(path)}  # fmt: skip
+    named = {os.path.normpath(change.relative) for change in result.changes}
+    assert changed == named
+    for change in result.changes:
+        entry = files_after.get(os.path.normpath(change.relative))
+        assert (entry.data if entry else None) == (change.after.data if change.after else None)
+    assert result.summary.startswith("Success. Updated the following files:\n")
+    assert len(result.summary.splitlines()) == 1 + len(result.operations)
 
 
 @FUZZ
@@ -163,10 +181,12 @@ def test_random_text_fails_cleanly(text: str, tmp_path_factory: pytest.TempPathF
     (root / "a.txt").write_text("a\n")
     before = snapshot(root)
     try:
-        apply_patch(text, root)
+        result = apply_patch(text, root)
     except PatchError as error:
         assert str(error)
         assert snapshot(root) == before
+    else:
+        _assert_wrote_exactly(result, before, snapshot(root))
 
 
 @settings(max_examples=12, deadline=None, derandomize=True)

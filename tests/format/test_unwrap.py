@@ -7,20 +7,64 @@ canonical text, raw lines and text-after-end flag, or the same error.
 """
 
 import random
+import re
 
 from apply_patch import PatchSyntaxError
 from apply_patch.format import _constants as C
-from apply_patch.format._unwrap import _strip_wrappers, unwrap
+from apply_patch.format._unwrap import unwrap
 
 MARKERS_IN_UPDATE = (*C.FILE_HEADERS, C.MOVE_TO, C.CHUNK_HEADER_WITH_CONTEXT)
 EXACT_MARKERS_IN_UPDATE = (C.END_OF_FILE, C.CHUNK_HEADER)
+
+
+# The wrappers, written here again (not imported: the reference must be able to
+# disagree with the module): a heredoc (`<<EOF`, `<<'EOF'`, `<<-X`: tabs stripped)
+# and a Markdown fence (three or more backticks or tildes, then a language).
+_HEREDOC = re.compile(r"<<(-?)[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
+_FENCE = re.compile(r"(`{3,}|~{3,})[A-Za-z0-9_.+-]*")
+
+
+def _envelope_error(lines: list[str]) -> str | None:
+    if lines and lines[0].strip(C.WHITESPACE) != "*** Begin Patch":
+        return "The first line of the patch must be '*** Begin Patch'"
+    if not lines or lines[-1].strip(C.WHITESPACE) != "*** End Patch":
+        return "The last line of the patch must be '*** End Patch'"
+    return None
+
+
+def _inside_wrapper(lines: list[str]) -> list[str] | None:
+    """The lines inside one heredoc or fence around all of `lines`, else None."""
+    first = lines[0].strip(C.WHITESPACE) if lines else ""
+    heredoc, fence = _HEREDOC.fullmatch(first), _FENCE.fullmatch(first)
+    if heredoc and len(lines) >= 4:
+        body = [line.lstrip("\t") for line in lines[1:]] if heredoc.group(1) else lines[1:]
+        if body[-1].rstrip(C.WHITESPACE).endswith(heredoc.group(3)):
+            return body[:-1]
+    if fence and len(lines) >= 3:
+        end, opening = lines[-1].strip(C.WHITESPACE), fence.group(1)
+        if len(end) >= len(opening) and set(end) == {opening[0]}:
+            return lines[1:-1]
+    return None
+
+
+def _without_wrappers(lines: list[str]) -> list[str]:
+    """Peel up to two wrappers while the envelope is wrong; the innermost error wins."""
+    for depth in range(3):
+        error = _envelope_error(lines)
+        if error is None:
+            return lines
+        inner = _inside_wrapper(lines) if depth < 2 else None
+        if inner is None:
+            raise PatchSyntaxError(error)
+        lines = inner
+    raise AssertionError("unreachable")
 
 
 def _reference(text: str) -> tuple[str, list[str], bool]:
     """The canonical text, raw lines and text-after-end flag, one line at a time."""
     text = text.strip(C.WHITESPACE)
     lines = [line.removesuffix("\r") for line in text.split("\n")] if text else []
-    lines = _strip_wrappers(lines)
+    lines = _without_wrappers(lines)
     out, in_update = [C.BEGIN_PATCH], False
     for number in range(1, len(lines) - 1):
         raw = lines[number]

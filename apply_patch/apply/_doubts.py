@@ -1,0 +1,104 @@
+"""Doubts about chunks that were placed: a fuzzy tier, or the first of several places.
+
+On the way of every patch that applies; the explanations of failures are
+`_diagnose`, imported only when a chunk fails.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .._dataclass import dataclass
+from ._seek import TIERS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from collections.abc import Sequence
+    from typing import Final
+
+    from ..format._model import Chunk
+    from ._paths import Location
+    from ._seek import LineIndex, Match
+
+    Placed = tuple[Chunk, list[str], Match]  # a chunk, the pattern found, where
+
+_TIER_WORDS: Final = {
+    "trailing-whitespace": "once trailing whitespace is ignored",
+    "whitespace": "once leading and trailing whitespace is ignored",
+    "punctuation": "once whitespace is ignored and typographic dashes, quotes and spaces are folded",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PatchWarning:
+    """A doubt about an applied chunk: `kind` is "fuzzy" or "ambiguous".
+
+    `file_line` is where the chunk landed (1-based); `tier` the tier that
+    placed it; `candidates` every place it matched at that tier.
+    """
+
+    kind: str
+    path: str
+    patch_line: int
+    file_line: int
+    tier: str
+    candidates: tuple[int, ...]
+    message: str
+
+
+
+def doubts(
+    index: LineIndex, lines: Sequence[str], placed: Sequence[Placed], where: Location
+) -> list[PatchWarning]:
+    """Warnings for chunks placed by a fuzzy tier, or at the first of several places.
+
+    Asked once for all the chunks of a file: one pass counts the file's lines
+    that occur in exact patterns, and a pattern holding a line that occurs once
+    needs no second search (it cannot be anywhere else).
+    """
+    wanted = {line for chunk, pattern, match in placed if match.tier is TIERS[0] for line in pattern}
+    counts = Counter(filter(wanted.__contains__, lines))
+    found: list[PatchWarning] = []
+    for chunk, pattern, match in placed:
+        # An empty pattern (a chunk whose only line was a dropped blank) is placed, not found.
+        single = not pattern or (
+            match.tier is TIERS[0] and min(counts[line] for line in pattern) <= 1
+        )
+        candidates = [match.index]
+        while not (single or chunk.is_end_of_file) and len(candidates) < 10:
+            further = index.seek(pattern, candidates[-1] + 1, tiers=(match.tier,))
+            if further is None:
+                break
+            candidates.append(further.index)
+        found += _warnings(chunk, match, tuple(c + 1 for c in candidates), where)
+    return found
+
+
+def _warnings(
+    chunk: Chunk, match: Match, numbers: tuple[int, ...], where: Location
+) -> list[PatchWarning]:
+    found: list[PatchWarning] = []
+    if match.tier is not TIERS[0]:
+        found.append(_warning("fuzzy", chunk, where, match, numbers, (
+            f"{where.relative}: the chunk at patch line {chunk.line} matched line "
+            f"{match.index + 1} only {_TIER_WORDS[match.tier.name]}."
+        )))
+    if len(numbers) > 1:
+        found.append(_warning("ambiguous", chunk, where, match, numbers, (
+            f"{where.relative}: the chunk at patch line {chunk.line} matches "
+            f"{len(numbers)} places (lines {listing(numbers)}); the first was used. "
+            "More context lines or an @@ line would make it unique."
+        )))
+    return found
+
+
+
+def listing(numbers: Sequence[int]) -> str:
+    return ", ".join(map(str, numbers))
+
+
+
+def _warning(
+    kind: str, chunk: Chunk, where: Location, match: Match, numbers: tuple[int, ...], message: str
+) -> PatchWarning:
+    return PatchWarning(kind, where.relative, chunk.line, match.index + 1, match.tier.name, numbers, message)
