@@ -87,7 +87,7 @@ def extract_patches(source: str) -> tuple[Extracted, ...]:
     state, session = ShellState(), Session()
     for region in regions(source):
         if isinstance(region, ShellText):
-            calls, state = script_calls(region.text, state, region.first_line)
+            calls, state = script_calls(region.text, state, region.first_line, region.program)
             label = region.source
         else:
             calls, session = json_calls(region.value, region.line, session)

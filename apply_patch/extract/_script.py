@@ -94,14 +94,15 @@ class ShellCall:
 
 
 def script_calls(
-    script: str, state: ShellState, first_line: int = 1
+    script: str, state: ShellState, first_line: int = 1, program: Node | None = None
 ) -> tuple[list[ShellCall], ShellState]:
     """The calls in `script` in execution order, and the state after it.
 
-    `first_line` is the line number of the script's first line in its source.
+    `first_line` is the line number of the script's first line in its source;
+    `program` its tree, when the caller has parsed it already.
     """
     walker = _Walker(script.split("\n"), first_line)
-    after, _ = walker.run(_shell.parse(script), state)
+    after, _ = walker.run(_shell.parse(script) if program is None else program, state)
     return walker.calls, after
 
 

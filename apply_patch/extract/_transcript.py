@@ -27,7 +27,7 @@ import itertools
 import json
 import re
 from collections.abc import Iterator, Sequence
-from .._dataclass import dataclass
+from .._dataclass import dataclass, field
 
 from . import _shell
 from ._script import followed
@@ -72,12 +72,14 @@ class ShellText:
     """Shell text whose first line is line `first_line` of the source.
 
     `source` says where it was: `script`, `terminal` (after a prompt) or
-    `markdown` (in a fenced block).
+    `markdown` (in a fenced block). `program` is the tree of `text` when it
+    was parsed to classify it, so that it is parsed once.
     """
 
     text: str
     first_line: int
     source: str
+    program: Node | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +151,7 @@ def _text_regions(lines: Sequence[str], first_line: int, label: str | None) -> I
     if not program.has_error:
         data = set(_shell.literal_rows(program))
         if all(i in data for i in markers):
-            yield ShellText(text, first_line, label or "script")
+            yield ShellText(text, first_line, label or "script", program)
             return
     yield from _scan(lines, first_line, label, loose=not markers)
 
