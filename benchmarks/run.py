@@ -29,6 +29,10 @@ from inputs import Case
 HERE = Path(__file__).resolve().parent
 REFERENCE_VARIABLE = "APPLY_PATCH_REFERENCE"
 MB = 1024 * 1024
+# Start-up budget: the executable on a small patch, with and without options, within
+# this many times a bare `python -c pass` of the same venv (DEVELOPERS.md, "Start-up time").
+STARTUP_LIMIT = 2.5
+WITH_OPTIONS = ("-C", ".", "--codex", "--json")
 
 
 @dataclass(frozen=True)
@@ -186,9 +190,11 @@ class Bench:
         self.notes: list[str] = []
         self.executable = str(Path(sys.executable).parent / "apply_patch")
 
-    def run(self) -> None:
+    def run(self, *, startup_only: bool = False) -> None:
         try:
             self.startup()
+            if startup_only:
+                return
             self.large_cases()
             self.parse_alone()
             self.memory()
@@ -208,8 +214,15 @@ class Bench:
         self.rows.append(Row("executable, small patch (whole process)", ours.show(),
                              *self._reference_process(case, patch, n, ours)))
         self.budgets.append(Budget("executable on the small patch / python -c pass",
-                                   ours.median / bare.median, 3.0,
+                                   ours.median / bare.median, STARTUP_LIMIT,
                                    f"{ours.median * 1000:.1f} ms against {bare.median * 1000:.1f} ms"))
+        command = [self.executable, *WITH_OPTIONS]
+        self._check_process(case, patch, WITH_OPTIONS)
+        options = time_process(command, n, lambda: self.work.fresh_root(case), patch)
+        self.rows.append(Row(f"  same, with options ({' '.join(WITH_OPTIONS)})", options.show()))
+        self.budgets.append(Budget("executable with options on the small patch / python -c pass",
+                                   options.median / bare.median, STARTUP_LIMIT,
+                                   f"{options.median * 1000:.1f} ms against {bare.median * 1000:.1f} ms"))
         imports = Sample(tuple(float(str(probe("import")["seconds"])) for _ in range(n)))
         self.rows.append(Row("import apply_patch (in a fresh process)", imports.show()))
         loaded = imported_by_executable(self.executable, patch, lambda: self.work.fresh_root(case))
@@ -220,11 +233,11 @@ class Bench:
                 f"{_yes_no(package in loaded)} / {_yes_no(package in library)}",
             ))
 
-    def _check_process(self, case: Case, patch: Path) -> None:
+    def _check_process(self, case: Case, patch: Path, options: Sequence[str] = ()) -> None:
         """Make sure the executable did apply the small patch (a broken bench proves nothing)."""
         root = self.work.fresh_root(case)
         with open(patch, "rb") as source:
-            result = subprocess.run([self.executable], stdin=source, capture_output=True, cwd=root)
+            result = subprocess.run([self.executable, *options], stdin=source, capture_output=True, cwd=root)
         if result.returncode != 0:
             raise SystemExit(f"the executable failed on the small patch: {result.stderr!r}")
 
@@ -348,12 +361,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=7, help="runs of each in-process case")
     parser.add_argument("--startup-repeat", type=int, default=40, help="runs of each short process")
+    parser.add_argument("--startup-only", action="store_true", help="only the start-up measurements")
     options = parser.parse_args(argv)
     reference = os.environ.get(REFERENCE_VARIABLE) or None
     if reference is not None and not os.access(reference, os.X_OK):
         raise SystemExit(f"{REFERENCE_VARIABLE}={reference} is not an executable file")
     bench = Bench(options.repeat, options.startup_repeat, reference)
-    bench.run()
+    bench.run(startup_only=options.startup_only)
     bench.print()
 
 
