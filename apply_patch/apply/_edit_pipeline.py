@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import os
 
-from ._commit import commit
-from ._disk_tree import DiskTree
-from ._gc import PausedCollector
-from ._pipeline import ApplyResult
-from ._plan import make_edit_plan
+from ._pipeline import ApplyResult, Replay
 from ._policy import DEFAULT, Policy
-from ._report import DRY_RUN_HEADER, SUCCESS_HEADER, summary
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,12 +30,5 @@ def apply_operations(
     `workdir`), every policy applying, nothing written on any error or with `dry_run`.
     """
     chosen = policy.with_options(**options) if options else policy
-    with PausedCollector():
-        tree = DiskTree(os.fspath(root), chosen, os.fspath(workdir))
-        plan = make_edit_plan(operations, tree, chosen)
-        if not dry_run:
-            commit(plan)
-    header = DRY_RUN_HEADER if dry_run else SUCCESS_HEADER
-    return ApplyResult(
-        summary(plan.operations, header=header), plan.operations, plan.changes, plan.warnings, dry_run
-    )
+    replay = Replay(os.fspath(root), dry_run=dry_run, policy=chosen)
+    return replay.apply_operations(operations, os.fspath(workdir))

@@ -26,7 +26,8 @@ from .._dataclass import dataclass
 from .._errors import AmbiguousChunkError, ContextNotFoundError, PatchError
 from ..format._edits import ApplyHunks, DiffHunk, Insert, StrReplace
 from ._closest import closest_region
-from ._diagnose import _TIER_WORDS, PatchWarning, _line_hints, _show_region
+from ._diagnose import _line_hints, _show_region
+from ._doubts import _TIER_WORDS, PatchWarning
 from ._locate import Placement, Replacement, _with_explicit_endings, splice
 from ._seek import TIERS, LineIndex, Tier
 from ._textfile import BOM, TextFile

@@ -16,7 +16,10 @@ from ._report import DRY_RUN_HEADER, SUCCESS_HEADER, summary, unified_diff
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping, Sequence
+
+    from ..format._edits import EditOperation
+    from ..format._model import Operation
     from typing import Literal
 
     from ._doubts import PatchWarning
@@ -100,8 +103,7 @@ def apply_patch(
     and nothing is written.
     """
     chosen = policy.with_options(**options) if options else policy
-    tree = DiskTree(os.fspath(root), chosen, os.fspath(workdir))
-    return _result(_plan(text, tree, commit_it=not dry_run), dry_run)
+    return Replay(os.fspath(root), dry_run=dry_run, policy=chosen).apply(text, os.fspath(workdir))
 
 
 class Replay:
@@ -117,19 +119,31 @@ class Replay:
 
     def apply(self, patch: str | Patch, workdir: str = ".") -> ApplyResult:
         """`apply_patch(patch, root, workdir=workdir, ...)`, after the patches before it."""
+        parsed = patch if isinstance(patch, Patch) else parse_patch(patch)
+        return self._run(lambda tree: make_plan(parsed, tree), workdir)
+
+    def apply_operations(
+        self, operations: Sequence[Operation | EditOperation], workdir: str = "."
+    ) -> ApplyResult:
+        """The same for the operations of the other edit formats (`apply_patch.edits`)."""
+        from ._plan import make_edit_plan
+
+        return self._run(lambda tree: make_edit_plan(operations, tree), workdir)
+
+    def _run(self, plan_in: Callable[[Tree], Plan], workdir: str) -> ApplyResult:
         tree: Tree = DiskTree(self.root, self.policy, workdir)
         if self.dry_run:
             from ._overlay_tree import OverlayTree  # only for a dry run of several patches
 
             tree = OverlayTree(tree, self._planned)
-        plan = _plan(patch, tree, commit_it=not self.dry_run)
+        plan = _plan(plan_in, tree, commit_it=not self.dry_run)
         self._planned.append(plan)
         return _result(plan, self.dry_run)
 
 
-def _plan(patch: str | Patch, tree: Tree, *, commit_it: bool) -> Plan:
+def _plan(plan_in: Callable[[Tree], Plan], tree: Tree, *, commit_it: bool) -> Plan:
     with PausedCollector():  # the collector would walk large files' lines again and again
-        plan = make_plan(patch if isinstance(patch, Patch) else parse_patch(patch), tree)
+        plan = plan_in(tree)
         if commit_it:
             commit(plan)
     return plan

@@ -122,7 +122,7 @@ def make_plan(patch: Patch, tree: Tree) -> Plan:
     )
 
 
-def make_edit_plan(operations: Sequence[Operation | EditOperation], tree: Tree, policy: Policy) -> Plan:
+def make_edit_plan(operations: Sequence[Operation | EditOperation], tree: Tree) -> Plan:
     """`make_plan` for the operations of the other edit formats (and Codex ones), in order.
 
     See `_edit_plan`: the same planner, overlay, checks and policies.
@@ -131,7 +131,7 @@ def make_edit_plan(operations: Sequence[Operation | EditOperation], tree: Tree, 
 
     if not operations:
         raise EmptyPatchError()
-    planner = _Planner(tree, policy)
+    planner = _Planner(tree)
     results = run_operations(planner, operations)
     changes = planner.overlay.changes()
     return Plan(

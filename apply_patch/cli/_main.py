@@ -18,7 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # start-up time: typing, argparse and importlib.metadata cost more than the rest
     import argparse
     from collections.abc import Sequence
-    from typing import Final, TextIO
+    from typing import Any, Final, TextIO
 
 USAGE: Final = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch"
 EXTRA_ARGUMENT: Final = "Error: apply_patch accepts exactly one argument."

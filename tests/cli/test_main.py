@@ -121,8 +121,9 @@ def test_help_lists_every_policy_option(tmp_path: Path) -> None:
     assert result.returncode == 0
     text = result.stdout.decode()
     assert text.startswith("usage: apply_patch [OPTIONS] 'PATCH'")
-    listed = [line.split()[0] + " " + line.split()[1] for line in text.splitlines()
-              if line.startswith("  --") and "{" in line]  # fmt: skip
+    policies = text[text.index("\nfile policies (default first):\n"):]
+    listed = [line.split()[0] + " " + line.split()[1] for line in policies.splitlines()
+              if line.startswith("  --")]  # fmt: skip
     assert listed == list(POLICY_OPTIONS)
     for command in ("extract [FILE]", "diff OLD NEW", "convert [DIFF]", "serve"):
         assert f"apply_patch {command}" in text
