@@ -13,8 +13,6 @@ applies the other formats models write (str_replace edits, SEARCH/REPLACE
 blocks, unified diffs), `apply_patch.anthropic` runs Claude's text-editor tool.
 """
 
-import importlib
-
 from .apply._pipeline import ApplyResult, FileResult, apply_patch, apply_to_mapping
 from ._errors import (
     ConcurrentChangeError,
@@ -78,6 +76,8 @@ _LAZY = {
 def __getattr__(name: str) -> object:
     if name not in _LAZY:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib  # with warnings: only when a lazy name is asked for
+
     value = getattr(importlib.import_module(_LAZY[name], __name__), name)
     globals()[name] = value
     return value

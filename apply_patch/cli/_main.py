@@ -6,7 +6,6 @@ Exit codes, as the reference's: 0 applied, 1 not applied (nothing changed),
 
 from __future__ import annotations
 
-import importlib
 import sys
 
 from ..apply._pipeline import apply_patch
@@ -55,6 +54,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the executable with `argv` (default: sys.argv[1:]); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in SUBCOMMANDS:
+        import importlib  # with warnings: only for a subcommand
+
         module = importlib.import_module(SUBCOMMANDS[args[0]], __package__)
         exit_code: int = module.main(args[1:])
         return exit_code
