@@ -1,4 +1,5 @@
-"""Our own scenarios (fixtures/scenarios/): one per contract rule and policy row.
+"""Our own scenarios: one per contract rule and policy row (fixtures/scenarios/), and
+one per input shape a model sends or message it reads back (fixtures/model/).
 
 Layout of a case folder (the upstream layout, plus `case.json`):
 
@@ -12,7 +13,9 @@ Layout of a case folder (the upstream layout, plus `case.json`):
                          "cli_only"?}
 
 `<root>` in stdout/stderr stands for the absolute root folder. Every case runs
-through the installed executable and through the library API; the whole
+through the installed executable and through the library API (where a patch
+applies, `ApplyResult.report()` is the summary then every warning, one
+`warning:` line each, as the executable prints them); the whole
 temporary folder (root and beside it: files, symlinks, folders, modes) must
 equal the expectation byte for byte.
 """
@@ -26,7 +29,7 @@ import pytest
 from _support import FIXTURES, Entry, copy_tree, run_cli, snapshot
 from apply_patch import CODEX, DEFAULT, PatchError, apply_patch
 
-SCENARIOS = FIXTURES / "scenarios"
+FOLDERS = (FIXTURES / "scenarios", FIXTURES / "model")
 NOTHING_CHANGED = "The patch was not applied; no file was changed.\n"
 
 
@@ -62,7 +65,12 @@ def _load(folder: Path) -> Case:
     )
 
 
-CASES = [_load(p) for p in sorted(SCENARIOS.iterdir()) if (p / "case.json").is_file()]
+CASES = [
+    _load(p)
+    for folder in FOLDERS
+    for p in sorted(folder.iterdir())
+    if (p / "case.json").is_file()
+]
 
 
 def _build(case: Case, base: Path, which: str) -> Path:
@@ -90,7 +98,7 @@ def _text(template: str, root: Path) -> str:
 
 
 def test_there_are_scenarios() -> None:
-    assert len(CASES) >= 40
+    assert len(CASES) >= 120
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.folder.name for c in CASES])
@@ -115,6 +123,7 @@ def test_library(case: Case, tmp_path: Path) -> None:
     if case.exit == 0:
         result = apply_patch(case.patch, root, policy=policy)
         assert result.summary == _text(case.stdout, root), case.rule
+        assert result.report() == _text(case.stdout + case.stderr, root), case.rule
     else:
         with pytest.raises(PatchError) as caught:
             apply_patch(case.patch, root, policy=policy)
