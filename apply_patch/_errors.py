@@ -54,14 +54,20 @@ class PatchError(ValueError):
     def __str__(self) -> str:
         return "\n".join((self.headline, *self.details, *(f"Hint: {h}" for h in self.hints)))
 
+    @property
+    def nothing_changed(self) -> bool:
+        """Whether the tree is as it was before (always, but for a failed rollback)."""
+        return True
+
     def to_dict(self) -> dict[str, Any]:
-        """The facts of the error as JSON-ready data (what `--json` prints as `error`)."""
+        """The facts of the error as JSON-ready data: exactly what `--json` prints as `error`."""
         return {
             "kind": self.kind,
             "path": self.path,
             "patch_line": self.patch_line,
             "message": str(self),
             "hints": list(self.hints),
+            "nothing_changed": self.nothing_changed,
         }
 
 
@@ -74,8 +80,16 @@ class PatchSyntaxError(PatchError):
 
     kind = "syntax"
 
-    def __init__(self, message: str, *, line: int | None = None, text: str | None = None) -> None:
-        super().__init__(message, patch_line=line)
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        text: str | None = None,
+        details: tuple[str, ...] = (),
+        hints: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message, patch_line=line, details=details, hints=hints)
         self.line = line
         self.text = text
 
@@ -175,8 +189,9 @@ class PatchIOError(PatchError):
         path: str | None = None,
         patch_line: int | None = None,
         errno: int | None = None,
+        hints: tuple[str, ...] = (),
     ) -> None:
-        super().__init__(message, path=path, patch_line=patch_line)
+        super().__init__(message, path=path, patch_line=patch_line, hints=hints)
         self.errno = errno
 
 
@@ -194,6 +209,7 @@ class RollbackError(PatchIOError):
     """
 
     kind = "rollback"
+    nothing_changed = False
 
     def __init__(self, message: str, *, unrestored: tuple[str, ...]) -> None:
         super().__init__(message)

@@ -86,6 +86,8 @@ def test_scenario(name: str, mode: str, via: str, tmp_path: Path) -> None:
     else:
         # The reference's message comes first; ours may add the reason, and
         # always ends by saying that nothing changed.
-        assert stderr.startswith(str(reference["stderr"]).replace("<cwd>", str(work)).rstrip("\n"))
+        # Our messages name files relative to the root, but with --codex (absolute).
+        cwd = f"{work}/" if mode == "codex" else ""
+        assert stderr.startswith(str(reference["stderr"]).replace("<cwd>/", cwd).rstrip("\n"))
         assert stderr.endswith(NOTHING_CHANGED)
         assert snapshot(work) == before

@@ -1,11 +1,13 @@
 """Where lines that match nowhere most likely belong: a bounded search (pure).
 
 Each expected line votes for the place where the chunk would start if that
-line were right: first whole lines (equal once surrounding whitespace is
-removed), and when none of them is in the file, the words of the lines.
-Lines and words that occur often carry little weight, and past a cap none:
-the cost stays linear in the file size, tens of milliseconds for 200,000
-lines.
+line were right (whole lines, equal once surrounding whitespace is removed).
+When the chunk's first line is in the file, only the places it votes for
+are candidates: a region is aligned on the line the model started from. When
+no expected line is in the file there is no region (the caller says so);
+`similar_lines` then finds lines by their words. Lines and words that occur
+often carry little weight, and past a cap none: the cost stays linear in
+the file size, tens of milliseconds for 200,000 lines.
 """
 
 from __future__ import annotations
@@ -42,11 +44,14 @@ class Region:
 
 
 def closest_region(lines: Sequence[str], expected: Sequence[str]) -> Region | None:
-    """The stretch of `lines` most like `expected`, or None if nothing is alike."""
-    votes = _line_votes(lines, expected) or _word_votes(lines, expected)
+    """The stretch of `lines` most like `expected`, or None if no expected line is in the file."""
+    hits, wanted = _line_hits(lines, expected)
+    votes = _tally(hits, wanted)
     if not votes:
         return None
-    offset = max(votes, key=lambda o: (votes[o], -o))
+    first = next((k for k, line in enumerate(expected) if line.strip()), 0)
+    anchored = [p - first for p in hits.get(expected[first].strip(), ()) if p - first in votes]
+    offset = max(anchored or votes, key=lambda o: (votes[o], -o))
     first, last = max(0, offset), min(len(lines), offset + len(expected))
     if first >= last:
         return None
@@ -71,7 +76,10 @@ def similar_lines(lines: Sequence[str], text: str, limit: int = 3) -> list[int]:
     return sorted(candidates, key=lambda i: (-alike[i], i))[:limit]
 
 
-def _line_votes(lines: Sequence[str], expected: Sequence[str]) -> dict[int, float]:
+def _line_hits(
+    lines: Sequence[str], expected: Sequence[str]
+) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    """(where each non-blank expected line is in the file, where it is in `expected`), stripped."""
     wanted: dict[str, list[int]] = {}
     for index, line in enumerate(expected):
         if key := line.strip():
@@ -80,7 +88,7 @@ def _line_votes(lines: Sequence[str], expected: Sequence[str]) -> dict[int, floa
     for position, key in enumerate(map(str.strip, lines)):
         if key in hits:
             hits[key].append(position)
-    return _tally(hits, wanted)
+    return hits, wanted
 
 
 def _word_votes(lines: Sequence[str], expected: Sequence[str]) -> dict[int, float]:
@@ -96,9 +104,9 @@ def _word_votes(lines: Sequence[str], expected: Sequence[str]) -> dict[int, floa
 
 
 def _word_lines(text: str, word: str, starts: list[int]) -> list[int]:
-    """The lines where `word` occurs as a whole word, up to one past the cap."""
+    """The lines where `word` occurs as a whole word in any letter case, up to one past the cap."""
     found: list[int] = []
-    for match in re.finditer(rf"\b{re.escape(word)}\b", text):
+    for match in re.finditer(rf"\b{re.escape(word)}\b", text, re.IGNORECASE):
         found.append(bisect.bisect_right(starts, match.start()) - 1)
         if len(found) > _CAP:
             break

@@ -90,7 +90,7 @@ def commit(plan: Plan, disk: Disk | None = None) -> None:
     disk = disk or Disk()
     _check_unchanged(plan, disk)
     journal = _Journal(disk)
-    step = ("create folders for", plan.root)
+    step = ("create folders for", plan.name(plan.root))
     folders = set(plan.new_folders)
     # A file deleted to make room for a folder of the same name goes first.
     in_the_way = [c for c in plan.changes if c.after is None and c.path in folders]
@@ -100,7 +100,7 @@ def commit(plan: Plan, disk: Disk | None = None) -> None:
             disk.unlink(change.path)
             journal.undo.append((change.shown, _restorer(disk, change)))
         for folder in plan.new_folders:
-            step = ("create parent directories for", folder)
+            step = ("create parent directories for", plan.name(folder))
             disk.mkdir(folder)
             journal.undo.append((folder, functools.partial(disk.rmdir, folder)))
         writes = [c for c in plan.changes if c.after is not None]
@@ -131,7 +131,9 @@ def commit(plan: Plan, disk: Disk | None = None) -> None:
             ) from exc
         if isinstance(exc, OSError):
             raise PatchIOError(
-                f"Failed to {step[0]} {step[1]}: {os_reason(exc)}", path=step[1], errno=exc.errno
+                f"Failed to {step[0]} {step[1]}: {os_reason(exc)}",
+                path=_relative(plan, step[1]),
+                errno=exc.errno,
             ) from exc
         raise
 
@@ -142,7 +144,9 @@ def _check_unchanged(plan: Plan, disk: Disk) -> None:
             now = disk.read(change.path)
         except OSError as exc:
             raise PatchIOError(
-                f"Failed to read {change.shown}: {os_reason(exc)}", path=change.shown, errno=exc.errno
+                f"Failed to read {change.shown}: {os_reason(exc)}",
+                path=change.relative,
+                errno=exc.errno,
             ) from exc
         before = change.before
         same = (now is None and before is None) or (
@@ -154,8 +158,15 @@ def _check_unchanged(plan: Plan, disk: Disk) -> None:
         if not same:
             raise ConcurrentChangeError(
                 f"{change.shown} changed on disk while the patch was being applied",
-                path=change.shown,
+                path=change.relative,
             )
+
+
+def _relative(plan: Plan, named: str) -> str:
+    """The path of a message's `named` file, relative to the root (the JSON `path`)."""
+    if os.path.isabs(named) and named.startswith(plan.root.rstrip(os.sep) + os.sep):
+        return os.path.relpath(named, plan.root)
+    return named
 
 
 def _restorer(disk: Disk, change: FileChange) -> Callable[[], None]:

@@ -66,14 +66,14 @@ def missing_context(
     if nearest:
         details.append("Lines most like it:")
         details += [_numbered(i, lines[i], len(lines)) for i in nearest]
-    hints = []
     earlier = index.seek([context], 0)
     if earlier is not None and earlier.index < start:
-        hints.append(
+        hints = [
             f"'{context}' is at line {earlier.index + 1}, above where the search started: "
             "chunks and their @@ lines must follow the order of the file."
-        )
-    hints.append("An @@ line must repeat a line of the file (a class or function line above the change).")
+        ]
+    else:
+        hints = ["An @@ line must repeat a line of the file (a class or function line above the change)."]
     return ContextNotFoundError(
         f"Failed to find context '{context}' in {where.shown}",
         path=where.relative,
@@ -86,12 +86,16 @@ def missing_context(
     )
 
 
-def ambiguity_error(warning: PatchWarning, where: Location) -> AmbiguousChunkError:
-    """The error when ambiguity is refused by the policy."""
+def ambiguity_error(warning: PatchWarning, where: Location, *, context: bool = False) -> AmbiguousChunkError:
+    """The error when ambiguity (of a chunk, or with `context` of its `@@` line) is refused."""
+    assert warning.patch_line is not None
+    what, remedy = ("@@ line", "an @@ line above it (its class)") if context else (
+        "chunk", "context lines or an @@ line"
+    )
     return AmbiguousChunkError(
-        f"The chunk at patch line {warning.patch_line} matches {len(warning.candidates)} places "
-        f"in {where.shown} (lines {_listing(warning.candidates)}); add context lines or an "
-        "@@ line so that it matches one place only",
+        f"The {what} at patch line {warning.patch_line} matches {len(warning.candidates)} places "
+        f"in {where.shown} (lines {_listing(warning.candidates)}); add {remedy} so that it "
+        "matches one place only",
         path=where.relative,
         patch_line=warning.patch_line,
         candidates=warning.candidates,
@@ -117,14 +121,39 @@ def _chunk_hints(
         )
     if chunk.is_end_of_file and region is not None and region.start + len(expected) < len(lines):
         hints.append("*** End of File pins the chunk to the last lines of the file.")
-    if region is not None and region.first_difference is not None:
+    if region is None:
+        first, nearest = _most_like_first(expected, lines)
+        hints += _line_hints(first, lines[nearest[0]], nearest[0]) if nearest else []
+    elif region.first_difference is not None:
         k = region.first_difference
-        hints += _line_hints(expected[region.skip + k], region.lines[k], region.start + k)
+        invented = _invented_blank(expected, region)
+        if invented is not None:
+            hints.append(invented)
+        else:
+            hints += _line_hints(expected[region.skip + k], region.lines[k], region.start + k)
     if any(BOM in line for line in expected):
         hints.append("The patch holds a byte-order mark (U+FEFF): leave it out, a file's BOM is never part of its lines.")
     if any("\r" in line for line in expected):
         hints.append("The patch's lines hold carriage returns (\\r): leave them out, line endings are kept as they are.")
     return hints
+
+
+def _invented_blank(expected: Sequence[str], region: Region) -> str | None:
+    """The hint when the first difference is an empty patch line where the file goes on
+    with the patch's next line: an empty line the model invented."""
+    assert region.first_difference is not None
+    k = region.first_difference
+    at = region.skip + k
+    file_line = region.lines[k]
+    if expected[at].strip() or at + 1 >= len(expected) or not file_line.strip():
+        return None
+    if expected[at + 1].strip() != file_line.strip():
+        return None
+    return (
+        f"The patch has an empty line where line {region.start + k + 1} of the file is "
+        f"{_quoted(file_line)}: the file has no empty line there, remove it from the patch "
+        "(an empty line in a chunk is a context line)."
+    )
 
 
 def _line_hints(patch_line: str, file_line: str, offset: int) -> list[str]:
@@ -147,10 +176,32 @@ def _line_hints(patch_line: str, file_line: str, offset: int) -> list[str]:
     return []
 
 
+def _absent(expected: Sequence[str], lines: Sequence[str]) -> list[str]:
+    """Says that no expected line is in the file, and which lines are most like the first
+    (the most alike side by side with it)."""
+    shown = ["None of these lines is in the file, even ignoring surrounding whitespace."]
+    first, nearest = _most_like_first(expected, lines)
+    if nearest:
+        shown.append("Lines most like the first of them:")
+        shown += [_numbered(i, lines[i], len(lines)) for i in nearest]
+        shown.append(f"  patch: {_quoted(first)}")
+        shown.append(f"  file:  {_quoted(lines[nearest[0]])}")
+    return shown
+
+
+def _most_like_first(expected: Sequence[str], lines: Sequence[str]) -> tuple[str, list[int]]:
+    """The first non-blank expected line, and the indices of the file's lines most like it."""
+    first = next((line for line in expected if line.strip()), "")
+    return first, similar_lines(lines, first) if first else []
+
+
 def _show_region(region: Region | None, expected: Sequence[str], lines: Sequence[str]) -> list[str]:
-    """The region with `_AROUND` more lines each side; `>` marks the first difference."""
+    """The region with `_AROUND` more lines each side; `>` marks the first difference.
+
+    No region (no expected line is in the file): says so, with the lines most like the first.
+    """
     if region is None:
-        return ["No part of the file resembles these lines."]
+        return _absent(expected, lines)
     end = region.start + len(region.lines)
     first, last = max(0, region.start - _AROUND), min(len(lines), end + _AROUND)
     marking = (
@@ -159,7 +210,7 @@ def _show_region(region: Region | None, expected: Sequence[str], lines: Sequence
         else "> marks the first line that differs"
     )
     shown = [
-        f"Closest region of the file: lines {region.start + 1}-{end} "
+        f"Closest region of the file: {_span(region.start + 1, end)} "
         f"(lines {first + 1}-{last} shown, {marking}):"
     ]
     marked = None if region.first_difference is None else region.start + region.first_difference
@@ -170,6 +221,11 @@ def _show_region(region: Region | None, expected: Sequence[str], lines: Sequence
         shown.append(f"  patch: {_quoted(expected[region.skip + k])}")
         shown.append(f"  file:  {_quoted(region.lines[k])}")
     return shown
+
+
+def _span(first: int, last: int) -> str:
+    """`line 5` or `lines 5-7`."""
+    return f"line {first}" if first == last else f"lines {first}-{last}"
 
 
 def _numbered(index: int, line: str, last: int) -> str:

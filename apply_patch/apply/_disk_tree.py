@@ -9,6 +9,9 @@ from ._policy import Policy
 from ._tree import FileState, Kind, State, Tree
 
 
+_NOT_WALKED = (".git", ".hg", ".svn")  # version control data: never a file a patch means
+
+
 class DiskTree(Tree):
     """The tree under `root`; paths resolve from `workdir` as `_paths.Resolver` says."""
 
@@ -22,8 +25,27 @@ class DiskTree(Tree):
     def root(self) -> str:
         return self._resolver.root_shown
 
-    def resolve(self, written: str, *, follow_leaf: bool = True) -> Location:
-        return self._resolver.resolve(written, follow_leaf=follow_leaf)
+    def resolve(self, written: str, *, follow_leaf: bool = True, line: int | None = None) -> Location:
+        return self._resolver.resolve(written, follow_leaf=follow_leaf, line=line)
+
+    def walk_files(self, limit: int) -> tuple[list[str], bool]:
+        found: list[str] = []
+        seen = 0
+        root = self._resolver.root_shown
+        for folder, folders, names in os.walk(root):
+            folders[:] = sorted(f for f in folders if f not in _NOT_WALKED)
+            for name in sorted(names):
+                seen += 1
+                if seen > limit:
+                    return found, False
+                found.append(os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/"))
+            seen += len(folders)
+            if seen > limit:
+                return found, False
+        return found, True
+
+    def name(self, key: str) -> str:
+        return self._resolver.name(key)
 
     def read(self, key: str, *, follow: bool = True) -> State:
         return read_entry(key, follow=follow)

@@ -31,17 +31,19 @@ _TIER_WORDS: Final = {
 
 @dataclass(frozen=True, slots=True)
 class PatchWarning:
-    """A doubt about an applied chunk: `kind` is "fuzzy" or "ambiguous".
+    """A doubt about the patch: `kind` is "fuzzy" or "ambiguous" (a chunk, or
+    its `@@` line), or "input" (the patch was decoded from JSON or a shell
+    command; then only `message` is set).
 
     `file_line` is where the chunk landed (1-based); `tier` the tier that
-    placed it; `candidates` every place it matched at that tier.
+    placed it; `candidates` every place it (or its `@@` line) matched at that tier.
     """
 
     kind: str
-    path: str
-    patch_line: int
-    file_line: int
-    tier: str
+    path: str | None
+    patch_line: int | None
+    file_line: int | None
+    tier: str | None
     candidates: tuple[int, ...]
     message: str
 
@@ -102,3 +104,22 @@ def _warning(
     kind: str, chunk: Chunk, where: Location, match: Match, numbers: tuple[int, ...], message: str
 ) -> PatchWarning:
     return PatchWarning(kind, where.relative, chunk.line, match.index + 1, match.tier.name, numbers, message)
+
+
+def ambiguous_context(
+    chunk: Chunk, number: int, places: tuple[int, ...], tier: str, where: Location
+) -> PatchWarning:
+    """The warning for the chunk's `number`-th `@@` line, which matches at the 1-based `places`
+    (at `tier`)."""
+    line = chunk.line + number
+    return PatchWarning(
+        "ambiguous",
+        where.relative,
+        line,
+        places[0],
+        tier,
+        places,
+        f"{where.relative}: the @@ line at patch line {line} matches {len(places)} places "
+        f"(lines {listing(places)}); the first was used. An @@ line above it "
+        "(its class) would make it unique.",
+    )

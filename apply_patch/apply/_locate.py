@@ -16,6 +16,17 @@ located"):
 - `@@ ctx` followed only by `+` lines inserts them right after the `ctx`
   line (policy `pure_addition="after-context"`; the reference appends them at
   the end of the file, policy `"end"`);
+- an `@@ ctx` line that matches several places is taken at the first (as
+  the reference does) with an `ambiguous` warning when the choice matters
+  (a pure addition goes after it, or the chunk would land elsewhere after
+  another of its places); `ambiguous="error"` refuses it;
+- a byte-order mark the model copied to the start of a line compared with
+  the file's first line is ignored (the file keeps its own BOM);
+- after a whitespace-tolerant match, added lines are written as the model
+  sent them, with one exception: an added line that takes the place of a
+  removed line loses the trailing whitespace it has when the patch's removed
+  line had trailing whitespace and the file's line has none (whitespace the
+  model copied from nowhere);
 - a `+` line followed by a `\\` line (`\\ Line ending: CRLF`, `\\ No newline at
   end of file`) gets exactly that ending, over the final-newline policy and
   the file's own ending (a forced `lf`/`crlf` policy still rewrites it).
@@ -26,12 +37,12 @@ from __future__ import annotations
 from .._dataclass import dataclass
 
 from ..format import _constants as C
-from ._doubts import PatchWarning, doubts
+from ._doubts import PatchWarning, ambiguous_context, doubts
 from ..format._model import Chunk, UpdateFile
 from ._paths import Location
 from ._policy import Policy
 from ._seek import TIERS, LineIndex, Match
-from ._textfile import TextFile
+from ._textfile import BOM, TextFile
 
 _NEW_LINE_ENDING = {"lf": "\n", "crlf": "\r\n"}
 
@@ -86,21 +97,27 @@ def locate(
     replacements: list[Replacement] = []
     placements: list[Placement] = []
     placed: list[tuple[Chunk, list[str], Match]] = []
+    warnings: list[PatchWarning] = []
     line_index = 0
     for chunk in chunks:
-        anchor, line_index = _narrow(index, lines, chunk, line_index, where)
+        anchor, line_index, anchors = _narrow(index, lines, chunk, line_index, where)
         if not any(s[0] != C.ADDED for s in chunk.lines):
             at = _insertion_point(chunk, anchor, line_index, len(lines), policy)
+            if at == line_index and anchor is not None:  # placed right after its @@ line
+                warnings += _context_doubts(chunk, anchors, None, index, policy, where)
             replacements.append(Replacement(at, 0, tuple(chunk.new_lines), chunk.added_endings))
             placements.append(Placement(chunk.line, at + 1, TIERS[0].name, chunk.added, 0))
             continue
         used, endings, pattern, match = _find_chunk(index, lines, chunk, line_index, anchor, where)
+        warnings += _context_doubts(chunk, anchors, (pattern, match), index, policy, where)
+        if match.tier is not TIERS[0]:
+            used = _without_copied_whitespace(used, match.index, lines)
         placed.append((chunk, pattern, match))
         replacements.extend(_replacements(used, match.index, endings))
         added, removed = (sum(1 for s in used if s[0] == op) for op in (C.ADDED, C.REMOVED))
         placements.append(Placement(chunk.line, match.index + 1, match.tier.name, added, removed))
         line_index = match.index + len(pattern)
-    warnings = doubts(index, lines, placed, where)
+    warnings += doubts(index, lines, placed, where)
     for warning in warnings:
         if warning.kind == "ambiguous" and policy.ambiguous == "error":
             from ._diagnose import ambiguity_error  # failures only: start-up time
@@ -109,19 +126,87 @@ def locate(
     return replacements, placements, warnings
 
 
+_MAX_CANDIDATES = 10  # places of an ambiguous chunk or @@ line listed (and searched)
+
+
 def _narrow(
     index: LineIndex, lines: list[str], chunk: Chunk, line_index: int, where: Location
-) -> tuple[int | None, int]:
-    """Follow the chunk's `@@` lines; return the last one's index and where to search next."""
+) -> tuple[int | None, int, list[tuple[int, list[int], str]]]:
+    """Follow the chunk's `@@` lines; return the last one's index, where to search next,
+    and for each `@@` line that matches several places, (its number among the
+    chunk's `@@` lines, every place it matches at its tier, the tier)."""
     anchor = None
-    for context in chunk.contexts:
+    several: list[tuple[int, list[int], str]] = []
+    for number, context in enumerate(chunk.contexts):
         match = index.seek([context], line_index)
         if match is None:
             from ._diagnose import missing_context  # failures only: start-up time
 
             raise missing_context(index, lines, chunk, context, line_index, where)
+        places = [match.index]
+        while len(places) < _MAX_CANDIDATES:
+            further = index.seek([context], places[-1] + 1, tiers=(match.tier,))
+            if further is None:
+                break
+            places.append(further.index)
+        if len(places) > 1:
+            several.append((number, places, match.tier.name))
         anchor, line_index = match.index, match.index + 1
-    return anchor, line_index
+    return anchor, line_index, several
+
+
+def _context_doubts(
+    chunk: Chunk,
+    several: list[tuple[int, list[int], str]],
+    found: tuple[list[str], Match] | None,
+    index: LineIndex,
+    policy: Policy,
+    where: Location,
+) -> list[PatchWarning]:
+    """Warnings (or the error) for `@@` lines that match several places, when the choice matters.
+
+    It matters for a pure addition (`found` None: it goes right after the
+    `@@` line), and for a chunk found again, elsewhere, after another place
+    of the `@@` line.
+    """
+    doubts = []
+    for number, places, tier in several:
+        if found is not None:
+            pattern, match = found
+            other = index.seek(pattern, places[1] + 1, eof=chunk.is_end_of_file)
+            if other is None or other.index == match.index:
+                continue
+        warning = ambiguous_context(chunk, number, tuple(p + 1 for p in places), tier, where)
+        if policy.ambiguous == "error":
+            from ._diagnose import ambiguity_error  # failures only: start-up time
+
+            raise ambiguity_error(warning, where, context=True)
+        doubts.append(warning)
+    return doubts
+
+
+def _without_copied_whitespace(
+    used: tuple[str, ...], start: int, lines: list[str]
+) -> tuple[str, ...]:
+    """`used` with trailing whitespace off the added lines that replace a removed line
+    whose patch text has trailing whitespace and whose file line has none."""
+    result = list(used)
+    position = start
+    removed: list[tuple[str, str]] = []  # (patch text, file line) of the run's removed lines
+    taken = 0  # added lines of the run so far
+    for number, line in enumerate(used):
+        if line[0] == C.CONTEXT:
+            position, removed, taken = position + 1, [], 0
+        elif line[0] == C.REMOVED:
+            removed.append((line[1:], lines[position]))
+            position += 1
+        else:
+            if taken < len(removed):
+                patch_text, file_line = removed[taken]
+                if patch_text != patch_text.rstrip() and file_line == file_line.rstrip():
+                    result[number] = line.rstrip()
+            taken += 1
+    return tuple(result)
 
 
 def _insertion_point(
@@ -150,16 +235,37 @@ def _find_chunk(
     trimmed = _without_trailing_blank(*variants[0])
     if trimmed is not None:
         variants.append(trimmed)
+    without_bom = _without_bom(chunk.lines) if line_index == 0 else None
+    if without_bom is not None:
+        variants.insert(1, (without_bom, variants[0][1]))
     starts = [line_index] if anchor is None else [line_index, anchor]
     for used, endings in variants:
         pattern = [s[1:] for s in used if s[0] != C.ADDED]
         for start in starts:
             match = index.seek(pattern, start, eof=chunk.is_end_of_file)
-            if match is not None:
+            if match is not None and (used is not without_bom or match.index == 0):
                 return used, endings, pattern, match
     from ._diagnose import missing_chunk  # failures only: start-up time
 
     raise missing_chunk(index, lines, chunk, line_index, where)
+
+
+def _without_bom(lines: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The chunk without the BOM a model copied to the start of its first expected line
+    (and of its first added line, which would take that line's place), or None if none.
+
+    A file's BOM is never one of its lines, so such a line can only match the
+    file's first line, once the BOM is left out.
+    """
+    first = next((i for i, s in enumerate(lines) if s[0] != C.ADDED), None)
+    if first is None or not lines[first][1:].startswith(BOM):
+        return None
+    result = list(lines)
+    result[first] = lines[first][0] + lines[first][1 + len(BOM) :]
+    added = next((i for i, s in enumerate(lines) if s[0] == C.ADDED), None)
+    if added is not None and lines[added][1:].startswith(BOM):
+        result[added] = C.ADDED + lines[added][1 + len(BOM) :]
+    return tuple(result)
 
 
 def _without_trailing_blank(

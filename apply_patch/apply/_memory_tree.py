@@ -24,17 +24,25 @@ class MemoryTree(Tree):
 
     root = "."
 
-    def __init__(self, files: Mapping[str, bytes], policy: Policy = DEFAULT) -> None:
+    def __init__(
+        self, files: Mapping[str, bytes], policy: Policy = DEFAULT, workdir: str | None = None
+    ) -> None:
         self.policy = policy
+        self.workdir = workdir
         self.files = {normalise(path): data for path, data in files.items()}
         self._folders = {""}
         for path in self.files:
             while path := posixpath.dirname(path):
                 self._folders.add(path)
 
-    def resolve(self, written: str, *, follow_leaf: bool = True) -> Location:
-        key = normalise(written)
+    def resolve(self, written: str, *, follow_leaf: bool = True, line: int | None = None) -> Location:
+        key = normalise(
+            written if self.workdir is None else posixpath.join(self.workdir, written), line=line
+        )
         return Location(written, key, key, key, key)
+
+    def walk_files(self, limit: int) -> tuple[list[str], bool]:
+        return sorted(self.files)[:limit], len(self.files) <= limit
 
     def read(self, key: str, *, follow: bool = True) -> State:
         if key in self.files:
@@ -53,12 +61,13 @@ class MemoryTree(Tree):
         return False
 
 
-def normalise(path: str) -> str:
+def normalise(path: str, *, line: int | None = None) -> str:
     """`./src//a.py` → `src/a.py`; FilePolicyError for a path outside the tree."""
     normal = posixpath.normpath(path) if path else ""
     if not normal or "\0" in path or normal.startswith("/") or normal.split("/")[0] == "..":
         raise FilePolicyError(
             f"Path '{path}' is outside the tree: paths must be relative and stay inside it",
             path=path,
+            patch_line=line,
         )
     return "" if normal == "." else normal

@@ -19,9 +19,9 @@ from ._policy import Policy
 class Location:
     """Where a patch path leads.
 
-    `shown` is absolute and lexically normalised (how messages name the file,
-    as the reference does); `relative` is relative to the root when inside it
-    (else `shown`), for our own messages; `entry` is the directory entry itself (its folder
+    `shown` is how messages name the file: `relative` by default, absolute and
+    lexically normalised with `message_paths="absolute"` (the reference's
+    text); `relative` is relative to the root when inside it (else absolute); `entry` is the directory entry itself (its folder
     with symlinks resolved: a Delete removes this, a symlink included);
     `target` is what content is read from and written to (symlinks followed).
     """
@@ -45,40 +45,56 @@ class Resolver:
         self.root_real = os.path.realpath(root)
         self.base = os.path.normpath(os.path.join(self.root_shown, workdir))
         self._policy = policy
+        self._absolute = policy.message_paths == "absolute"
         if policy.outside_root == "error" and not _inside(self.base, self.root_shown):
-            raise FilePolicyError(
-                f"The working folder {self.base} is outside the root folder {self.root_shown}",
-                path=workdir,
+            message = (
+                f"The working folder {self.base} is outside the root folder {self.root_shown}"
+                if self._absolute
+                else f"The working folder '{workdir}' is outside the root folder: paths must stay inside it"
             )
+            raise FilePolicyError(message, path=workdir)
 
-    def resolve(self, written: str, *, follow_leaf: bool = True) -> Location:
-        """The location of `written`; FilePolicyError if it may not be touched."""
+    def name(self, path: str) -> str:
+        """How messages name the absolute `path`: relative to the root unless the policy says absolute."""
+        if self._absolute or not _inside(path, self.root_shown):
+            return path
+        return os.path.relpath(path, self.root_shown)
+
+    def _root_named(self) -> str:
+        """The root folder as messages name it (nothing, unless paths are absolute)."""
+        return f" {self.root_shown}" if self._absolute else ""
+
+    def resolve(self, written: str, *, follow_leaf: bool = True, line: int | None = None) -> Location:
+        """The location of `written` (at patch `line`); FilePolicyError if it may not be touched."""
         if not written or "\0" in written:
-            raise FilePolicyError(f"Invalid path {written!r}", path=written)
+            raise FilePolicyError(f"Invalid path {written!r}", path=written, patch_line=line)
         shown = os.path.normpath(os.path.join(self.base, written))
         entry = os.path.join(os.path.realpath(os.path.dirname(shown)), os.path.basename(shown))
         target = os.path.realpath(shown)
         if self._policy.symlinks == "error":
-            self._refuse_symlinks(written, shown)
+            self._refuse_symlinks(written, shown, line)
         if self._policy.outside_root == "error":
-            self._confine(written, shown, entry, target if follow_leaf else entry)
+            self._confine(written, shown, entry, target if follow_leaf else entry, line)
         relative = (
             os.path.relpath(shown, self.root_shown) if _inside(shown, self.root_shown) else shown
         )
-        return Location(written, shown, entry, target if follow_leaf else entry, relative)
+        named = shown if self._absolute else relative
+        return Location(written, named, entry, target if follow_leaf else entry, relative)
 
-    def _confine(self, written: str, shown: str, entry: str, target: str) -> None:
+    def _confine(self, written: str, shown: str, entry: str, target: str, line: int | None) -> None:
         if not _inside(shown, self.root_shown):
             raise FilePolicyError(
-                f"Path '{written}' is outside the root folder {self.root_shown}: "
+                f"Path '{written}' is outside the root folder{self._root_named()}: "
                 "paths must be relative and stay inside it",
                 path=written,
+                patch_line=line,
             )
         if not (_inside(entry, self.root_real) and _inside(target, self.root_real)):
             raise FilePolicyError(
-                f"Path '{written}' leads outside the root folder {self.root_shown} "
+                f"Path '{written}' leads outside the root folder{self._root_named()} "
                 f"through {self._escaping_link(shown)}",
                 path=written,
+                patch_line=line,
             )
 
     def _escaping_link(self, shown: str) -> str:
@@ -87,10 +103,10 @@ class Resolver:
         for part in os.path.relpath(shown, self.root_shown).split(os.sep):
             path = os.path.join(path, part)
             if os.path.islink(path) and not _inside(os.path.realpath(path), self.root_real):
-                return f"the symlink {path} (to {os.readlink(path)})"
+                return f"the symlink {self.name(path)} (to {os.readlink(path)})"
         return f"a symlink (to {os.path.realpath(shown)})"
 
-    def _refuse_symlinks(self, written: str, shown: str) -> None:
+    def _refuse_symlinks(self, written: str, shown: str, line: int | None) -> None:
         if _inside(shown, self.root_shown):
             path, below = self.root_shown, os.path.relpath(shown, self.root_shown)
         else:
@@ -99,9 +115,10 @@ class Resolver:
             path = os.path.join(path, part)
             if os.path.islink(path):
                 raise FilePolicyError(
-                    f"Path '{written}' goes through the symlink {path}, "
+                    f"Path '{written}' goes through the symlink {self.name(path)}, "
                     "and the policy refuses symlinks",
                     path=written,
+                    patch_line=line,
                 )
 
 

@@ -8,11 +8,12 @@ from ._commit import commit
 from .._dataclass import dataclass
 from ._disk_tree import DiskTree
 from ._gc import PausedCollector
+from .._errors import PatchSyntaxError
 from ..format._model import Patch
 from ..format._parse import parse_patch
 from ._plan import FileChange, OperationResult, Plan, file_pairs, make_plan
 from ._policy import DEFAULT, Policy
-from ._report import DRY_RUN_HEADER, SUCCESS_HEADER, summary, unified_diff
+from ._report import DRY_RUN_HEADER, SUCCESS_HEADER, summary, unified_diff, warnings_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
@@ -57,6 +58,15 @@ class ApplyResult:
     warnings: tuple[PatchWarning, ...] = ()
     dry_run: bool = False
 
+    def report(self) -> str:
+        """The text to give back to a model: `summary`, then one `warning:` line per warning.
+
+        Exactly what the executable prints (stdout, then stderr); a model that
+        reads only `summary` never learns that a chunk was placed by a fuzzy
+        tier, at the first of several places, or that its input was decoded.
+        """
+        return self.summary + warnings_text(self.warnings)
+
     @property
     def diff(self) -> str:
         """A unified diff (with file headers) of every change."""
@@ -96,7 +106,10 @@ def apply_patch(
 
     Relative patch paths are taken from `workdir` (relative to `root`; it may
     not exist yet, and is created only if a file is written in it); every path
-    stays confined to `root`. `policy` is `DEFAULT` or `CODEX` (the reference's
+    stays confined to `root`. `text` may also be the patch as a JSON string,
+    a JSON object with one text field, or the shell form of a call
+    (`cd DIR && apply_patch <<'EOF' ... EOF`: DIR is taken from `workdir`);
+    each is reported as a warning. `policy` is `DEFAULT` or `CODEX` (the reference's
     file handling); keyword `options` change single fields of it
     (`add_existing="overwrite"`...). Raises a PatchError subclass on any
     failure, and then no file changed. With `dry_run`, everything is computed
@@ -118,9 +131,16 @@ class Replay:
         self._planned: list[Plan] = []
 
     def apply(self, patch: str | Patch, workdir: str = ".") -> ApplyResult:
-        """`apply_patch(patch, root, workdir=workdir, ...)`, after the patches before it."""
-        parsed = patch if isinstance(patch, Patch) else parse_patch(patch)
-        return self._run(lambda tree: make_plan(parsed, tree), workdir)
+        """`apply_patch(patch, root, workdir=workdir, ...)`, after the patches before it.
+
+        Text may be JSON or a shell form (see `apply_patch`); a shell form's
+        `cd` folder is taken from `workdir`.
+        """
+        folders = (os.path.join(self.root, workdir), ".")
+        parsed = patch if isinstance(patch, Patch) else _parsed(patch, folders)
+        if parsed.workdir is not None:
+            workdir = os.path.normpath(os.path.join(workdir, parsed.workdir))
+        return self._run(lambda tree: make_plan(parsed, tree), workdir, parsed.notes)
 
     def apply_operations(
         self, operations: Sequence[Operation | EditOperation], workdir: str = "."
@@ -130,7 +150,9 @@ class Replay:
 
         return self._run(lambda tree: make_edit_plan(operations, tree), workdir)
 
-    def _run(self, plan_in: Callable[[Tree], Plan], workdir: str) -> ApplyResult:
+    def _run(
+        self, plan_in: Callable[[Tree], Plan], workdir: str, notes: tuple[str, ...] = ()
+    ) -> ApplyResult:
         tree: Tree = DiskTree(self.root, self.policy, workdir)
         if self.dry_run:
             from ._overlay_tree import OverlayTree  # only for a dry run of several patches
@@ -138,7 +160,7 @@ class Replay:
             tree = OverlayTree(tree, self._planned)
         plan = _plan(plan_in, tree, commit_it=not self.dry_run)
         self._planned.append(plan)
-        return _result(plan, self.dry_run)
+        return _result(plan, self.dry_run, notes)
 
 
 def _plan(plan_in: Callable[[Tree], Plan], tree: Tree, *, commit_it: bool) -> Plan:
@@ -149,15 +171,49 @@ def _plan(plan_in: Callable[[Tree], Plan], tree: Tree, *, commit_it: bool) -> Pl
     return plan
 
 
-def _result(plan: Plan, dry_run: bool) -> ApplyResult:
+def _result(plan: Plan, dry_run: bool, notes: tuple[str, ...] = ()) -> ApplyResult:
     header = DRY_RUN_HEADER if dry_run else SUCCESS_HEADER
     return ApplyResult(
         summary(plan.operations, header=header),
         plan.operations,
         plan.changes,
-        plan.warnings,
+        (*_input_warnings(notes), *plan.warnings),
         dry_run,
     )
+
+
+def _parsed(text: str, folders: tuple[str, ...]) -> Patch:
+    """The patch in `text` (decoded from JSON or a shell form if need be).
+
+    A one-line text naming a file in one of `folders` gets a hint: the text
+    is the patch, not a file name (as in the reference).
+    """
+    try:
+        return parse_patch(text, decode=True)
+    except PatchSyntaxError as error:
+        name = text.strip()
+        if not name or "\n" in name or not any(os.path.isfile(os.path.join(f, name)) for f in folders):
+            raise
+        hint = (
+            f"'{name}' names a file: the argument is the patch text itself. To apply the "
+            f"patch in that file, run `apply_patch < {name}`."
+        )
+        raise PatchSyntaxError(
+            error.message,
+            line=error.line,
+            text=error.text,
+            details=error.details,
+            hints=(*error.hints, hint),
+        ) from None
+
+
+def _input_warnings(notes: tuple[str, ...]) -> tuple[PatchWarning, ...]:
+    """A warning for each thing decoded from the input (JSON, a shell command)."""
+    if not notes:
+        return ()
+    from ._doubts import PatchWarning
+
+    return tuple(PatchWarning("input", None, None, None, None, (), note) for note in notes)
 
 
 def apply_to_mapping(
@@ -178,9 +234,11 @@ def apply_to_mapping(
     from ._memory_tree import MemoryTree, normalise  # not on the executable's way
 
     chosen = policy.with_options(**options) if options else policy
-    tree = MemoryTree({path: _as_bytes(content) for path, content in files.items()}, chosen)
     with PausedCollector():
-        plan = make_plan(text if isinstance(text, Patch) else parse_patch(text), tree)
+        patch = text if isinstance(text, Patch) else _parsed(text, ())
+        files_in = {path: _as_bytes(content) for path, content in files.items()}
+        tree = MemoryTree(files_in, chosen, patch.workdir)
+        plan = make_plan(patch, tree)
     binary = {normalise(path) for path, content in files.items() if isinstance(content, bytes)}
     binary.update(op.target for op in plan.operations if op.source_target in binary)
     new_tree = dict(tree.files)

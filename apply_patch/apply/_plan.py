@@ -70,6 +70,8 @@ class Plan:
     """Everything the commit needs: net changes, and folders to create (parents first).
 
     `warnings` are doubts about chunks that were placed (fuzzy, ambiguous).
+    `absolute_names`: messages name files by absolute path (the reference's
+    text), not relative to the root.
     """
 
     root: str
@@ -77,6 +79,12 @@ class Plan:
     changes: tuple[FileChange, ...]
     new_folders: tuple[str, ...]
     warnings: tuple[PatchWarning, ...] = ()
+    absolute_names: bool = False
+
+    def name(self, path: str) -> str:
+        """How messages name the absolute `path`."""
+        inside = path == self.root or path.startswith(self.root.rstrip(os.sep) + os.sep)
+        return path if self.absolute_names or not inside else os.path.relpath(path, self.root)
 
 
 def file_pairs(
@@ -118,7 +126,12 @@ def make_plan(patch: Patch, tree: Tree) -> Plan:
             raise
     changes = planner.overlay.changes()
     return Plan(
-        tree.root, tuple(results), changes, _new_folders(changes, tree), tuple(planner.warnings)
+        tree.root,
+        tuple(results),
+        changes,
+        _new_folders(changes, tree),
+        tuple(planner.warnings),
+        policy.message_paths == "absolute",
     )
 
 
@@ -180,7 +193,7 @@ class _Overlay:
                 kind = self._kind_of(parent)
             except OSError as exc:
                 raise PatchIOError(
-                    f"Failed to write file {location.shown}: cannot inspect {parent}: "
+                    f"Failed to write file {location.shown}: cannot inspect {self.tree.name(parent)}: "
                     f"{os_reason(exc)}",
                     path=location.relative,
                     errno=exc.errno,
@@ -189,7 +202,8 @@ class _Overlay:
                 break
             if kind is not None:
                 raise PatchIOError(
-                    f"Failed to write file {location.shown}: {parent} is a {kind}, not a folder",
+                    f"Failed to write file {location.shown}: {self.tree.name(parent)} is a {kind}, "
+                    "not a folder",
                     path=location.relative,
                 )
             missing.append(parent)
@@ -224,11 +238,7 @@ class _Planner:
         self.warnings: list[PatchWarning] = []
 
     def _resolve(self, path: str, line: int, *, follow_leaf: bool = True) -> Location:
-        try:
-            return self.tree.resolve(path, follow_leaf=follow_leaf)
-        except PatchError as exc:
-            exc.patch_line = line
-            raise
+        return self.tree.resolve(path, follow_leaf=follow_leaf, line=line)
 
     def add(self, op: AddFile) -> OperationResult:
         where = self._resolve(op.path, op.line)
@@ -253,7 +263,10 @@ class _Planner:
         if not isinstance(state, FileState):
             reason = "No such file or directory (os error 2)" if state is None else f"it is a {state.value}"
             raise PatchIOError(
-                f"{failure} {where.shown}: {reason}", path=where.relative, patch_line=op.line
+                f"{failure} {where.shown}: {reason}",
+                path=where.relative,
+                patch_line=op.line,
+                hints=self._did_you_mean(where) if state is None else (),
             )
         self.overlay.put(where.entry, None)
         removed = 0 if state.is_link else _count_lines(state.data)
@@ -301,7 +314,14 @@ class _Planner:
             path=where.relative,
             patch_line=line,
             errno=2 if state is None else None,
+            hints=self._did_you_mean(where) if state is None else (),
         )
+
+    def _did_you_mean(self, where: Location) -> tuple[str, ...]:
+        """The hint naming the existing files closest to the missing `where` (an error path)."""
+        from ._did_you_mean import did_you_mean
+
+        return did_you_mean(where.relative, self.tree)
 
     def _writable(self, where: Location, line: int) -> FileState | None:
         """The file now at `where` (None if none), after checking a file can be written there."""

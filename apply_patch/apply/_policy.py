@@ -51,7 +51,7 @@ class Policy:
     )
     bom: Literal["keep", "strip"] = _option("keep", "a UTF-8 byte-order mark of an updated file")
     move_mode: Literal["keep", "default"] = _option(
-        "keep", "permissions of a moved file (default: as for a new file)"
+        "keep", "permissions of a moved file: the source's (keep) or a new file's (default)"
     )
     binary: Literal["error", "allow"] = _option("error", "updating a file with NUL bytes")
     non_utf8: Literal["error", "preserve"] = _option(
@@ -61,7 +61,10 @@ class Policy:
         "follow", "paths through symlinks inside the root"
     )
     ambiguous: Literal["first", "error"] = _option(
-        "first", "a chunk that matches several places (first: use it and warn)"
+        "first", "a chunk or @@ line that matches several places (first: use it and warn)"
+    )
+    message_paths: Literal["relative", "absolute"] = _option(
+        "relative", "how messages name files: relative to the root, or absolute as the reference"
     )
 
     def __post_init__(self) -> None:
@@ -101,4 +104,5 @@ CODEX: Final = Policy(
     move_existing="overwrite",
     final_newline="add",
     pure_addition="end",
+    message_paths="absolute",
 )

@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
 SUCCESS_HEADER: Final = "Success. Updated the following files:"
 DRY_RUN_HEADER: Final = "Dry run, nothing was written. The patch applies and would update:"
 NOTHING_CHANGED: Final = "The patch was not applied; no file was changed."
+DRY_RUN_FAILED: Final = "Dry run: the patch does not apply; nothing was written."
 _OPERATION_NAMES: Final = {"A": "add", "M": "update", "D": "delete"}
 
 
@@ -30,11 +31,14 @@ def summary(operations: Iterable[OperationResult], *, header: str = SUCCESS_HEAD
     return "\n".join(lines) + "\n"
 
 
-def failure(error: PatchError) -> str:
-    """The error as printed on stderr, saying that nothing changed (when that is true)."""
+def failure(error: PatchError, *, dry_run: bool = False) -> str:
+    """The error as printed on stderr, saying that nothing changed (when that is true).
+
+    A dry run was never going to change anything: it says the patch does not apply.
+    """
     if isinstance(error, RollbackError):
         return f"{error}\n"
-    return f"{error}\n{NOTHING_CHANGED}\n"
+    return f"{error}\n{DRY_RUN_FAILED if dry_run else NOTHING_CHANGED}\n"
 
 
 def warnings_text(warnings: Iterable[PatchWarning]) -> str:
@@ -108,7 +112,7 @@ def error_json(error: PatchError, *, dry_run: bool) -> dict[str, Any]:
         "operations": [],
         "warnings": [],
         "diff": None,
-        "error": {**error.to_dict(), "nothing_changed": not isinstance(error, RollbackError)},
+        "error": error.to_dict(),
     }
 
 

@@ -52,8 +52,8 @@ class Tree:
         """How messages name the root."""
         raise NotImplementedError
 
-    def resolve(self, written: str, *, follow_leaf: bool = True) -> Location:
-        """The location of a patch path; FilePolicyError if it may not be touched."""
+    def resolve(self, written: str, *, follow_leaf: bool = True, line: int | None = None) -> Location:
+        """The location of a patch path (at patch `line`); FilePolicyError if it may not be touched."""
         raise NotImplementedError
 
     def read(self, key: str, *, follow: bool = True) -> State:
@@ -67,6 +67,15 @@ class Tree:
     def parent(self, key: str) -> str | None:
         """The folder holding `key`, or None above the top."""
         raise NotImplementedError
+
+    def walk_files(self, limit: int) -> tuple[list[str], bool]:
+        """Up to `limit` entries under the root: (the files' paths relative to it, with `/`;
+        whether every entry was seen). For "did you mean" only: an error path."""
+        raise NotImplementedError
+
+    def name(self, key: str) -> str:
+        """How messages name `key` (relative to the root unless the policy says absolute)."""
+        return key
 
     def is_alias(self, one: Location, other: Location) -> bool:
         """True when `one` names `other`'s own entry in another spelling (case)."""

@@ -80,6 +80,6 @@ def _parser() -> argparse.ArgumentParser:
         "--old", metavar="DIR", help="the folder holding the old files (exact hints, checks)"
     )
     parser.add_argument(
-        "--skip-binary", action="store_true", help="leave out binary files instead of refusing them"
+        "--skip-binary", action="store_true", help="leave out binary files instead of refusing them (a deleted one is still deleted)"
     )
     return parser

@@ -84,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if options.json:
             _print_json(_with_format(error_json(error, dry_run=options.dry_run), options.format, chosen))
         else:
-            sys.stderr.write(failure(error))
+            sys.stderr.write(failure(error, dry_run=options.dry_run))
         return 1
     if options.json:
         diff = result.diff if options.diff else None

@@ -50,7 +50,7 @@ def add_policies(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--unique",
         action="store_true",
-        help="a chunk that matches several places is an error (same as --ambiguous error)",
+        help="a chunk or @@ line that matches several places is an error (same as --ambiguous error)",
     )
     policies = parser.add_argument_group("file policies (default first)")
     for name, choices in CHOICES.items():

@@ -11,7 +11,7 @@ leaving it are always refused):
 Each result's text is what the executable prints (the summary and warnings,
 or the diagnostic); its `structuredContent` is the object `--json` prints. A
 failure is a tool error, and then nothing changed. The format is taught once,
-in the server's instructions. Needs the MCP SDK: `pip install 'apply-patch[mcp]'`.
+in the server's instructions. Needs the MCP SDK: `.venv/bin/pip install '.[mcp]'` from a clone.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from .._errors import PatchError
 from .._tools import DESCRIPTION, INSTRUCTIONS, TOOL_NAME, PATCH_SCHEMA
 from ..apply._pipeline import ApplyResult, apply_patch
 from ..apply._policy import Policy
-from ..apply._report import error_json, failure, result_json, warnings_text
+from ..apply._report import error_json, failure, result_json
 from ..format._model import Patch
 from ..format._operations import OPERATION_TYPES
 from . import _options
@@ -39,7 +39,10 @@ if TYPE_CHECKING:
 
 DRY_RUN_TOOL: Final = "apply_patch_dry_run"
 OPERATIONS_TOOL: Final = "apply_patch_operations"
-MISSING_SDK: Final = "apply_patch serve needs the MCP SDK: pip install 'apply-patch[mcp]'"
+MISSING_SDK: Final = (
+    "apply_patch serve needs the MCP SDK (the [mcp] extra): from a clone of apply_patch, "
+    "run .venv/bin/pip install '.[mcp]' (the package is not on PyPI yet)"
+)
 
 _OPERATIONS_SCHEMA: Final = {
     "type": "object",
@@ -201,7 +204,7 @@ def _success(result: ApplyResult, dry_run: bool) -> mcp_types.CallToolResult:
 
     diff = result.diff if dry_run else None
     document = result_json(result.operations, result.warnings, dry_run=dry_run, diff=diff)
-    text = result.summary + warnings_text(result.warnings) + (diff or "")
+    text = result.report() + (diff or "")
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=document)
 
 

@@ -103,6 +103,42 @@ def classify_argv(argv: Sequence[str], cwd: str | None = None) -> Classification
     return _call(text, _join(cwd, folder))
 
 
+def shell_form(text: str) -> tuple[str, str | None] | None:
+    """(patch text, cd folder) when `text` itself is an apply_patch call, by the strict rules.
+
+    `text` is a shell command as a model types it: `apply_patch <<'EOF' ...
+    EOF`, `cd DIR && apply_patch <<'EOF' ... EOF`, or one command of plain
+    words whose argv `classify_argv` accepts (`bash -lc '...'`, `apply_patch
+    '*** Begin Patch ...'`). Anything else in the script: None.
+    """
+    found = _heredoc_call(text)
+    if found is not None:
+        return found
+    argv = _plain_argv(text)
+    if argv is None:
+        return None
+    call = classify_argv(argv)
+    if isinstance(call, (ApplyPatchCall, BrokenApplyPatchCall)):
+        return call.text, call.workdir
+    return None
+
+
+def _plain_argv(script: str) -> list[str] | None:
+    """The words of `script` when it is one command of literal words, nothing else."""
+    program = _shell.parse(script)
+    if program.has_error or [c.type for c in program.named_children] != ["command"]:
+        return None
+    command = program.named_children[0]
+    words: list[str] = []
+    for child in command.named_children:
+        node = child.named_children[0] if child.type == "command_name" and child.named_children else child
+        value = _shell.literal(node)
+        if value is None:
+            return None
+        words.append(value)
+    return words
+
+
 def _call(text: str, workdir: str | None) -> ApplyPatchCall | BrokenApplyPatchCall:
     try:
         return ApplyPatchCall(parse_patch(text), text, workdir)

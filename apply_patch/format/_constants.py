@@ -28,6 +28,11 @@ LINE_ENDING: Final = "\\ Line ending: "  # \ Line ending: CRLF
 NO_NEWLINE: Final = "\\ No newline at end of file"  # \ No newline at end of file
 ENDING_NAMES: Final = {"\r\n": "CRLF", "\n": "LF", "\r": "CR"}
 
+# The envelope errors, in the reference's words.
+FIRST_LINE_ERROR: Final = f"The first line of the patch must be '{BEGIN_PATCH}'"
+LAST_LINE_ERROR: Final = f"The last line of the patch must be '{END_PATCH}'"
+EMPTY_ENVIRONMENT: Final = "apply_patch environment_id cannot be empty"
+
 FILE_HEADERS: Final = (ADD_FILE, DELETE_FILE, UPDATE_FILE)
 
 # Line prefixes of a chunk: context, added, removed.

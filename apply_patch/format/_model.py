@@ -146,10 +146,18 @@ def _with_markers(lines: tuple[str, ...], endings: tuple[tuple[int, str], ...]) 
 
 @dataclass(frozen=True, slots=True)
 class Patch:
-    """A whole patch: its operations in patch order."""
+    """A whole patch: its operations in patch order.
+
+    When the patch came inside a shell command or JSON (see `parse_patch`),
+    `workdir` is the folder of the command's `cd` (patch paths are taken from
+    there; None: none) and `notes` say what was decoded; neither is part of
+    the patch text nor of equality.
+    """
 
     operations: tuple[Operation, ...]
     environment_id: str | None = None
+    workdir: str | None = field(default=None, compare=False, repr=False)
+    notes: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def __str__(self) -> str:
         lines = [C.BEGIN_PATCH]

@@ -8,11 +8,11 @@ the way a Lark transformer is called; tokens are `(terminal, text, line)`.
 from __future__ import annotations
 
 from . import _constants as C
-from .._errors import PatchSyntaxError
 from ._grammar import tables
 from ._lalr import ParseError, Parser
 from ._model import AddFile, Chunk, DeleteFile, Patch, UpdateFile
-from ._unwrap import LAST_LINE_ERROR, Unwrapped, unwrap
+from ._constants import LAST_LINE_ERROR
+from ._unwrap import Bare, Unwrapped, unwrap
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,28 +34,33 @@ EMPTY_UPDATE: Final = "Update file hunk for path '{}' is empty"
 REPEATED_ENVIRONMENT: Final = "apply_patch environment_id cannot be specified more than once"
 
 
-def parse_patch(text: str) -> Patch:
+def parse_patch(text: str, *, decode: bool = False) -> Patch:
     """Parse patch text (lenient surface, see `_unwrap`) into the typed model.
 
     Raises PatchSyntaxError with the reference's message and the patch line,
-    the offending line when the message does not quote it, and hints.
+    the offending line when the message does not quote it, and hints. With
+    `decode` (as `apply_patch()` does), a patch sent as JSON or as a shell
+    command is taken out of it (see `_unwrap`); the shell's `cd` folder is
+    `Patch.workdir` and what was decoded `Patch.notes`.
     """
+    origin = text
     try:
-        source = unwrap(text)
+        source = unwrap(text, decode=decode)
+        origin = source.origin
         try:
             patch = _parser().parse(source.text)
         except ParseError as exc:
             raise _syntax_error(exc, source) from None
         if source.text_after_end:
-            raise PatchSyntaxError(LAST_LINE_ERROR)
-    except PatchSyntaxError as error:
-        from ._syntax_hints import syntax_details, syntax_hints  # failures only: start-up time
+            raise Bare(LAST_LINE_ERROR)
+    except Bare as bare:  # built once, with its facts, from the text its lines are counted in
+        from ._syntax_hints import with_facts  # failures only: start-up time
 
-        error.details = syntax_details(text, error)
-        error.hints = syntax_hints(text, error)
-        raise
+        raise with_facts(origin, bare) from None
     assert isinstance(patch, Patch)
-    return patch
+    if source.workdir is None and not source.notes:
+        return patch
+    return Patch(patch.operations, patch.environment_id, workdir=source.workdir, notes=source.notes)
 
 
 _PARSERS: dict[str, Parser] = {}
@@ -123,7 +128,7 @@ class _ToModel:
         )
         chunks = tuple(c for c in children if isinstance(c, Chunk))
         if move_to is None and not chunks:
-            raise PatchSyntaxError(
+            raise Bare(
                 EMPTY_UPDATE.format(path), line=_line(header), text=header[1].removesuffix("\n")
             )
         return UpdateFile(path, move_to, chunks, line=_line(header))
@@ -205,7 +210,7 @@ def _line(token: Token) -> int:
     return token[2]
 
 
-def _syntax_error(exc: ParseError, source: Unwrapped) -> PatchSyntaxError:
+def _syntax_error(exc: ParseError, source: Unwrapped) -> Bare:
     """Name a grammar error the way the reference does, from the parser's state.
 
     The set of terminals the parser expected tells where it stood: inside an
@@ -221,21 +226,21 @@ def _syntax_error(exc: ParseError, source: Unwrapped) -> PatchSyntaxError:
         first_blank = number
         while canonical[first_blank - 2] == "":
             first_blank -= 1
-        return PatchSyntaxError(INVALID_HEADER.format(""), line=first_blank, text="")
+        return Bare(INVALID_HEADER.format(""), line=first_blank, text="")
     if found == "ENVIRONMENT_ID" and canonical[number - 2].startswith(C.ENVIRONMENT_ID):
-        return PatchSyntaxError(REPEATED_ENVIRONMENT)
-    return PatchSyntaxError(INVALID_HEADER.format(raw.strip(C.WHITESPACE)), line=number, text=raw)
+        return Bare(REPEATED_ENVIRONMENT)
+    return Bare(INVALID_HEADER.format(raw.strip(C.WHITESPACE)), line=number, text=raw)
 
 
 def _update_error(
     number: int, raw: str, expected: set[str], found: str | None, canonical: list[str]
-) -> PatchSyntaxError:
+) -> Bare:
     in_empty_chunk = "CONTEXT_LINE" in expected and "ADD_FILE" not in expected
     if in_empty_chunk and found in ("END_PATCH", "END_OF_FILE"):
-        return PatchSyntaxError(EMPTY_CHUNK, line=number, text=raw)
+        return Bare(EMPTY_CHUNK, line=number, text=raw)
     if in_empty_chunk or ("CONTEXT_LINE" in expected and not _chunk_since_header(canonical, number)):
-        return PatchSyntaxError(UNEXPECTED_LINE.format(raw), line=number, text=raw)
-    return PatchSyntaxError(EXPECTED_CHUNK_HEADER.format(raw), line=number, text=raw)
+        return Bare(UNEXPECTED_LINE.format(raw), line=number, text=raw)
+    return Bare(EXPECTED_CHUNK_HEADER.format(raw), line=number, text=raw)
 
 
 def _chunk_since_header(canonical: list[str], number: int) -> bool:

@@ -1,7 +1,12 @@
 """Patch text that does not parse → the offending line and hints a model can act on (pure).
 
 A patch that does not parse gets hints when it is JSON-escaped, has prose before
-it, is cut short or is a unified diff.
+it, is cut short, is a unified diff, is a shell script, or has decorated
+envelope markers (`*** Begin Patch ***`).
+
+The parser's steps raise `_unwrap.Bare` errors (the reference's message, the patch
+line, the offending line); `with_facts` builds the one error the caller sees,
+with its details and hints, from the text the line numbers refer to.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ import re
 
 from . import _constants as C
 from .._errors import PatchSyntaxError
-from ._unwrap import FIRST_LINE_ERROR, LAST_LINE_ERROR
+from ._constants import FIRST_LINE_ERROR, LAST_LINE_ERROR
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
@@ -18,6 +23,37 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
 
 SHOWN_WIDTH: Final = 160  # longer lines are cut when shown
 _UNIFIED_DIFF: Final = re.compile(r"^(--- \S.*\n\+\+\+ \S|@@ -\d+(,\d+)? \+\d+(,\d+)? @@)", re.M)
+# The first line of a shell command that may call apply_patch: `apply_patch <<'EOF'`,
+# `cd src && ...`, `bash -lc "..."`, `/bin/sh -c '...'`.
+SHELL_START: Final = re.compile(
+    r"[ \t]*(?:\S*/)?(?:apply_?patch|applypatch|cd|bash|sh|zsh|dash|ksh)(?:[ \t]|$)"
+)
+# ... or any first line that runs apply_patch with a heredoc (`echo hi && apply_patch <<EOF`).
+_HEREDOC_CALL: Final = re.compile(r"\b(?:apply_patch|applypatch)\b[^\n]*<<")
+SHELL_SCRIPT_HINT: Final = (
+    "The text is a shell script that does more than call apply_patch with a heredoc "
+    "(`cd DIR && apply_patch <<'EOF'` is the most it may hold): send the patch alone, "
+    "or find and apply the patches in the script with `apply_patch extract --apply`."
+)
+
+
+def with_facts(text: str, bare: PatchSyntaxError) -> PatchSyntaxError:
+    """The error the caller sees: `bare`'s message and line, with details and hints from `text`."""
+    return PatchSyntaxError(
+        bare.message,
+        line=bare.line,
+        text=bare.text,
+        details=syntax_details(text, bare),
+        hints=syntax_hints(text, bare),
+    )
+
+
+def looks_like_shell(text: str) -> bool:
+    """Whether `text`'s first line starts like a shell command that may call apply_patch."""
+    first = text[: text.find("\n")] if "\n" in text else text
+    if _HEREDOC_CALL.search(first):
+        return True
+    return SHELL_START.match(first) is not None and "apply" in text
 
 
 def syntax_details(text: str, error: PatchSyntaxError) -> tuple[str, ...]:
@@ -46,8 +82,13 @@ def syntax_hints(text: str, error: PatchSyntaxError) -> tuple[str, ...]:
             "line breaks. Send the patch itself, with real line breaks."
         )
     lines = body.split("\n")
+    shell = error.line is None and looks_like_shell(body)
+    if shell:
+        hints.append(SHELL_SCRIPT_HINT)
+    if error.line is None:
+        hints += _decorated(lines)
     begin = next((n for n, line in enumerate(lines) if line.strip() == C.BEGIN_PATCH), None)
-    if begin is not None and begin > 0 and error.line is None:
+    if begin is not None and begin > 0 and error.line is None and not shell:
         hints.append(
             f"There is text before '{C.BEGIN_PATCH}' (which is on line {begin + 1}): send only "
             f"the patch, from '{C.BEGIN_PATCH}' to '{C.END_PATCH}'."
@@ -61,6 +102,20 @@ def syntax_hints(text: str, error: PatchSyntaxError) -> tuple[str, ...]:
             "starting with ' ' (context), '-' (removed) or '+' (added)."
         )
     return tuple(hints)
+
+
+def _decorated(lines: list[str]) -> list[str]:
+    """Hints for envelope markers with text after them (`*** Begin Patch ***`)."""
+    found = []
+    for where, line, marker in (("Line 1", lines[0], C.BEGIN_PATCH), ("The last line", lines[-1], C.END_PATCH)):
+        line = line.strip(C.WHITESPACE)
+        rest = line[len(marker) :]
+        if line.startswith(marker) and rest and len(rest) <= 20 and "\\n" not in rest:
+            found.append(
+                f"{where} has {quoted(rest)} after '{marker}': "
+                "the marker must be alone on its line."
+            )
+    return found
 
 
 def quoted(line: str) -> str:

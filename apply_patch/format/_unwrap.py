@@ -11,7 +11,13 @@ unless marked *ours*):
 - file headers outside an Update may carry surrounding whitespace; inside an
   Update, markers (headers, `@@`, `*** Move to:`, `*** End of File`, `*** End
   Patch`) may carry trailing whitespace; the final `*** End Patch` any;
-- after the first `*** End Patch`, only blank lines and more `*** End Patch`.
+- after the first `*** End Patch`, only blank lines and more `*** End Patch`;
+- *ours*, each with a note for the caller to pass on as a warning: a JSON
+  string holding the patch, or a JSON object with one text field; the shell
+  form of a call (`apply_patch <<'EOF' ... EOF`, `cd DIR && apply_patch <<'EOF'
+  ... EOF`, either inside `bash -lc '...'`), by the strict classifier's rules
+  (`extract._classify.shell_form`, imported only when the text starts like a
+  shell command); its `cd` becomes the working folder.
 
 Line 1 of the result is the `*** Begin Patch` line; wrapper lines are not
 counted, so error line numbers match the reference's.
@@ -26,6 +32,7 @@ from __future__ import annotations
 import re
 
 from . import _constants as C
+from ._constants import EMPTY_ENVIRONMENT, FIRST_LINE_ERROR, LAST_LINE_ERROR
 from .._errors import PatchSyntaxError
 
 TYPE_CHECKING = False
@@ -33,9 +40,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Final
 
-FIRST_LINE_ERROR: Final = f"The first line of the patch must be '{C.BEGIN_PATCH}'"
-LAST_LINE_ERROR: Final = f"The last line of the patch must be '{C.END_PATCH}'"
-EMPTY_ENVIRONMENT: Final = "apply_patch environment_id cannot be empty"
+__all__ = ["EMPTY_ENVIRONMENT", "FIRST_LINE_ERROR", "LAST_LINE_ERROR", "Bare", "Unwrapped", "unwrap"]
 
 # <<EOF   <<'EOF'   <<"PATCH"   <<-EOF   << 'END'  (quotes must match)
 HEREDOC_START: Final = re.compile(r"<<(-?)[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
@@ -52,6 +57,12 @@ _MARKER_START: Final = ("*", "@")
 _MAYBE_MARKER: Final = re.compile(rf"\n[{re.escape(C.WHITESPACE.replace(chr(10), ''))}]*[*@]")
 
 
+class Bare(PatchSyntaxError):
+    """A syntax error as a step of the parser raises it: the reference's message and the
+    lines; `_syntax_hints.with_facts` builds the error the caller sees from it (on
+    failure only: that module is not imported on the way of a patch that parses)."""
+
+
 class Unwrapped:
     """The canonical text for the grammar, and the original lines for messages.
 
@@ -59,14 +70,28 @@ class Unwrapped:
     `text_after_end` is set when something other than blank lines and more
     `*** End Patch` follows the first `*** End Patch`: an error, reported only
     if the patch before it parses (the reference reports the first error).
+    `origin` is the text the patch lines are counted in (the input, or the
+    patch decoded from JSON or taken out of a shell command); `workdir` the
+    folder of a shell form's `cd` (None: none); `notes` say what was decoded.
     """
 
-    __slots__ = ("text", "raw", "text_after_end")
+    __slots__ = ("text", "raw", "text_after_end", "origin", "workdir", "notes")
 
-    def __init__(self, text: str, raw: str, text_after_end: bool = False) -> None:
+    def __init__(
+        self,
+        text: str,
+        raw: str,
+        text_after_end: bool = False,
+        origin: str = "",
+        workdir: str | None = None,
+        notes: tuple[str, ...] = (),
+    ) -> None:
         self.text = text
         self.raw = raw
         self.text_after_end = text_after_end
+        self.origin = origin
+        self.workdir = workdir
+        self.notes = notes
 
     @property
     def raw_lines(self) -> list[str]:
@@ -74,16 +99,78 @@ class Unwrapped:
         return self.raw.split("\n")
 
 
-def unwrap(text: str) -> Unwrapped:
-    """Normalise `text` to canonical lines; raise PatchSyntaxError on a bad envelope."""
+def unwrap(text: str, *, decode: bool = False) -> Unwrapped:
+    """Normalise `text` to canonical lines; raise a `Bare` PatchSyntaxError on a bad envelope.
+
+    With `decode`, JSON and the shell form are accepted too (see above). An
+    error in a patch decoded from JSON or taken out of a shell command is
+    raised complete (`with_facts`, counted in that patch), not bare.
+    """
+    origin = text
     text = text.strip(C.WHITESPACE)
     _check_unicode(text)
     if "\r" in text:  # one `\r` off the end of every line (the last has none left)
         text = text.replace("\r\n", "\n")
     if _envelope_error(_first_and_last(text)) is not None:
+        inner = _decoded(text) if decode else None
+        if inner is not None:
+            return _unwrap_inner(*inner)
         text = "\n".join(_strip_wrappers(text.split("\n") if text else []))
     canonical, text_after_end = _canonical(text)
-    return Unwrapped(canonical, text, text_after_end)
+    return Unwrapped(canonical, text, text_after_end, origin)
+
+
+def _unwrap_inner(text: str, workdir: str | None, note: str) -> Unwrapped:
+    """The patch found inside JSON or a shell command, unwrapped in turn."""
+    try:
+        inner = unwrap(text, decode=True)
+    except Bare as bare:
+        from ._syntax_hints import with_facts  # failures only: start-up time
+
+        raise with_facts(text, bare) from None
+    folder = inner.workdir if workdir is None else workdir
+    return Unwrapped(
+        inner.text, inner.raw, inner.text_after_end, inner.origin, folder, (note, *inner.notes)
+    )
+
+
+def _decoded(text: str) -> tuple[str, str | None, str] | None:
+    """(patch text, working folder, note) when `text` is JSON or a shell form holding a patch."""
+    if len(text) > 1 and (text[0], text[-1]) in (('"', '"'), ("{", "}")):
+        return _from_json(text)
+    from ._syntax_hints import looks_like_shell  # an envelope error: rarely on the way
+
+    if looks_like_shell(text):
+        from ..extract._classify import shell_form  # tree-sitter: only for shell-like text
+
+        found = shell_form(text)
+        if found is not None:
+            patch, folder = found
+            where = "" if folder is None else f", from the folder '{folder}' (the command's cd)"
+            note = (
+                "the input was a shell command running apply_patch with a heredoc; "
+                f"the patch in the heredoc was used{where}."
+            )
+            return patch, folder, note
+    return None
+
+
+def _from_json(text: str) -> tuple[str, None, str] | None:
+    """A JSON string, or an object with exactly one text field, holding a patch."""
+    import json  # only for text that starts and ends like JSON
+
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than the decoder goes
+        return None
+    if isinstance(value, str) and C.BEGIN_PATCH in value:
+        return value, None, "the input was a JSON string; the patch was decoded from it."
+    if isinstance(value, dict):
+        texts = [(key, v) for key, v in value.items() if isinstance(v, str)]
+        if len(texts) == 1 and C.BEGIN_PATCH in texts[0][1]:
+            key, patch = texts[0]
+            return patch, None, f'the input was a JSON object; the patch was taken from its "{key}" field.'
+    return None
 
 
 def _check_unicode(text: str) -> None:
@@ -92,7 +179,7 @@ def _check_unicode(text: str) -> None:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
         line = text.count("\n", 0, exc.start) + 1
-        raise PatchSyntaxError(
+        raise Bare(
             f"The patch is not valid Unicode text: U+{ord(text[exc.start]):04X} is a lone surrogate",
             line=line,
         ) from None
@@ -126,7 +213,7 @@ def _strip_wrappers(lines: list[str]) -> list[str]:
         lines, error = inner, _envelope_error(inner)
     if error is None:
         return lines
-    raise PatchSyntaxError(error)
+    raise Bare(error)
 
 
 def _inside_heredoc(lines: list[str]) -> list[str] | None:
@@ -192,7 +279,7 @@ def _canonical(text: str) -> tuple[str, bool]:
         elif not in_update and marker.startswith(_ENVIRONMENT_ID):
             value = marker[len(_ENVIRONMENT_ID) :].strip(C.WHITESPACE)
             if start == first_end + 1 and not value:  # here, to come before later errors
-                raise PatchSyntaxError(EMPTY_ENVIRONMENT)
+                raise Bare(EMPTY_ENVIRONMENT)
             canonical = C.ENVIRONMENT_ID + value
         if canonical != raw:
             pieces += (text[copied:start], canonical)

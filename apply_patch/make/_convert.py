@@ -2,7 +2,8 @@
 
 Each file diff becomes an Add File, a Delete File, or an Update (with `Move
 to` for a rename); chunks keep the diff's context. A mode change alone is
-nothing; a binary diff is refused (or skipped).
+nothing; a binary diff is refused (or skipped), but for a deleted binary file,
+which becomes a Delete File (it needs no content) even when binaries are skipped.
 
 With the old files (`old=`: a folder or a mapping), every hunk is checked
 against its file and the new file computed; chunks then get what
@@ -88,6 +89,11 @@ def convert(text: str, lookup: Lookup | None, options: ConvertOptions) -> TreeDi
     operations: list[Operation] = []
     skipped: list[str] = []
     for diff in parse_unified_diff(text, options.strip):
+        if diff.binary and diff.new_path is None and diff.old_path is not None:
+            # A deleted file needs no content: the same Delete File `diff` writes,
+            # never dropped (not even with skip_binary).
+            operations.append(DeleteFile(diff.old_path, line=diff.line))
+            continue
         if diff.binary:
             if not options.skip_binary:
                 raise BinaryFileError(

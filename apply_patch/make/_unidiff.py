@@ -164,7 +164,8 @@ def parse_unified_diff(text: str, strip: int = 1, *, loose: bool = False) -> lis
             files.append(_plain_file(reader, strip))
         elif line.startswith("Binary files ") and line.endswith(" differ"):
             names = line[len("Binary files ") : -len(" differ")]
-            files.append(FileDiff(names, names, binary=True, line=reader.number))
+            old, new = _binary_names(names, strip)
+            files.append(FileDiff(old, new, binary=True, line=reader.number))
             reader.take()
         elif line.startswith("Only in "):
             raise UnifiedDiffError(
@@ -400,6 +401,19 @@ def _unquote(value: str, number: int) -> tuple[str, str]:
         return data.decode("utf-8"), value[i + 1 :]
     except UnicodeDecodeError:
         raise UnifiedDiffError(f"the path {value} is not UTF-8", line=number) from None
+
+
+def _binary_names(names: str, strip: int) -> tuple[str | None, str | None]:
+    """The old and new path of `Binary files OLD and NEW differ` (None: /dev/null).
+
+    Names with " and " in them are ambiguous: unless one side is /dev/null, both
+    paths are the whole text, as before.
+    """
+    if names.endswith(" and /dev/null"):
+        return _strip(names[: -len(" and /dev/null")], strip), None
+    if names.startswith("/dev/null and "):
+        return None, _strip(names[len("/dev/null and ") :], strip)
+    return names, names
 
 
 def _strip(path: str, count: int) -> str:

@@ -11,7 +11,15 @@ from pathlib import Path
 import pytest
 
 from _support import snapshot
-from apply_patch import DEFAULT, ConcurrentChangeError, PatchIOError, RollbackError, parse_patch
+from apply_patch import (
+    CODEX,
+    DEFAULT,
+    ConcurrentChangeError,
+    PatchIOError,
+    Policy,
+    RollbackError,
+    parse_patch,
+)
 from apply_patch.apply._commit import Disk, commit
 from apply_patch.apply._disk_tree import DiskTree
 from apply_patch.apply._plan import make_plan
@@ -107,7 +115,7 @@ def test_a_file_changed_after_planning_aborts_everything(tmp_path: Path) -> None
     with pytest.raises(ConcurrentChangeError) as caught:
         commit(plan)
     assert str(caught.value) == (
-        f"{tmp_path}/notes.txt changed on disk while the patch was being applied"
+        "notes.txt changed on disk while the patch was being applied"
     )
     assert snapshot(tmp_path) == before
 
@@ -136,7 +144,7 @@ def test_a_failed_restore_is_reported_as_such(tmp_path: Path) -> None:
     disk = BrokenRestore(fail_at=12)  # the last deletion fails; the rollback follows
     with pytest.raises(RollbackError) as caught:
         commit(plan, disk)
-    assert caught.value.unrestored == (f"{tmp_path}/notes.txt",)
+    assert caught.value.unrestored == ("notes.txt",)
     assert "could not be restored" in str(caught.value)
 
 
@@ -149,6 +157,22 @@ def test_a_folder_appearing_after_planning_aborts_everything(tmp_path: Path) -> 
     with pytest.raises(ConcurrentChangeError) as caught:
         commit(plan)
     assert str(caught.value) == (
-        f"{tmp_path}/moved/notes.txt changed on disk while the patch was being applied"
+        "moved/notes.txt changed on disk while the patch was being applied"
     )
     assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("policy", [DEFAULT, CODEX], ids=["default", "codex"])
+def test_a_failed_step_names_its_path_relative_to_the_root(tmp_path: Path, policy: Policy) -> None:
+    """Issue 12 item 6: the error's `path` (the JSON `path`) is relative for every failing step;
+    the message is relative too, but with --codex (the reference's absolute text)."""
+    calls = _count_calls(tmp_path)
+    for fail_at in range(1, calls + 1):
+        root = tmp_path / f"run{fail_at}"
+        root.mkdir()
+        _tree(root)
+        plan = make_plan(parse_patch(PATCH), DiskTree(str(root), policy), policy)
+        with pytest.raises(PatchIOError) as caught:
+            commit(plan, FailingDisk(fail_at))
+        assert caught.value.path is not None and not os.path.isabs(caught.value.path)
+        assert (str(root) in str(caught.value)) == (policy is CODEX), str(caught.value)

@@ -159,5 +159,10 @@ def test_workdir_is_where_relative_paths_start_confined_to_the_root(tmp_path: Pa
     with pytest.raises(FilePolicyError) as outside:
         apply_patch(failing, tmp_path / "pkg", workdir="..")
     assert outside.value.headline == (
+        "The working folder '..' is outside the root folder: paths must stay inside it"
+    )
+    with pytest.raises(FilePolicyError) as outside:
+        apply_patch(failing, tmp_path / "pkg", workdir="..", policy=CODEX)
+    assert outside.value.headline == (
         f"The working folder {tmp_path} is outside the root folder {tmp_path}/pkg"
     )

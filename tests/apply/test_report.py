@@ -4,8 +4,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from _support import run_cli, snapshot
-from apply_patch import apply_patch
+from apply_patch import PatchError, apply_patch
 
 SOURCE = "def area(r):\n    return 3.14 * r * r\n\n\ndef name():\n    return 'circle'  \n"
 PATCH = """\
@@ -115,7 +117,7 @@ def test_json_of_a_chunk_not_found(tmp_path: Path) -> None:
         "closest": {"start_line": 1, "lines": ["one", "two"], "first_difference_line": 2},
         "nothing_changed": True,
     }
-    assert message.startswith(f"Failed to find expected lines in {tmp_path}/crlf.txt:\none\ndeux\n")
+    assert message.startswith("Failed to find expected lines in crlf.txt:\none\ndeux\n")
     assert "  patch: 'deux'\n  file:  'two'" in message
 
 
@@ -216,3 +218,43 @@ def test_per_file_results(tmp_path: Path) -> None:
         ("crlf.txt", "updated", None, 1, 1),
         ("old.txt", "deleted", None, 0, 2),
     ]
+
+
+ERRORS = {
+    "syntax": "Here is the patch:\n*** Begin Patch\n*** Delete File: a.txt\n*** End Patch",
+    "not found": "*** Begin Patch\n*** Update File: a.txt\n@@\n-nothing\n+x\n*** End Patch",
+    "context": "*** Begin Patch\n*** Update File: a.txt\n@@ def nowhere():\n-one\n+x\n*** End Patch",
+    "missing file": "*** Begin Patch\n*** Update File: b.txt\n@@\n-one\n+x\n*** End Patch",
+    "policy": "*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch",
+    "outside": "*** Begin Patch\n*** Add File: ../x.txt\n+x\n*** End Patch",
+    "empty": "*** Begin Patch\n*** End Patch",
+}
+
+
+@pytest.mark.parametrize("patch", ERRORS.values(), ids=ERRORS.keys())
+def test_to_dict_is_the_json_error_object(patch: str, tmp_path: Path) -> None:
+    """Issue 12 item 11: what a library caller gets is what `--json` prints."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.txt").write_text("one\ntwo\n")
+    before = snapshot(tmp_path)
+    printed = run_cli(["--json", patch], root)
+    assert printed.returncode == 1
+    with pytest.raises(PatchError) as caught:
+        apply_patch(patch, root)
+    assert json.loads(printed.stdout)["error"] == caught.value.to_dict()
+    assert caught.value.to_dict()["nothing_changed"] is True
+    assert snapshot(tmp_path) == before
+
+
+def test_report_is_the_summary_and_every_warning(tmp_path: Path) -> None:
+    """Issue 12 item 11: `report()` is what the executable prints; `summary` the reference's text."""
+    (tmp_path / "a.txt").write_text("x = 1  \ny = 2\nx = 1  \n")
+    patch = json.dumps("*** Begin Patch\n*** Update File: a.txt\n@@\n-x = 1\n+x = 3\n*** End Patch")
+    printed = run_cli([patch], tmp_path)
+    (tmp_path / "a.txt").write_text("x = 1  \ny = 2\nx = 1  \n")
+    result = apply_patch(patch, tmp_path)
+    assert result.summary == "Success. Updated the following files:\nM a.txt\n"
+    assert result.report() == (printed.stdout + printed.stderr).decode()
+    assert result.report() == result.summary + "".join(f"warning: {w.message}\n" for w in result.warnings)
+    assert [w.kind for w in result.warnings] == ["input", "fuzzy", "ambiguous"]

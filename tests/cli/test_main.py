@@ -1,5 +1,7 @@
 """The executable's contract: arguments, stdin, exit codes and exact messages."""
 
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -127,6 +129,35 @@ def test_help_lists_every_policy_option(tmp_path: Path) -> None:
     assert listed == list(POLICY_OPTIONS)
     for command in ("extract [FILE]", "diff OLD NEW", "convert [DIFF]", "serve"):
         assert f"apply_patch {command}" in text
+
+
+def test_shell_form_and_json_on_stdin(tmp_path: Path) -> None:
+    """Issue 12 items 1-2: the shell form and JSON are taken on stdin as in the argument."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.txt").write_text("one\n")
+    patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+1\n*** End Patch\n"
+    result = run_cli([], tmp_path, stdin=f"cd src && apply_patch <<'EOF'\n{patch}EOF\n".encode())
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.decode().startswith("warning: the input was a shell command")
+    assert (tmp_path / "src" / "a.txt").read_text() == "1\n"
+    second = patch.replace("one", "1").replace("+1", "+2")
+    result = run_cli(["-C", "src"], tmp_path, stdin=json.dumps({"patch": second}).encode())
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "src" / "a.txt").read_text() == "2\n"
+
+
+def test_help_says_one_default_per_option(tmp_path: Path) -> None:
+    """Issue 12 item 15: `--move-mode` once read `(default: as for a new file) (default: keep)`."""
+    text = run_cli(["--help"], tmp_path).stdout.decode()
+    # One entry per option: from its `--name` at the start of a line to the next one.
+    entries = re.split(r"\n  (?=-)", text.split("file policies (default first):")[1])
+    assert len(entries) > len(CHOICES)
+    for entry in entries:
+        words = " ".join(entry.split())
+        assert words.count("default:") <= 1, words
+    for name in CHOICES:
+        entry = next(e for e in entries if e.startswith("--" + name.replace("_", "-") + " "))
+        assert " ".join(entry.split()).count("(default: ") == 1, entry
 
 
 @pytest.mark.parametrize(

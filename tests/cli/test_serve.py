@@ -65,11 +65,11 @@ def test_tools_apply_check_and_refuse(tmp_path: Path) -> None:
     assert dry[2] == dry_json
     assert applied[:2] == (False, "Success. Updated the following files:\nA notes/hello.md\n")
     assert applied[2] == {**dry_json, "dry_run": False, "diff": None}
-    assert not_found[0] and not_found[1].startswith(f"Failed to find expected lines in {root}/app.py:")
+    assert not_found[0] and not_found[1].startswith("Failed to find expected lines in app.py:")
     assert not_found[1].endswith(NOTHING_CHANGED.rstrip("\n"))
     assert not_found[2] == {**broken_json, "dry_run": False, "error": {**broken_json["error"], "operation": 0}}
     assert escaped[:2] == (True, (
-        f"Path '../escape.txt' is outside the root folder {root}: paths must be relative and "
+        "Path '../escape.txt' is outside the root folder: paths must be relative and "
         f"stay inside it\n{NOTHING_CHANGED.rstrip()}"
     ))
     assert escaped[2]["ok"] is False and escaped[2]["error"]["kind"] == "policy"

@@ -102,6 +102,25 @@ def test_version_reads_the_metadata_when_asked(tmp_path: Path) -> None:
     assert code == 0 and "importlib.metadata" in loaded
 
 
+def _loaded_applying(text: str, cwd: Path) -> set[str]:
+    """The modules the executable loads for patch `text` (it may fail)."""
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", executable()], input=text, cwd=cwd,
+        capture_output=True, text=True,
+    )
+    return {line.rsplit("|", 1)[1].strip() for line in result.stderr.splitlines() if "|" in line}
+
+
+def test_tree_sitter_only_for_text_that_starts_like_a_shell_command(tmp_path: Path) -> None:
+    """The shell form is recognised with tree-sitter: only text that starts like one pays for it."""
+    (tmp_path / "a.txt").write_text("one\n")
+    patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+1\n*** End Patch\n"
+    for text in (f"Here is the patch:\n{patch}", '"*** Begin Patch\\n"', patch.replace("one", "two")):
+        assert "tree_sitter" not in _loaded_applying(text, tmp_path), text
+    assert "tree_sitter" in _loaded_applying(f"apply_patch <<'EOF'\n{patch}EOF\n", tmp_path)
+    assert (tmp_path / "a.txt").read_text() == "1\n"
+
+
 def test_policy_choices_are_those_of_the_annotations() -> None:
     hints = typing.get_type_hints(_policy.Policy, localns={"Literal": typing.Literal})
     assert _policy.CHOICES == {name: typing.get_args(hints[name]) for name in _policy.CHOICES}

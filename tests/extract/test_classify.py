@@ -99,7 +99,8 @@ def test_verified_rows(row: dict[str, Any], tmp_path: Path) -> None:
     assert result.workdir is not None
     policy = CODEX if row.get("codex") else DEFAULT
     planned = apply_patch(result.text, result.workdir, dry_run=True, policy=policy)
-    changes = {c.shown: c for c in planned.changes}
+    # The reference keys its changes by absolute path; ours name them relative to the root.
+    changes = {os.path.join(result.workdir, c.relative): c for c in planned.changes}
     expected = {k.replace("<cwd>", cwd): v for k, v in row["changes"].items()}
     assert set(changes) == set(expected)
     for shown, want in expected.items():
