@@ -31,6 +31,7 @@ POLICY_OPTIONS = (
     "--non-utf8 {error,preserve}",
     "--symlinks {follow,error}",
     "--ambiguous {first,error}",
+    "--message-paths {relative,absolute}",
 )
 
 

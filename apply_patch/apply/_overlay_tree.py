@@ -31,8 +31,14 @@ class OverlayTree(Tree):
     def root(self) -> str:
         return self._below.root
 
-    def resolve(self, written: str, *, follow_leaf: bool = True) -> Location:
-        return self._below.resolve(written, follow_leaf=follow_leaf)
+    def resolve(self, written: str, *, follow_leaf: bool = True, line: int | None = None) -> Location:
+        return self._below.resolve(written, follow_leaf=follow_leaf, line=line)
+
+    def walk_files(self, limit: int) -> tuple[list[str], bool]:
+        return self._below.walk_files(limit)  # what the patches before made is not listed
+
+    def name(self, key: str) -> str:
+        return self._below.name(key)
 
     def read(self, key: str, *, follow: bool = True) -> State:
         if key in self._files:

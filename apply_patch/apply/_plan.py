@@ -131,7 +131,7 @@ def make_plan(patch: Patch, tree: Tree) -> Plan:
         changes,
         _new_folders(changes, tree),
         tuple(planner.warnings),
-        policy.message_paths == "absolute",
+        tree.policy.message_paths == "absolute",
     )
 
 
@@ -148,7 +148,12 @@ def make_edit_plan(operations: Sequence[Operation | EditOperation], tree: Tree) 
     results = run_operations(planner, operations)
     changes = planner.overlay.changes()
     return Plan(
-        tree.root, tuple(results), changes, _new_folders(changes, tree), tuple(planner.warnings)
+        tree.root,
+        tuple(results),
+        changes,
+        _new_folders(changes, tree),
+        tuple(planner.warnings),
+        tree.policy.message_paths == "absolute",
     )
 
 

@@ -171,7 +171,7 @@ def test_a_failed_step_names_its_path_relative_to_the_root(tmp_path: Path, polic
         root = tmp_path / f"run{fail_at}"
         root.mkdir()
         _tree(root)
-        plan = make_plan(parse_patch(PATCH), DiskTree(str(root), policy), policy)
+        plan = make_plan(parse_patch(PATCH), DiskTree(str(root), policy))
         with pytest.raises(PatchIOError) as caught:
             commit(plan, FailingDisk(fail_at))
         assert caught.value.path is not None and not os.path.isabs(caught.value.path)

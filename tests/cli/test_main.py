@@ -151,12 +151,12 @@ def test_help_says_one_default_per_option(tmp_path: Path) -> None:
     text = run_cli(["--help"], tmp_path).stdout.decode()
     # One entry per option: from its `--name` at the start of a line to the next one.
     entries = re.split(r"\n  (?=-)", text.split("file policies (default first):")[1])
-    assert len(entries) > len(CHOICES)
+    assert len(entries) > len(POLICY_OPTIONS)
     for entry in entries:
         words = " ".join(entry.split())
         assert words.count("default:") <= 1, words
-    for name in CHOICES:
-        entry = next(e for e in entries if e.startswith("--" + name.replace("_", "-") + " "))
+    for option in POLICY_OPTIONS:
+        entry = next(e for e in entries if e.startswith(option.split()[0] + " "))
         assert " ".join(entry.split()).count("(default: ") == 1, entry
 
 
