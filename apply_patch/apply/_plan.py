@@ -124,15 +124,7 @@ def make_plan(patch: Patch, tree: Tree) -> Plan:
         except PatchError as error:
             error.operation = number  # which one failed, where line numbers cannot say
             raise
-    changes = planner.overlay.changes()
-    return Plan(
-        tree.root,
-        tuple(results),
-        changes,
-        _new_folders(changes, tree),
-        tuple(planner.warnings),
-        tree.policy.message_paths == "absolute",
-    )
+    return _finished(planner, results, tree)
 
 
 def make_edit_plan(operations: Sequence[Operation | EditOperation], tree: Tree) -> Plan:
@@ -146,6 +138,11 @@ def make_edit_plan(operations: Sequence[Operation | EditOperation], tree: Tree) 
         raise EmptyPatchError()
     planner = _Planner(tree)
     results = run_operations(planner, operations)
+    return _finished(planner, results, tree)
+
+
+def _finished(planner: _Planner, results: Sequence[OperationResult], tree: Tree) -> Plan:
+    """The plan of what `planner` did: the operations' `results`, net changes, folders, doubts."""
     changes = planner.overlay.changes()
     return Plan(
         tree.root,
