@@ -149,7 +149,7 @@ def _apply_all(found: Sequence[Extracted], replay: Replay, *, as_json: bool) -> 
             documents.append({**_identity(number, item), "status": "not applied",
                               **error_json(outcome, dry_run=replay.dry_run)})  # fmt: skip
             if not as_json:
-                sys.stderr.write(_header(number, found, item) + failure(outcome))
+                sys.stderr.write(_header(number, found, item) + failure(outcome, dry_run=replay.dry_run))
                 sys.stderr.write(STOPPED.format(number, len(found), number - 1, len(found) - number + 1) + "\n")
             continue
         documents.append({**_identity(number, item), "status": "applied", **result_json(

@@ -192,7 +192,7 @@ def call(name: str, arguments: dict[str, Any], root: str, policy: Policy) -> mcp
         document["error"]["operation"] = error.operation
         if document["error"]["patch_line"] == 0:  # an operation's own line: it has none
             document["error"]["patch_line"] = None
-        text = failure(error).rstrip("\n")
+        text = failure(error, dry_run=dry_run).rstrip("\n")
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=text)], structured_content=document, is_error=True
         )

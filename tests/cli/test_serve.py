@@ -56,8 +56,9 @@ def test_tools_apply_check_and_refuse(tmp_path: Path) -> None:
         ("apply_patch", {"patch": ADD}),
         ("apply_patch", {"patch": broken}),
         ("apply_patch", {"patch": outside}),
+        ("apply_patch_dry_run", {"patch": broken}),
     ])
-    dry, applied, not_found, escaped = results
+    dry, applied, not_found, escaped, dry_not_found = results
     assert dry[:2] == (False, (
         "Dry run, nothing was written. The patch applies and would update:\nA notes/hello.md\n"
         "--- /dev/null\n+++ b/notes/hello.md\n@@ -0,0 +1 @@\n+# Hello\n"
@@ -73,6 +74,10 @@ def test_tools_apply_check_and_refuse(tmp_path: Path) -> None:
         f"stay inside it\n{NOTHING_CHANGED.rstrip()}"
     ))
     assert escaped[2]["ok"] is False and escaped[2]["error"]["kind"] == "policy"
+    # A dry run that fails was never going to write: it does not say "not applied".
+    assert dry_not_found[0] and dry_not_found[1].endswith(
+        "Dry run: the patch does not apply; nothing was written."
+    )
     assert sorted(snapshot(tmp_path)) == ["root", "root/app.py", "root/notes", "root/notes/hello.md"]
     assert (root / "notes" / "hello.md").read_text() == "# Hello\n"
     assert (root / "app.py").read_text() == "x = 1\n"
