@@ -67,8 +67,9 @@ class OperationSyntaxError(PatchSyntaxError):
         path: str | None,
         line: int | None = None,
         text: str | None = None,
+        hints: tuple[str, ...] = (),
     ) -> None:
-        super().__init__(message, line=line, text=text)
+        super().__init__(message, line=line, text=text, hints=hints)
         self.operation_type = operation
         self.path = path
 
@@ -133,12 +134,11 @@ def _refuse_unified(parsed: UpdateFile, diff: str, kind: str, path: str) -> None
     """A unified diff's `@@ -1,3 +1,4 @@` parses as chunks whose context matches nothing: say so."""
     for chunk in parsed.chunks:
         if any(_UNIFIED_HEADER.match(context) for context in chunk.contexts):
-            error = OperationSyntaxError(
+            raise OperationSyntaxError(
                 UNIFIED_DIFF, operation=kind, path=path, line=chunk.line,
                 text=C.CHUNK_HEADER_WITH_CONTEXT + chunk.contexts[0],
+                hints=syntax_hints(diff, chunk.line),
             )
-            error.hints = syntax_hints(diff, error)
-            raise error
 
 
 def printable(text: str) -> str:
@@ -161,9 +161,7 @@ def _parse_diff(diff: str, kind: str, path: str) -> AddFile | UpdateFile:
     try:
         parsed = _parser(start).parse("".join(line + "\n" for line in lines))
     except ParseError as exc:
-        failure = _diff_error(exc, lines, kind, path)
-        failure.hints = syntax_hints(diff, failure)
-        raise failure from None
+        raise _diff_error(exc, lines, kind, path, syntax_hints(diff, exc.line)) from None
     assert isinstance(parsed, (AddFile, UpdateFile))
     return parsed
 
@@ -183,15 +181,18 @@ def canonical_lines(diff: str) -> list[str]:
     return lines
 
 
-def _diff_error(exc: ParseError, lines: list[str], kind: str, path: str) -> OperationSyntaxError:
+def _diff_error(
+    exc: ParseError, lines: list[str], kind: str, path: str, hints: tuple[str, ...]
+) -> OperationSyntaxError:
     number = exc.line
     raw = lines[number - 1] if number <= len(lines) else ""
     if kind == "create_file":
         return OperationSyntaxError(
-            NOT_ADDED_LINE.format(quoted(raw)), operation=kind, path=path, line=number, text=raw
+            NOT_ADDED_LINE.format(quoted(raw)), operation=kind, path=path, line=number, text=raw,
+            hints=hints,
         )
     if exc.found == "$END" or (exc.found == "END_OF_FILE" and "CONTEXT_LINE" in exc.expected):
-        return OperationSyntaxError(EMPTY_CHUNK, operation=kind, path=path, line=number, text=raw)
+        return OperationSyntaxError(EMPTY_CHUNK, operation=kind, path=path, line=number, text=raw, hints=hints)
     return OperationSyntaxError(
-        UNEXPECTED_LINE.format(raw), operation=kind, path=path, line=number, text=raw
+        UNEXPECTED_LINE.format(raw), operation=kind, path=path, line=number, text=raw, hints=hints
     )

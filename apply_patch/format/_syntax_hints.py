@@ -44,7 +44,7 @@ def with_facts(text: str, bare: PatchSyntaxError) -> PatchSyntaxError:
         line=bare.line,
         text=bare.text,
         details=syntax_details(text, bare),
-        hints=syntax_hints(text, bare),
+        hints=syntax_hints(text, bare.line),
     )
 
 
@@ -72,7 +72,7 @@ def syntax_details(text: str, error: PatchSyntaxError) -> tuple[str, ...]:
     return ()
 
 
-def syntax_hints(text: str, error: PatchSyntaxError) -> tuple[str, ...]:
+def syntax_hints(text: str, line: int | None) -> tuple[str, ...]:
     """What probably went wrong with patch text that does not parse."""
     hints = []
     body = text.strip(C.WHITESPACE)
@@ -82,13 +82,13 @@ def syntax_hints(text: str, error: PatchSyntaxError) -> tuple[str, ...]:
             "line breaks. Send the patch itself, with real line breaks."
         )
     lines = body.split("\n")
-    shell = error.line is None and looks_like_shell(body)
+    shell = line is None and looks_like_shell(body)
     if shell:
         hints.append(SHELL_SCRIPT_HINT)
-    if error.line is None:
+    if line is None:
         hints += _decorated(lines)
     begin = next((n for n, line in enumerate(lines) if line.strip() == C.BEGIN_PATCH), None)
-    if begin is not None and begin > 0 and error.line is None and not shell:
+    if begin is not None and begin > 0 and line is None and not shell:
         hints.append(
             f"There is text before '{C.BEGIN_PATCH}' (which is on line {begin + 1}): send only "
             f"the patch, from '{C.BEGIN_PATCH}' to '{C.END_PATCH}'."
