@@ -1,194 +1,411 @@
 """Plan → disk, all or nothing: the only module that writes.
 
-Order: check that no file changed since it was read; delete a file that is
-in the way of a new folder of the same name; create missing folders; write
-every new content to a temporary file beside its target; move each over its
-target (`os.replace`, atomic); then delete the rest. If any step
-fails, every step already done is undone from the in-memory originals (files
-restored with their modes, created files and folders removed) and the error
-is raised. A process killed at any moment leaves each file entirely old or
+Every file is named as (descriptor of its folder, name): folders are opened
+one name at a time from `/` without following a symlink (`_dirs`), so a
+folder swapped for a symlink after planning cannot redirect a write; it is a
+ConcurrentChangeError. The commit runs holding the root's locks (`_lock`:
+cooperating writers take turns) with SIGINT, SIGTERM and SIGHUP held
+(`_signals`: they wait until it or its rollback is over).
+
+Order: check every file against the plan (identity and bytes; each existing
+file stays open); delete a file that is in the way of a new folder of the
+same name; create missing folders; write every new content to a temporary
+file beside its target (owner and group kept where the process may set them,
+else setuid and setgid dropped); check each target's identity once more and
+move the temporary file over it (`os.replace`), or give a new file its name
+only if nothing has it (`os.link`); delete the rest; finally check that no
+replaced file was written to meanwhile (its old descriptor's size and mtime).
+If any step fails, every step already done is undone, a replaced file from
+its old descriptor (so bytes written into it late are kept), and the error is
+raised. A process killed at any moment leaves each file entirely old or
 entirely new, never truncated.
 """
 
-from __future__ import annotations
-
-import functools
+import errno
 import os
+import stat
 from collections.abc import Callable
-from .._dataclass import dataclass, field
 
 from .._errors import ConcurrentChangeError, PatchIOError, RollbackError, os_reason
+from ._dirs import FolderChanged, Folders
+from ._lock import RootLock
 from ._plan import FileChange, Plan
-from ._disk_tree import read_entry
-from ._tree import FileState, State
+from ._signals import Held
 
 TEMP_SUFFIX = ".apply_patch.tmp"
+_NAME_BYTES = 100  # of the target's name in a temporary name: any legal name fits in 255
+_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+_WRITE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+_NO_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS}
 
 
 class Disk:
-    """The file-system calls a commit makes; tests override them to inject faults."""
+    """The file-system calls a commit makes, relative to folder descriptors.
 
-    def read(self, path: str) -> State:
-        """What is at `path`, a final symlink not followed (see `read_entry`)."""
-        return read_entry(path, follow=False)
+    Tests override them to inject faults; names are bytes.
+    """
 
-    def mkdir(self, path: str) -> None:
-        os.mkdir(path)
+    def mkdir(self, folder: int, name: bytes) -> None:
+        os.mkdir(name, dir_fd=folder)
 
-    def rmdir(self, path: str) -> None:
-        os.rmdir(path)
+    def rmdir(self, folder: int, name: bytes) -> None:
+        os.rmdir(name, dir_fd=folder)
 
-    def write_temp(self, path: str, data: bytes, mode: int | None) -> str:
-        """Write `data` to a new temporary file beside `path`; return its path."""
-        folder, name = os.path.split(path)
-        temp = os.path.join(folder, f".{name[:80]}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
+    def write_temp(
+        self, folder: int, name: bytes, data: bytes, mode: int | None, owner: tuple[int, int] | None
+    ) -> bytes:
+        """Write `data` to a new temporary file beside `name`; return its name."""
+        temp = b".%s.%s%s" % (_cut(name), os.urandom(4).hex().encode(), TEMP_SUFFIX.encode())
         # 0o666 lets the umask decide, as for any new file; a kept mode is set exactly.
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        fd = os.open(temp, _WRITE, 0o666 if mode is None else 0o600, dir_fd=folder)
         try:
-            with os.fdopen(fd, "wb") as file:
-                if mode is not None:
-                    os.fchmod(file.fileno(), mode)
-                file.write(data)
+            try:
+                _write_all(fd, data)
+                _keep_owner_and_mode(fd, mode, owner)
+            finally:
+                os.close(fd)
         except BaseException:
-            os.unlink(temp)
+            os.unlink(temp, dir_fd=folder)
             raise
         return temp
 
-    def replace(self, source: str, target: str) -> None:
-        os.replace(source, target)
+    def replace(self, folder: int, source: bytes, target: bytes) -> None:
+        os.replace(source, target, src_dir_fd=folder, dst_dir_fd=folder)
 
-    def unlink(self, path: str) -> None:
-        os.unlink(path)
+    def link(self, folder: int, source: bytes, target: bytes) -> None:
+        """Give temporary file `source` the name `target` if no entry has it (else FileExistsError)."""
+        try:
+            os.link(source, target, src_dir_fd=folder, dst_dir_fd=folder, follow_symlinks=False)
+        except OSError as exc:
+            if exc.errno not in _NO_LINKS:
+                raise
+            # A file system without hard links: checked, then replaced (a narrow window).
+            if _exists(folder, target):
+                raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST)) from exc
+            os.replace(source, target, src_dir_fd=folder, dst_dir_fd=folder)
+            return
+        os.unlink(source, dir_fd=folder)
 
-    def symlink(self, target: bytes, path: str) -> None:
-        os.symlink(target, os.fsencode(path))
+    def unlink(self, folder: int, name: bytes) -> None:
+        os.unlink(name, dir_fd=folder)
 
-
-@dataclass
-class _Journal:
-    """What a commit has done so far, to undo it in reverse order."""
-
-    disk: Disk
-    undo: list[tuple[str, Callable[[], None]]] = field(default_factory=list)
-    temps: set[str] = field(default_factory=set)  # written, not yet moved into place
-
-    def rollback(self) -> list[str]:
-        """Undo everything; return the paths that could not be restored."""
-        failed = []
-        for temp in self.temps:
-            _quietly(self.disk.unlink, temp)
-        for shown, step in reversed(self.undo):
-            try:
-                step()
-            except OSError:
-                failed.append(shown)
-        return failed
+    def symlink(self, target: bytes, folder: int, name: bytes) -> None:
+        os.symlink(target, name, dir_fd=folder)
 
 
 def commit(plan: Plan, disk: Disk | None = None) -> None:
-    """Make `plan` true on disk, or change nothing and raise PatchIOError."""
-    disk = disk or Disk()
-    _check_unchanged(plan, disk)
-    journal = _Journal(disk)
-    step = ("create folders for", plan.name(plan.root))
-    folders = set(plan.new_folders)
-    # A file deleted to make room for a folder of the same name goes first.
-    in_the_way = [c for c in plan.changes if c.after is None and c.path in folders]
-    try:
+    """Make `plan` true on disk, or change nothing and raise PatchIOError.
+
+    ConcurrentChangeError when a file or folder changed since planning;
+    RollbackError (the only error after which the tree may differ) when a
+    failure could not be undone.
+    """
+    with RootLock(plan.root), Held():
+        _Commit(plan, disk or Disk()).run()
+
+
+class _Commit:
+    """One commit: what it has done so far, to undo it in reverse order."""
+
+    def __init__(self, plan: Plan, disk: Disk) -> None:
+        self.plan = plan
+        self.disk = disk
+        self.root_real = os.path.realpath(plan.root)
+        self.folders = Folders()
+        self.undo: list[tuple[str, Callable[[], None]]] = []
+        self.temps: list[tuple[int, bytes]] = []  # written, not yet moved into place
+        self.old: dict[str, tuple[int, os.stat_result]] = {}  # path → old file, as checked
+        self.step = ("create folders for", plan.name(plan.root), ".")
+
+    def run(self) -> None:
+        try:
+            self._steps()
+        except BaseException as exc:
+            self._fail(exc)
+        finally:
+            for fd, _ in self.old.values():
+                os.close(fd)
+            self.folders.close()
+
+    def _steps(self) -> None:
+        changes, new_folders = self.plan.changes, set(self.plan.new_folders)
+        for change in changes:
+            self._check(change, new_folders)
+        # A file deleted to make room for a folder of the same name goes first.
+        in_the_way = [c for c in changes if c.after is None and c.path in new_folders]
         for change in in_the_way:
-            step = ("delete file", change.shown)
-            disk.unlink(change.path)
-            journal.undo.append((change.shown, _restorer(disk, change)))
-        for folder in plan.new_folders:
-            step = ("create parent directories for", plan.name(folder))
-            disk.mkdir(folder)
-            journal.undo.append((folder, functools.partial(disk.rmdir, folder)))
-        writes = [c for c in plan.changes if c.after is not None]
-        staged: list[tuple[FileChange, str]] = []
-        for change in writes:
-            assert change.after is not None
-            step = ("write file", change.shown)
-            temp = disk.write_temp(change.path, change.after.data, change.after.mode)
-            staged.append((change, temp))
-            journal.temps.add(temp)
+            self._delete(change)
+        for folder in self.plan.new_folders:
+            self._mkdir(folder)
+        staged = [(change, self._write_temp(change)) for change in changes if change.after is not None]
         for change, temp in staged:
-            step = ("write file", change.shown)
-            disk.replace(temp, change.path)
-            journal.temps.discard(temp)
-            journal.undo.append((change.shown, _restorer(disk, change)))
-        for change in plan.changes:
+            self._put(change, temp)
+        for change in changes:
             if change.after is None and change not in in_the_way:
-                step = ("delete file", change.shown)
-                disk.unlink(change.path)
-                journal.undo.append((change.shown, _restorer(disk, change)))
-    except BaseException as exc:
-        unrestored = journal.rollback()
-        if unrestored:
+                self._delete(change)
+        self._check_late_writes()
+
+    # The steps.
+
+    def _check(self, change: FileChange, new_folders: set[str]) -> None:
+        """The file is still what the plan read (bytes and identity); keep it open."""
+        self.step = ("read", change.shown, change.relative)
+        folder, name = _split(change.path)
+        if folder in new_folders:  # its folder is made later: mkdir refuses one that appeared
+            return
+        fd = self._folder(folder, change)
+        before = change.before
+        if before is None:
+            if _exists(fd, name):
+                raise _conflict(change)
+            return
+        if before.is_link:
+            if _link_text(fd, name) != before.data:
+                raise _conflict(change)
+            return
+        try:
+            old = os.open(name, _READ, dir_fd=fd)
+        except OSError as exc:
+            if exc.errno in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR, errno.ENXIO):
+                raise _conflict(change) from exc
+            raise
+        info = os.fstat(old)
+        self.old[change.path] = (old, info)
+        if not stat.S_ISREG(info.st_mode):
+            raise _conflict(change)
+        if before.info is not None and _identity(info) != _identity(before.info):
+            raise _conflict(change)
+        if _read_all(old) != before.data:
+            raise _conflict(change)
+
+    def _recheck(self, change: FileChange, fd: int, name: bytes) -> None:
+        """Right before replacing or deleting: the name still holds the file checked."""
+        before = change.before
+        assert before is not None
+        if before.is_link:
+            if _link_text(fd, name) != before.data:
+                raise _conflict(change)
+            return
+        old, checked = self.old[change.path]
+        try:
+            now = os.stat(name, dir_fd=fd, follow_symlinks=False)
+        except FileNotFoundError:
+            raise _conflict(change) from None
+        same = (now.st_dev, now.st_ino) == (checked.st_dev, checked.st_ino)
+        if not same or _identity(os.fstat(old)) != _identity(checked):
+            raise _conflict(change)
+
+    def _delete(self, change: FileChange) -> None:
+        self.step = ("delete file", change.shown, change.relative)
+        fd, name = self._where(change)
+        self._recheck(change, fd, name)
+        self.disk.unlink(fd, name)
+        self.undo.append((change.shown, lambda: self._restore(change)))
+
+    def _mkdir(self, folder: str) -> None:
+        shown, relative = self._name(folder), self._relative(folder)
+        self.step = ("create parent directories for", shown, relative)
+        parent, name = _split(folder)
+        try:
+            parent_fd = self.folders.get(parent)
+            self.disk.mkdir(parent_fd, name)
+        except FolderChanged as exc:
+            raise ConcurrentChangeError(
+                f"{shown} changed on disk while the patch was being applied: "
+                f"the folder {self._name(exc.folder)} {exc.why}",
+                path=relative,
+            ) from exc
+        except FileExistsError as exc:
+            raise ConcurrentChangeError(
+                f"{shown} changed on disk while the patch was being applied: it exists now",
+                path=relative,
+            ) from exc
+
+        def remove() -> None:
+            self.folders.forget(folder)
+            self.disk.rmdir(parent_fd, name)
+
+        self.undo.append((shown, remove))
+
+    def _write_temp(self, change: FileChange) -> bytes:
+        self.step = ("write file", change.shown, change.relative)
+        after = change.after
+        assert after is not None
+        fd, name = self._where(change)
+        temp = self.disk.write_temp(fd, name, after.data, after.mode, after.owner)
+        self.temps.append((fd, temp))
+        return temp
+
+    def _put(self, change: FileChange, temp: bytes) -> None:
+        self.step = ("write file", change.shown, change.relative)
+        fd, name = self._where(change)
+        if change.before is None:
+            try:
+                self.disk.link(fd, temp, name)
+            except FileExistsError as exc:
+                raise _conflict(change) from exc
+            self.temps.remove((fd, temp))
+            self.undo.append((change.shown, lambda: self.disk.unlink(fd, name)))
+            return
+        self._recheck(change, fd, name)
+        self.disk.replace(fd, temp, name)
+        self.temps.remove((fd, temp))
+        self.undo.append((change.shown, lambda: self._restore(change)))
+
+    def _check_late_writes(self) -> None:
+        """A writer that took no lock and wrote into a file while it was replaced."""
+        for change in self.plan.changes:
+            if change.path in self.old:
+                old, checked = self.old[change.path]
+                if _identity(os.fstat(old))[2:] != _identity(checked)[2:]:
+                    raise ConcurrentChangeError(
+                        f"{change.shown} was written to while the patch replaced it: "
+                        "the patch was rolled back, and the file keeps those bytes",
+                        path=change.relative,
+                    )
+
+    # Undoing.
+
+    def _restore(self, change: FileChange) -> None:
+        """Put `change.path` back as it was: from its old descriptor, late bytes included."""
+        before = change.before
+        assert before is not None
+        fd, name = self._where(change)
+        if before.is_link:
+            if _exists(fd, name):
+                self.disk.unlink(fd, name)
+            self.disk.symlink(before.data, fd, name)
+            return
+        data, mode, owner = before.data, before.mode, before.owner
+        if change.path in self.old:
+            old, _ = self.old[change.path]
+            info = os.fstat(old)
+            data, mode, owner = _read_all(old), stat.S_IMODE(info.st_mode), (info.st_uid, info.st_gid)
+        temp = self.disk.write_temp(fd, name, data, mode, owner)
+        try:
+            self.disk.replace(fd, temp, name)
+        except BaseException:
+            _quietly(self.disk.unlink, fd, temp)
+            raise
+
+    def _fail(self, exc: BaseException) -> None:
+        failed = []
+        for fd, temp in self.temps:
+            _quietly(self.disk.unlink, fd, temp)
+        for shown, undo in reversed(self.undo):
+            try:
+                undo()
+            except (OSError, ConcurrentChangeError):
+                failed.append(shown)
+        verb, shown, relative = self.step
+        if failed:
             raise RollbackError(
-                f"Failed to {step[0]} {step[1]}: {os_reason(exc)}; and these could not be "
-                f"restored: {', '.join(unrestored)}",
-                unrestored=tuple(unrestored),
+                f"Failed to {verb} {shown}: {os_reason(exc)}; and these could not be "
+                f"restored: {', '.join(failed)}",
+                unrestored=tuple(failed),
             ) from exc
         if isinstance(exc, OSError):
             raise PatchIOError(
-                f"Failed to {step[0]} {step[1]}: {os_reason(exc)}",
-                path=_relative(plan, step[1]),
-                errno=exc.errno,
+                f"Failed to {verb} {shown}: {os_reason(exc)}", path=relative, errno=exc.errno
             ) from exc
-        raise
+        raise exc
 
+    # Names.
 
-def _check_unchanged(plan: Plan, disk: Disk) -> None:
-    for change in plan.changes:
+    def _where(self, change: FileChange) -> tuple[int, bytes]:
+        folder, name = _split(change.path)
+        return self._folder(folder, change), name
+
+    def _folder(self, folder: str, change: FileChange) -> int:
         try:
-            now = disk.read(change.path)
-        except OSError as exc:
-            raise PatchIOError(
-                f"Failed to read {change.shown}: {os_reason(exc)}",
-                path=change.relative,
-                errno=exc.errno,
-            ) from exc
-        before = change.before
-        same = (now is None and before is None) or (
-            isinstance(now, FileState)
-            and before is not None
-            and now.data == before.data
-            and now.is_link == before.is_link
-        )
-        if not same:
-            raise ConcurrentChangeError(
-                f"{change.shown} changed on disk while the patch was being applied",
-                path=change.relative,
-            )
+            return self.folders.get(folder)
+        except FolderChanged as exc:
+            raise _conflict(change, f"the folder {self._name(exc.folder)} {exc.why}") from exc
+
+    def _name(self, path: str) -> str:
+        """How messages name `path` (a real path): as the plan names files."""
+        return path if self.plan.absolute_names else self._relative(path)
+
+    def _relative(self, path: str) -> str:
+        inside = path.startswith(self.root_real.rstrip(os.sep) + os.sep)
+        return os.path.relpath(path, self.root_real) if inside else path
 
 
-def _relative(plan: Plan, named: str) -> str:
-    """The path of a message's `named` file, relative to the root (the JSON `path`)."""
-    if os.path.isabs(named) and named.startswith(plan.root.rstrip(os.sep) + os.sep):
-        return os.path.relpath(named, plan.root)
-    return named
+def _conflict(change: FileChange, detail: str = "") -> ConcurrentChangeError:
+    return ConcurrentChangeError(
+        f"{change.shown} changed on disk while the patch was being applied"
+        + (f": {detail}" if detail else ""),
+        path=change.relative,
+    )
 
 
-def _restorer(disk: Disk, change: FileChange) -> Callable[[], None]:
-    """The step that puts `change.path` back as it was before."""
-    before = change.before
-
-    def restore() -> None:
-        if before is None or before.is_link:
-            if disk.read(change.path) is not None:
-                disk.unlink(change.path)
-        if before is None:
-            return
-        if before.is_link:
-            disk.symlink(before.data, change.path)
-        else:
-            disk.replace(disk.write_temp(change.path, before.data, before.mode), change.path)
-
-    return restore
+def _split(path: str) -> tuple[str, bytes]:
+    folder, name = os.path.split(path)
+    return folder, os.fsencode(name)
 
 
-def _quietly(action: Callable[[str], None], path: str) -> None:
+def _cut(name: bytes) -> bytes:
+    """At most _NAME_BYTES of `name`, cut between characters where it is UTF-8."""
+    cut = name[:_NAME_BYTES]
+    while cut and len(cut) < len(name) and (name[len(cut)] & 0xC0) == 0x80:
+        cut = cut[:-1]  # the next byte continues a character: do not split it
+    return cut
+
+
+def _identity(info: os.stat_result) -> tuple[int, int, int, int]:
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _exists(folder: int, name: bytes) -> bool:
     try:
-        action(path)
+        os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def _link_text(folder: int, name: bytes) -> bytes | None:
+    try:
+        return os.readlink(name, dir_fd=folder)
+    except OSError:
+        return None
+
+
+def _read_all(fd: int) -> bytes:
+    chunks, offset = [], 0
+    size = os.fstat(fd).st_size
+    while chunk := os.pread(fd, max(size - offset, 0) + 65536, offset):
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _keep_owner_and_mode(fd: int, mode: int | None, owner: tuple[int, int] | None) -> None:
+    """The old file's owner and group where we may set them; else no setuid/setgid bit."""
+    if owner is not None:
+        info = os.fstat(fd)
+        if (info.st_uid, info.st_gid) != owner:
+            try:
+                os.fchown(fd, *owner)
+            except OSError:  # not root: the file stays ours
+                pass
+            info = os.fstat(fd)
+        if mode is not None and info.st_uid != owner[0]:
+            mode &= ~stat.S_ISUID
+        if mode is not None and info.st_gid != owner[1]:
+            mode &= ~stat.S_ISGID
+    if mode is not None:
+        os.fchmod(fd, mode)
+
+
+def _quietly(action: Callable[[int, bytes], None], folder: int, name: bytes) -> None:
+    try:
+        action(folder, name)
     except OSError:
         pass

@@ -4,7 +4,7 @@ import os
 import stat
 
 from .._errors import PatchIOError
-from ._paths import Location, Resolver
+from ._paths import Location, Resolver, check_name
 from ._policy import Policy
 from ._tree import FileState, Kind, State, Tree
 
@@ -16,6 +16,7 @@ class DiskTree(Tree):
     """The tree under `root`; paths resolve from `workdir` as `_paths.Resolver` says."""
 
     def __init__(self, root: str, policy: Policy, workdir: str = ".") -> None:
+        check_name(root, "root folder")
         if not os.path.isdir(root):
             raise PatchIOError(f"The root folder {os.path.abspath(root)} does not exist", path=root)
         self.policy = policy
@@ -82,10 +83,19 @@ def read_entry(path: str, *, follow: bool) -> State:
     except (FileNotFoundError, NotADirectoryError):
         return None
     if stat.S_ISLNK(info.st_mode):
-        return FileState(os.fsencode(os.readlink(path)), is_link=True)
+        return FileState(os.fsencode(os.readlink(path)), is_link=True, info=info)
     if stat.S_ISDIR(info.st_mode):
         return Kind.FOLDER
     if not stat.S_ISREG(info.st_mode):  # never open a FIFO or a device
         return Kind.SPECIAL
-    with open(path, "rb") as file:
-        return FileState(file.read(), stat.S_IMODE(info.st_mode))
+    # The status of the open file, not of the path: the bytes and the identity
+    # the commit checks again are those of one and the same file.
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    with open(os.open(path, flags), "rb") as file:
+        info = os.fstat(file.fileno())
+        if not stat.S_ISREG(info.st_mode):  # swapped since the stat above
+            return Kind.SPECIAL
+        data = file.read()
+    mode = stat.S_IMODE(info.st_mode)
+    read_only = not mode & 0o222 or not os.access(path, os.W_OK)
+    return FileState(data, mode, owner=(info.st_uid, info.st_gid), read_only=read_only, info=info)

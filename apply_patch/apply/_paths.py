@@ -11,8 +11,10 @@ from __future__ import annotations
 import os
 from .._dataclass import dataclass
 
-from .._errors import FilePolicyError
+from .._errors import FilePolicyError, PatchIOError, os_reason
 from ._policy import Policy
+
+VCS_FOLDERS = frozenset({".git", ".hg", ".svn"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +43,8 @@ class Resolver:
     """
 
     def __init__(self, root: str, policy: Policy, workdir: str = ".") -> None:
+        check_name(root, "root folder")
+        check_name(workdir, "working folder")
         self.root_shown = os.path.abspath(root)
         self.root_real = os.path.realpath(root)
         self.base = os.path.normpath(os.path.join(self.root_shown, workdir))
@@ -69,12 +73,22 @@ class Resolver:
         if not written or "\0" in written:
             raise FilePolicyError(f"Invalid path {written!r}", path=written, patch_line=line)
         shown = os.path.normpath(os.path.join(self.base, written))
-        entry = os.path.join(os.path.realpath(os.path.dirname(shown)), os.path.basename(shown))
-        target = os.path.realpath(shown)
-        if self._policy.symlinks == "error":
-            self._refuse_symlinks(written, shown, line)
-        if self._policy.outside_root == "error":
-            self._confine(written, shown, entry, target if follow_leaf else entry, line)
+        try:
+            entry = os.path.join(os.path.realpath(os.path.dirname(shown)), os.path.basename(shown))
+            target = os.path.realpath(shown)
+            if self._policy.symlinks == "error":
+                self._refuse_symlinks(written, shown, line)
+            if self._policy.outside_root == "error":
+                self._confine(written, shown, entry, target if follow_leaf else entry, line)
+        except OSError as exc:  # a symlink swapped while it was being resolved
+            raise PatchIOError(
+                f"Failed to resolve path '{written}': {os_reason(exc)}",
+                path=written,
+                patch_line=line,
+                errno=exc.errno,
+            ) from exc
+        if self._policy.vcs_dir == "error":
+            self._refuse_vcs(written, (shown, entry, target), line)
         relative = (
             os.path.relpath(shown, self.root_shown) if _inside(shown, self.root_shown) else shown
         )
@@ -106,6 +120,19 @@ class Resolver:
                 return f"the symlink {self.name(path)} (to {os.readlink(path)})"
         return f"a symlink (to {os.path.realpath(shown)})"
 
+    def _refuse_vcs(self, written: str, paths: tuple[str, ...], line: int | None) -> None:
+        """No patch path may lead into a VCS folder (hooks there run code), spelled or through links."""
+        for path, root in zip(paths, (self.root_shown, self.root_real, self.root_real)):
+            below = path[len(root.rstrip(os.sep)) :] if _inside(path, root) else path
+            for part in below.split(os.sep):
+                if part.startswith(".") and part.casefold() in VCS_FOLDERS:
+                    raise FilePolicyError(
+                        f"Path '{written}' is inside a {part} folder, which a patch may not "
+                        "change (--vcs-dir allow permits it)",
+                        path=written,
+                        patch_line=line,
+                    )
+
     def _refuse_symlinks(self, written: str, shown: str, line: int | None) -> None:
         if _inside(shown, self.root_shown):
             path, below = self.root_shown, os.path.relpath(shown, self.root_shown)
@@ -120,6 +147,17 @@ class Resolver:
                     path=written,
                     patch_line=line,
                 )
+
+
+def check_name(path: str, what: str) -> None:
+    """A folder named by the caller must be a path the OS can take (PatchIOError if not)."""
+    try:
+        os.fsencode(path)
+        usable = "\0" not in path
+    except UnicodeEncodeError:
+        usable = False
+    if not usable:
+        raise PatchIOError(f"The {what} {path!r} is not a usable path", path=path)
 
 
 def _inside(path: str, root: str) -> bool:

@@ -8,6 +8,7 @@ from ._commit import commit
 from .._dataclass import dataclass
 from ._disk_tree import DiskTree
 from ._gc import PausedCollector
+from ._lock import RootLock
 from .._errors import PatchSyntaxError
 from ..format._model import Patch
 from ..format._parse import parse_patch
@@ -165,8 +166,10 @@ class Replay:
 
 def _plan(plan_in: Callable[[Tree], Plan], tree: Tree, *, commit_it: bool) -> Plan:
     with PausedCollector():  # the collector would walk large files' lines again and again
-        plan = plan_in(tree)
-        if commit_it:
+        if not commit_it:
+            return plan_in(tree)
+        with RootLock(tree.root):  # cooperating writers take turns: each plans what the last left
+            plan = plan_in(tree)
             commit(plan)
     return plan
 

@@ -255,7 +255,8 @@ class _Planner:
         ending = "\r\n" if self.policy.line_endings == "crlf" else "\n"
         data = op.text(ending, force=self.policy.line_endings != "keep").encode("utf-8")
         mode = existing.mode if existing is not None else None
-        self.overlay.put(where.target, FileState(data, mode))
+        owner = existing.owner if existing is not None else None
+        self.overlay.put(where.target, FileState(data, mode, owner=owner))
         return OperationResult("A", op.path, where.target, added=len(op.lines))
 
     def delete(self, op: DeleteFile) -> OperationResult:
@@ -285,8 +286,10 @@ class _Planner:
             self.warnings += located.warnings
         destination = where if op.move_to is None else self._move_destination(op, where)
         moved = destination is not where
+        if not moved:
+            self._refuse_read_only(state, where, op.line)
         mode = state.mode if not moved or self.policy.move_mode == "keep" else None
-        self.overlay.put(destination.target, FileState(data, mode))
+        self.overlay.put(destination.target, FileState(data, mode, owner=state.owner))
         if moved:  # the source's own entry goes: a symlink itself, not what it points to
             self.overlay.look(where.entry, where, "Failed to remove original", follow=False)
             self.overlay.put(where.entry, None)
@@ -335,8 +338,19 @@ class _Planner:
                 path=where.relative,
                 patch_line=line,
             )
+        if state is not None:
+            self._refuse_read_only(state, where, line)
         self.overlay.make_parents(where)
         return state
+
+    def _refuse_read_only(self, state: FileState, where: Location, line: int) -> None:
+        """A file without write permission is not replaced, unless the policy allows it."""
+        if state.read_only and self.policy.read_only == "error":
+            raise FilePolicyError(
+                f"Failed to write file {where.shown}: it is read-only (--read-only allow writes it)",
+                path=where.relative,
+                patch_line=line,
+            )
 
     def _move_destination(self, op: UpdateFile, source: Location) -> Location:
         assert op.move_to is not None
@@ -397,8 +411,19 @@ def _new_folders(changes: tuple[FileChange, ...], tree: Tree) -> tuple[str, ...]
             continue
         chain = []
         parent = tree.parent(change.path)
-        while parent is not None and tree.kind(parent) != "folder":
+        while parent is not None and _kind(tree, parent, change) != "folder":
             chain.append(parent)
             parent = tree.parent(parent)
         needed.update(dict.fromkeys(reversed(chain)))
     return tuple(sorted(needed, key=lambda p: p.count(os.sep)))
+
+
+def _kind(tree: Tree, path: str, change: FileChange) -> str | None:
+    try:
+        return tree.kind(path)
+    except OSError as exc:  # the tree changed under the planner (a loop, a lost permission)
+        raise PatchIOError(
+            f"Failed to write file {change.shown}: cannot inspect {path}: {os_reason(exc)}",
+            path=change.relative,
+            errno=exc.errno,
+        ) from exc

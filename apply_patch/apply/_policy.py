@@ -66,6 +66,12 @@ class Policy:
     message_paths: Literal["relative", "absolute"] = _option(
         "relative", "how messages name files: relative to the root, or absolute as the reference"
     )
+    read_only: Literal["error", "allow"] = _option(
+        "error", "replacing a file without write permission (allow: written, mode kept)"
+    )
+    vcs_dir: Literal["error", "allow"] = _option(
+        "error", "writing, moving or deleting inside a .git, .hg or .svn folder"
+    )
 
     def __post_init__(self) -> None:
         for name, choices in CHOICES.items():
@@ -105,4 +111,5 @@ CODEX: Final = Policy(
     final_newline="add",
     pure_addition="end",
     message_paths="absolute",
+    vcs_dir="allow",
 )

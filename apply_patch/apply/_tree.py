@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import enum
 
-from .._dataclass import dataclass
+from .._dataclass import dataclass, field
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import os
+
     from ._paths import Location
     from ._policy import Policy
 
@@ -20,12 +22,24 @@ if TYPE_CHECKING:
 class FileState:
     """A file's bytes and permission bits (None: as for a new file).
 
-    For a symlink (`is_link`), `data` is the link's target path.
+    For a symlink (`is_link`), `data` is the link's target path. The other
+    fields are facts of the file on disk, not compared: `info` its status
+    when read (identity, size, times, links), `owner` the (uid, gid) a
+    written file should keep, `read_only` whether it has no write permission
+    for us or at all.
     """
 
     data: bytes
     mode: int | None = None
     is_link: bool = False
+    owner: tuple[int, int] | None = field(default=None, compare=False)
+    read_only: bool = field(default=False, compare=False)
+    info: os.stat_result | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def links(self) -> int:
+        """How many names the file has (1 when unknown)."""
+        return 1 if self.info is None else self.info.st_nlink
 
 
 class Kind(enum.Enum):

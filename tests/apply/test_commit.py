@@ -63,21 +63,27 @@ class FailingDisk(Disk):
         if self.calls == self.fail_at:
             raise OSError(28, "No space left on device")
 
-    def mkdir(self, path: str) -> None:
+    def mkdir(self, folder: int, name: bytes) -> None:
         self._tick()
-        super().mkdir(path)
+        super().mkdir(folder, name)
 
-    def write_temp(self, path: str, data: bytes, mode: int | None) -> str:
+    def write_temp(
+        self, folder: int, name: bytes, data: bytes, mode: int | None, owner: tuple[int, int] | None
+    ) -> bytes:
         self._tick()
-        return super().write_temp(path, data, mode)
+        return super().write_temp(folder, name, data, mode, owner)
 
-    def replace(self, source: str, target: str) -> None:
+    def replace(self, folder: int, source: bytes, target: bytes) -> None:
         self._tick()
-        super().replace(source, target)
+        super().replace(folder, source, target)
 
-    def unlink(self, path: str) -> None:
+    def link(self, folder: int, source: bytes, target: bytes) -> None:
         self._tick()
-        super().unlink(path)
+        super().link(folder, source, target)
+
+    def unlink(self, folder: int, name: bytes) -> None:
+        self._tick()
+        super().unlink(folder, name)
 
 
 def _count_calls(tmp_path: Path) -> int:
@@ -93,7 +99,7 @@ def _count_calls(tmp_path: Path) -> int:
 
 def test_every_failing_step_is_rolled_back(tmp_path: Path) -> None:
     calls = _count_calls(tmp_path)
-    assert calls >= 9  # 3 folders, 3 temp files, 3 replaces, 3 deletions
+    assert calls >= 12  # 3 folders, 3 temp files, 1 replace, 2 links, 3 deletions
     for fail_at in range(1, calls + 1):
         root = tmp_path / f"run{fail_at}"
         root.mkdir()
@@ -105,6 +111,7 @@ def test_every_failing_step_is_rolled_back(tmp_path: Path) -> None:
         assert not isinstance(caught.value, RollbackError)
         assert "No space left on device (os error 28)" in str(caught.value)
         assert snapshot(root) == before, f"not rolled back when call {fail_at} failed"
+        assert not [p for p in os.listdir(root) if p.endswith(".apply_patch.tmp")]
 
 
 def test_a_file_changed_after_planning_aborts_everything(tmp_path: Path) -> None:
@@ -114,9 +121,7 @@ def test_a_file_changed_after_planning_aborts_everything(tmp_path: Path) -> None
     before = snapshot(tmp_path)
     with pytest.raises(ConcurrentChangeError) as caught:
         commit(plan)
-    assert str(caught.value) == (
-        "notes.txt changed on disk while the patch was being applied"
-    )
+    assert str(caught.value) == "notes.txt changed on disk while the patch was being applied"
     assert snapshot(tmp_path) == before
 
 
@@ -135,13 +140,16 @@ def test_a_failed_restore_is_reported_as_such(tmp_path: Path) -> None:
     _tree(tmp_path)
 
     class BrokenRestore(FailingDisk):
-        def write_temp(self, path: str, data: bytes, mode: int | None) -> str:
+        def write_temp(
+            self, folder: int, name: bytes, data: bytes, mode: int | None, owner: tuple[int, int] | None
+        ) -> bytes:
             if data == b"keep\ndrop\n":  # only the restore of notes.txt writes this
                 raise OSError(5, "Input/output error")
-            return super().write_temp(path, data, mode)
+            return super().write_temp(folder, name, data, mode, owner)
 
+    calls = _count_calls(tmp_path)
     plan = make_plan(parse_patch(PATCH), DiskTree(str(tmp_path), DEFAULT))
-    disk = BrokenRestore(fail_at=12)  # the last deletion fails; the rollback follows
+    disk = BrokenRestore(fail_at=calls)  # the last deletion fails; the rollback follows
     with pytest.raises(RollbackError) as caught:
         commit(plan, disk)
     assert caught.value.unrestored == ("notes.txt",)
@@ -156,9 +164,7 @@ def test_a_folder_appearing_after_planning_aborts_everything(tmp_path: Path) -> 
     before = snapshot(tmp_path)
     with pytest.raises(ConcurrentChangeError) as caught:
         commit(plan)
-    assert str(caught.value) == (
-        "moved/notes.txt changed on disk while the patch was being applied"
-    )
+    assert str(caught.value) == "moved changed on disk while the patch was being applied: it exists now"
     assert snapshot(tmp_path) == before
 
 

@@ -64,10 +64,11 @@ class Killer(Disk):
         Killer.calls += 1
         if Killer.calls == int(sys.argv[2]):
             os.kill(os.getpid(), signal.SIGKILL)
-    def mkdir(self, path): self.tick(); super().mkdir(path)
-    def write_temp(self, path, data, mode): self.tick(); return super().write_temp(path, data, mode)
-    def replace(self, source, target): self.tick(); super().replace(source, target)
-    def unlink(self, path): self.tick(); super().unlink(path)
+    def mkdir(self, *args): self.tick(); super().mkdir(*args)
+    def write_temp(self, *args): self.tick(); return super().write_temp(*args)
+    def replace(self, *args): self.tick(); super().replace(*args)
+    def link(self, *args): self.tick(); super().link(*args)
+    def unlink(self, *args): self.tick(); super().unlink(*args)
 
 commit(make_plan(parse_patch(sys.stdin.read()), DiskTree(sys.argv[1], DEFAULT)), Killer())
 print(Killer.calls)

@@ -47,7 +47,7 @@ SWAP_PATCH = """\
 
 
 def _plan(root: Path, patch: str, policy=DEFAULT):  # type: ignore[no-untyped-def]
-    return make_plan(parse_patch(patch), DiskTree(str(root), policy), policy)
+    return make_plan(parse_patch(patch), DiskTree(str(root), policy))
 
 
 def _swap_tree(tmp_path: Path) -> tuple[Path, Path]:
@@ -214,25 +214,23 @@ def test_root_keeps_the_owner_of_a_moved_file(tmp_path: Path) -> None:
 
 
 @ROOT_ONLY
-def test_a_user_who_cannot_keep_the_owner_drops_setuid_and_setgid(tmp_path: Path) -> None:
+def test_a_process_that_cannot_keep_the_owner_drops_setuid_and_setgid(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     uid, gid = _nobody()
-    os.chmod(tmp_path, 0o777)
     path = tmp_path / "tool.sh"
     path.write_text("echo old\n")
-    os.chmod(path, 0o6755)  # root's setuid, setgid file in a folder anyone may write
-    patch = "*** Begin Patch\n*** Update File: tool.sh\n-echo old\n+echo new\n*** End Patch"
+    os.chown(path, uid, gid)
+    os.chmod(path, 0o6755)  # nobody's setuid, setgid file
 
-    def as_nobody() -> None:
-        os.setgid(gid)
-        os.setuid(uid)
+    def refused(fd: int, uid: int, gid: int) -> None:  # as for a process that is not root
+        raise PermissionError(1, "Operation not permitted")
 
-    result = subprocess.run(
-        [executable(), "--read-only", "allow", patch], cwd=tmp_path, capture_output=True,
-        preexec_fn=as_nobody, timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
+    monkeypatch.setattr(os, "fchown", refused)
+    apply_patch("*** Begin Patch\n*** Update File: tool.sh\n-echo old\n+echo new\n*** End Patch", tmp_path)
     info = path.stat()
-    assert (info.st_uid, stat.S_IMODE(info.st_mode)) == (uid, 0o755)
+    assert (info.st_uid, stat.S_IMODE(info.st_mode)) == (os.geteuid(), 0o755)
+    assert path.read_text() == "echo new\n"
 
 
 # 4. Read-only files.
@@ -247,7 +245,7 @@ def test_a_read_only_file_is_refused(tmp_path: Path, args: list[str]) -> None:
     before = snapshot(tmp_path)
     result = run_cli([*args, READ_ONLY_PATCH], tmp_path)
     assert result.returncode == 1
-    shown = "ro.txt" if not args else str(tmp_path / "ro.txt")
+    shown = "ro.txt" if not args else str(tmp_path / "ro.txt")  # --codex: absolute, as the reference
     assert result.stderr.decode() == (
         f"Failed to write file {shown}: it is read-only (--read-only allow writes it)\n{NOTHING_CHANGED}"
     )
@@ -292,7 +290,7 @@ class Interrupting(Disk):
         if Interrupting.calls == 2:  # between a replace and the record of its undo step
             os.kill(os.getpid(), signal.SIG{name})
 
-plan = make_plan(parse_patch(sys.stdin.read()), DiskTree(sys.argv[1], DEFAULT), DEFAULT)
+plan = make_plan(parse_patch(sys.stdin.read()), DiskTree(sys.argv[1], DEFAULT))
 try:
     commit(plan, Interrupting())
 except KeyboardInterrupt:
@@ -352,7 +350,7 @@ def test_a_closed_pipe_after_the_commit_still_exits_0(tmp_path: Path) -> None:
 # 7. Odd inputs are PatchErrors, never tracebacks.
 
 
-@pytest.mark.parametrize("workdir", ["a\0b", "\ud800", "ok/\udcff"])
+@pytest.mark.parametrize("workdir", ["a\0b", "\ud800"])
 def test_an_unusable_working_folder_is_a_patch_error(tmp_path: Path, workdir: str) -> None:
     before = snapshot(tmp_path)
     with pytest.raises(PatchError) as caught:

@@ -1,0 +1,69 @@
+"""Folders opened one name at a time from `/`, never through a symlink.
+
+The commit names every file it touches as (folder descriptor, name): a folder
+on the way that was swapped for a symlink, or for a file, after planning
+cannot redirect a write; it is a `ConcurrentChangeError`, reported by the
+caller with the folder's name. This module only opens and closes descriptors.
+"""
+
+import errno
+import os
+
+# O_PATH: a descriptor for *at() calls that needs no read permission on the folder.
+_FLAGS = getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+class FolderChanged(Exception):
+    """`folder` is no longer the real folder the plan saw: `why` says what it is now."""
+
+    def __init__(self, folder: str, why: str) -> None:
+        super().__init__(f"the folder {folder} {why}")
+        self.folder = folder
+        self.why = why
+
+
+class Folders:
+    """Descriptors of absolute folders (symlinks resolved), cached; `close()` releases them."""
+
+    def __init__(self) -> None:
+        self._fds: dict[str, int] = {}
+
+    def get(self, folder: str) -> int:
+        """The descriptor of `folder`, opened from its parent's; FolderChanged if it cannot be."""
+        fd = self._fds.get(folder)
+        if fd is not None:
+            return fd
+        parent = os.path.dirname(folder)
+        if parent == folder:  # "/"
+            fd = os.open(folder, _FLAGS)
+        else:
+            fd = self.open_child(self.get(parent), folder)
+        self._fds[folder] = fd
+        return fd
+
+    def open_child(self, parent: int, folder: str) -> int:
+        name = os.path.basename(folder)
+        try:
+            return os.open(name, _FLAGS, dir_fd=parent)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                try:
+                    os.readlink(name, dir_fd=parent)
+                    why = "is now a symlink"
+                except OSError:
+                    why = "is no longer a folder"
+                raise FolderChanged(folder, why) from exc
+            if exc.errno == errno.ENOENT:
+                raise FolderChanged(folder, "no longer exists") from exc
+            raise
+
+    def forget(self, folder: str) -> None:
+        """Close `folder`'s descriptor (it is being removed)."""
+        fd = self._fds.pop(folder, None)
+        if fd is not None:
+            os.close(fd)
+
+    def close(self) -> None:
+        for fd in self._fds.values():
+            os.close(fd)
+        self._fds.clear()

@@ -1,0 +1,55 @@
+"""SIGINT, SIGTERM and SIGHUP wait while the commit (or its rollback) runs.
+
+`Held()` blocks them in the main thread (`pthread_sigmask`) and, when the
+commit is over, takes the ones that arrived off the pending set. By default
+they are then raised again, so a library caller sees its KeyboardInterrupt
+right after a commit that is complete (or wholly rolled back). The executable
+calls `defer()` first: it prints its summary, then `honour()` ends the
+process as the signal would have. In other threads nothing is blocked:
+Python runs signal handlers in the main thread only, so a commit in a worker
+thread is not interrupted by them.
+"""
+
+import signal
+import threading
+
+HELD = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+_deferred: list[int] = []
+_defer = False
+
+
+def defer() -> None:
+    """Keep signals that arrive during a commit for `honour()` instead of raising them at once."""
+    global _defer
+    _defer = True
+
+
+def honour() -> None:
+    """End the process as the first kept signal would have (its default action)."""
+    for number in _deferred:
+        signal.signal(number, signal.SIG_DFL)
+        signal.raise_signal(number)
+
+
+class Held:
+    """Blocks the held signals in the main thread for the duration of a `with` block."""
+
+    def __init__(self) -> None:
+        self._old: set[signal.Signals] | None = None
+
+    def __enter__(self) -> None:
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._old is None:
+            return
+        arrived = sorted(HELD & signal.sigpending() - self._old)
+        for number in arrived:
+            signal.sigtimedwait([number], 0)  # taken off the pending set
+        signal.pthread_sigmask(signal.SIG_SETMASK, self._old)
+        if _defer:
+            _deferred.extend(arrived)
+            return
+        for number in arrived:
+            signal.raise_signal(number)
