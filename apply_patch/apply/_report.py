@@ -59,6 +59,12 @@ def _file_diff(
 ) -> str:
     old_label = "/dev/null" if before is None else f"a/{old_name}"
     new_label = "/dev/null" if after is None else f"b/{new_name}"
+    if before is not None and before.links > 1:
+        # Its other names may be outside the root: what it holds is not ours to show.
+        return (
+            f"Files {old_label} and {new_label} differ ({old_name} has {before.links} "
+            "hard links: its content is not shown)\n"
+        )
     old, new = _diff_lines(before), _diff_lines(after)
     if old is None or new is None:
         return f"Binary files {old_label} and {new_label} differ\n"

@@ -9,8 +9,9 @@ from __future__ import annotations
 import sys
 
 from ..apply._pipeline import apply_patch
-from .._errors import PatchError
-from ..apply._report import error_json, failure, result_json, warnings_text
+from .._errors import PatchError, os_reason
+from ..apply import _signals
+from ..apply._report import NOTHING_CHANGED, error_json, failure, result_json, warnings_text
 from . import _options
 
 TYPE_CHECKING = False
@@ -18,6 +19,8 @@ if TYPE_CHECKING:  # start-up time: typing, argparse and importlib.metadata cost
     import argparse
     from collections.abc import Sequence
     from typing import Any, Final, TextIO
+
+    from ..apply._pipeline import ApplyResult
 
 USAGE: Final = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch"
 EXTRA_ARGUMENT: Final = "Error: apply_patch accepts exactly one argument."
@@ -51,7 +54,40 @@ SUBCOMMANDS: Final[dict[str, str]] = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the executable with `argv` (default: sys.argv[1:]); return the exit code."""
+    """Run the executable with `argv` (default: sys.argv[1:]); return the exit code.
+
+    Never a traceback: Ctrl-C before the commit ends with nothing changed
+    (exit 130); any unexpected error is one line and exit 1 (nothing changed:
+    the commit undoes itself on any exception). A signal held during a
+    commit is honoured once the summary is printed (`_signals`).
+    """
+    _signals.defer()
+    try:
+        code = _main(argv)
+    except KeyboardInterrupt:
+        if _signals.commits_done():  # `extract --apply`: the patches before this one stay
+            _say("apply_patch: interrupted; the patches applied before stay applied.\n")
+        else:
+            _say(f"apply_patch: interrupted. {NOTHING_CHANGED}\n")
+        return 130
+    except Exception as exc:  # a bug of ours: one clean line, never a traceback
+        _say(f"apply_patch: internal error: {type(exc).__name__}: {exc}. {NOTHING_CHANGED}\n")
+        return 1
+    if code == 0:  # after an error (its rollback done) the exit status is the error's
+        _signals.honour()
+    return code
+
+
+def _say(text: str) -> None:
+    """Write to stderr if it still works."""
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in SUBCOMMANDS:
         import importlib  # with warnings: only for a subcommand
@@ -86,16 +122,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             sys.stderr.write(failure(error, dry_run=options.dry_run))
         return 1
+    try:  # the patch is applied: nothing from here on may turn it into "not applied"
+        _print_result(result, options, chosen)
+    except OSError as exc:  # stdout on a full disk, a closed pipe
+        _silence_stdout()
+        _say(f"apply_patch: the patch was applied, but its summary could not be printed: {os_reason(exc)}\n")
+    return 0
+
+
+def _print_result(result: ApplyResult, options: argparse.Namespace | _options.Defaults, chosen: str) -> None:
     if options.json:
         diff = result.diff if options.diff else None
         document = result_json(result.operations, result.warnings, dry_run=result.dry_run, diff=diff)
         _print_json(_with_format(document, options.format, chosen))
-        return 0
-    sys.stdout.write(result.summary)
-    if options.diff:
-        sys.stdout.write(result.diff)
-    sys.stderr.write(warnings_text(result.warnings))
-    return 0
+    else:
+        sys.stdout.write(result.summary)
+        if options.diff:
+            sys.stdout.write(result.diff)
+        sys.stderr.write(warnings_text(result.warnings))
+    sys.stdout.flush()
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush fails no more."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _with_format(document: dict[str, Any], asked: str, chosen: str) -> dict[str, Any]:
@@ -109,7 +166,7 @@ def _print_json(document: dict[str, object]) -> None:
     sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
 
 
-def _read_patch(arguments: list[str], stdin: TextIO, stderr: TextIO) -> str | int:
+def _read_patch(arguments: list[str], stdin: TextIO | None, stderr: TextIO) -> str | int:
     """The patch text, or the exit code after printing the reference's message."""
     if arguments[:1] == ["--"]:
         arguments = arguments[1:]
@@ -123,6 +180,9 @@ def _read_patch(arguments: list[str], stdin: TextIO, stderr: TextIO) -> str | in
             stderr.write(NOT_UTF8_ARGUMENT + "\n")
             return 1
         return arguments[0]
+    if stdin is None:  # started with stdin closed
+        stderr.write(f"{STDIN_FAILED}\nstdin is closed\n")
+        return 1
     data = stdin.buffer.read()
     if not data:
         stderr.write(USAGE + "\n")

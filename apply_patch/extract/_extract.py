@@ -87,7 +87,10 @@ def extract_patches(source: str) -> tuple[Extracted, ...]:
     state, session = ShellState(), Session()
     for region in regions(source):
         if isinstance(region, ShellText):
-            calls, state = script_calls(region.text, state, region.first_line, region.program)
+            try:
+                calls, state = script_calls(region.text, state, region.first_line, region.program)
+            except RecursionError:  # shell nested too deep to walk: a region without a call
+                continue
             label = region.source
         else:
             calls, session = json_calls(region.value, region.line, session)

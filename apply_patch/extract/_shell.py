@@ -136,16 +136,21 @@ def literal_rows(node: Node) -> Iterator[int]:
 
 def heredoc_rows(node: Node) -> Iterator[int]:
     """Rows inside heredoc bodies."""
-    if node.type == "heredoc_body":
-        yield from range(node.start_point.row, node.end_point.row)
-        return
-    for child in node.children:
-        yield from heredoc_rows(child)
+    for found in _nodes_of(node, ("heredoc_body",)):
+        yield from range(found.start_point.row, found.end_point.row)
+
+
+def _nodes_of(node: Node, types: tuple[str, ...]) -> Iterator[Node]:
+    """The outermost nodes of `types` under `node`, in order (a loop: nesting may be deep)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in types:
+            yield current
+        else:
+            stack.extend(reversed(current.children))
 
 
 def _string_rows(node: Node) -> Iterator[int]:
-    if node.type in ("raw_string", "string", "ansi_c_string"):
-        yield from range(node.start_point.row + 1, node.end_point.row + 1)
-        return
-    for child in node.children:
-        yield from _string_rows(child)
+    for found in _nodes_of(node, ("raw_string", "string", "ansi_c_string")):
+        yield from range(found.start_point.row + 1, found.end_point.row + 1)

@@ -338,8 +338,11 @@ def _last_row(node: Node) -> int:
 
 
 def _errors(nodes: Sequence[Node]) -> Iterator[Node]:
-    for node in nodes:
+    # A loop, not recursion: shell nested thousands deep must not exhaust the stack.
+    stack = list(reversed(nodes))
+    while stack:
+        node = stack.pop()
         if node.is_error or node.is_missing:
             yield node
         elif node.has_error:
-            yield from _errors(node.children)
+            stack.extend(reversed(node.children))
