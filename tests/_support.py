@@ -87,3 +87,11 @@ def copy_tree(source: Path, target: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
     if source.is_dir():
         shutil.copytree(source, target, symlinks=True, dirs_exist_ok=True)
+    # Shared fixtures may be kept read-only; the copies are ordinary, writable files
+    # (a read-only file is refused by default: tests that want one make it so).
+    for folder, dirs, files in os.walk(target):
+        for name in dirs + files:
+            path = Path(folder, name)
+            info = path.lstat()
+            if not stat.S_ISLNK(info.st_mode) and not info.st_mode & stat.S_IWUSR:
+                path.chmod(stat.S_IMODE(info.st_mode) | stat.S_IWUSR)

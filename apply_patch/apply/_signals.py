@@ -35,11 +35,11 @@ class Held:
     """Blocks the held signals in the main thread for the duration of a `with` block."""
 
     def __init__(self) -> None:
-        self._old: set[signal.Signals] | None = None
+        self._old: set[int] | None = None
 
     def __enter__(self) -> None:
         if threading.current_thread() is threading.main_thread():
-            self._old = signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
+            self._old = set(signal.pthread_sigmask(signal.SIG_BLOCK, HELD))
 
     def __exit__(self, *exc_info: object) -> None:
         if self._old is None:
