@@ -124,14 +124,24 @@ def folder_flips_to_symlink(tmp: Path, runs: int, deadline: float) -> Counts:
     return counts
 
 
+def _pairs(tmp: Path, runs: int, deadline: float, counts: Counts, edit_both: Callable[[Path], list[bool]]) -> Counts:
+    """Repeat `edit_both` (two edits of one file at once) on a fresh file each run."""
+    more = _bounded(runs, deadline)
+    while more(counts.runs):
+        root = tmp / f"pair{counts.runs}"
+        root.mkdir()
+        _shared_file(root)
+        _count_edits(counts, root, edit_both(root))
+        counts.runs += 1
+        shutil.rmtree(root)
+    return counts
+
+
 def two_processes(tmp: Path, runs: int, deadline: float) -> Counts:
     """Two `apply_patch` processes edit different lines of one file at the same moment."""
     counts = Counts("two processes, one file (CLI)")
-    more = _bounded(runs, deadline)
-    while more(counts.runs):
-        root = tmp / f"procs{counts.runs}"
-        root.mkdir()
-        _shared_file(root)
+
+    def edit_both(root: Path) -> list[bool]:
         procs = [
             subprocess.Popen(
                 [executable(), "-C", str(root), _edit(line, f"EDIT {index}")],
@@ -141,20 +151,15 @@ def two_processes(tmp: Path, runs: int, deadline: float) -> Counts:
         ]
         errors = [proc.communicate(timeout=60)[1] for proc in procs]
         counts.tracebacks += sum(b"Traceback" in error for error in errors)
-        _count_edits(counts, root, [proc.returncode == 0 for proc in procs])
-        counts.runs += 1
-        shutil.rmtree(root)
-    return counts
+        return [proc.returncode == 0 for proc in procs]
+
+    return _pairs(tmp, runs, deadline, counts, edit_both)
 
 
 def two_threads(tmp: Path, runs: int, deadline: float) -> Counts:
     """Two threads of one process call `apply_patch` on one file at the same moment."""
-    counts = Counts("two threads, one file (library)")
-    more = _bounded(runs, deadline)
-    while more(counts.runs):
-        root = tmp / f"threads{counts.runs}"
-        root.mkdir()
-        _shared_file(root)
+
+    def edit_both(root: Path) -> list[bool]:
         results = [False, False]
         start = threading.Barrier(2)
 
@@ -171,10 +176,9 @@ def two_threads(tmp: Path, runs: int, deadline: float) -> Counts:
             thread.start()
         for thread in threads:
             thread.join()
-        _count_edits(counts, root, results)
-        counts.runs += 1
-        shutil.rmtree(root)
-    return counts
+        return results
+
+    return _pairs(tmp, runs, deadline, Counts("two threads, one file (library)"), edit_both)
 
 
 def pipelined_mcp_calls(tmp: Path, runs: int, deadline: float) -> Counts:
