@@ -216,12 +216,12 @@ SIGINT_FILES = 40
 def _sigint_tree(root: Path) -> None:
     root.mkdir()
     for i in range(SIGINT_FILES):
-        (root / f"f{i:02}.txt").write_text("old\n" * 200)
+        (root / f"f{i:02}.txt").write_text("".join(f"old {j}\n" for j in range(200)))
 
 
 SIGINT_PATCH = (
     "*** Begin Patch\n*** Add File: made/deep/new.txt\n+new\n"
-    + "".join(f"*** Update File: f{i:02}.txt\n@@\n-old\n+new\n" for i in range(SIGINT_FILES))
+    + "".join(f"*** Update File: f{i:02}.txt\n@@\n-old 7\n+new 7\n" for i in range(SIGINT_FILES))
     + "*** End Patch\n"
 )
 
@@ -265,12 +265,12 @@ def sigint_anywhere(tmp: Path, runs: int, deadline: float, seed: int = 14) -> Co
 def _at_start_up(error: bytes) -> bool:
     """Python's own KeyboardInterrupt traceback, raised before `main()` was entered.
 
-    The console script imports (its wrapper, then the package) before any code
-    of ours runs: a SIGINT there is the interpreter's to report, and nothing
-    has been read or written yet. Inside `main()` it is never a traceback.
+    The console script imports (the site module, its wrapper, then the package)
+    before any code of ours runs: a SIGINT there is the interpreter's to report,
+    and nothing has been read or written yet. Inside `main()` it never is a
+    traceback, so a traceback through `main` is ours and counted.
     """
-    text = error.decode(errors="replace")
-    return text.rstrip().endswith("KeyboardInterrupt") and ", in main\n" not in text
+    return b"Traceback" in error and b", in main\n" not in error and b", in _main\n" not in error
 
 
 def _only_leftovers(after: dict[str, Entry], old: dict[str, Entry], new: dict[str, Entry]) -> bool:

@@ -50,6 +50,7 @@ def _edit(planner: _Planner, op: EditOperation) -> OperationResult:
     if isinstance(op, StrReplace) and not op.old:
         return _create(planner, where, op.path, op.new, op.line, op.label, overwrite=False, empty_ok=True)
     state = planner._readable(where, op.line)
+    planner._refuse_read_only(state, where, op.line)
     policy = planner.policy
     text = _decode(state.data, where, policy, op.line)
     if isinstance(op, StrReplace):
@@ -60,7 +61,7 @@ def _edit(planner: _Planner, op: EditOperation) -> OperationResult:
         assert isinstance(op, ApplyHunks)
         edited = edits.apply_hunks(text, op, policy, where)
     planner.warnings += edited.warnings
-    planner.overlay.put(where.target, FileState(_encode(edited.text, policy), state.mode))
+    planner.overlay.put(where.target, FileState(_encode(edited.text, policy), state.mode, owner=state.owner))
     return OperationResult(
         "M",
         op.path,
@@ -97,8 +98,8 @@ def _create(
     if policy.line_endings != "keep":
         ending = "\r\n" if policy.line_endings == "crlf" else "\n"
         content = edits.as_lf(content).replace("\n", ending)
-    mode = existing.mode if existing is not None else None
-    planner.overlay.put(where.target, FileState(content.encode("utf-8"), mode))
+    mode, owner = (existing.mode, existing.owner) if existing is not None else (None, None)
+    planner.overlay.put(where.target, FileState(content.encode("utf-8"), mode, owner=owner))
     letter = "A" if existing is None else "M"
     added = len(edits.text_lines(content))
     removed = 0 if existing is None else existing.data.count(b"\n")

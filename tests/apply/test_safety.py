@@ -475,3 +475,25 @@ def test_locks_leave_nothing_in_the_tree(tmp_path: Path) -> None:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released after the apply
     finally:
         os.close(fd)
+
+
+@pytest.mark.parametrize(
+    ("raised", "code", "message"),
+    [
+        (RuntimeError("boom"), 1, "apply_patch: internal error: RuntimeError: boom. " + NOTHING_CHANGED),
+        (KeyboardInterrupt(), 130, "apply_patch: interrupted. " + NOTHING_CHANGED),
+    ],
+    ids=["bug", "ctrl-c"],
+)
+def test_an_unexpected_exception_is_one_line_not_a_traceback(
+    raised: BaseException, code: int, message: str, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from apply_patch.cli import _main
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise raised
+
+    monkeypatch.setattr(_main, "apply_patch", broken)
+    assert _main.main(["*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch"]) == code
+    assert capsys.readouterr().err == message
