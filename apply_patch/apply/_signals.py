@@ -11,17 +11,23 @@ thread is not interrupted by them.
 """
 
 import signal
-import threading
+import sys
 
 HELD = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 _deferred: list[int] = []
 _defer = False
+_commits = 0  # commits (or rollbacks) finished in this process
 
 
 def defer() -> None:
     """Keep signals that arrive during a commit for `honour()` instead of raising them at once."""
     global _defer
     _defer = True
+
+
+def commits_done() -> int:
+    """How many commits this process has finished (successfully)."""
+    return _commits
 
 
 def honour() -> None:
@@ -38,10 +44,12 @@ class Held:
         self._old: set[int] | None = None
 
     def __enter__(self) -> None:
-        if threading.current_thread() is threading.main_thread():
+        if _in_main_thread():
             self._old = set(signal.pthread_sigmask(signal.SIG_BLOCK, HELD))
 
     def __exit__(self, *exc_info: object) -> None:
+        global _commits
+        _commits += exc_info[0] is None
         if self._old is None:
             return
         arrived = sorted(HELD & signal.sigpending() - self._old)
@@ -53,3 +61,10 @@ class Held:
             return
         for number in arrived:
             signal.raise_signal(number)
+
+
+def _in_main_thread() -> bool:
+    # Without `threading` imported no other Python thread was started through it
+    # (importing it here would cost the executable's start-up 3 ms).
+    threading = sys.modules.get("threading")
+    return threading is None or threading.current_thread() is threading.main_thread()
