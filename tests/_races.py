@@ -9,6 +9,7 @@ whichever comes first, and returns its counts: what must be 0 (`lost`,
 import asyncio
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -270,7 +271,8 @@ def _at_start_up(error: bytes) -> bool:
     and nothing has been read or written yet. Inside `main()` it never is a
     traceback, so a traceback through `main` is ours and counted.
     """
-    return b"Traceback" in error and b", in main\n" not in error and b", in _main\n" not in error
+    ours = re.search(rb'apply_patch/cli/_main\.py", line \d+, in _?main\n', error)
+    return b"Traceback" in error and ours is None
 
 
 def _only_leftovers(after: dict[str, Entry], old: dict[str, Entry], new: dict[str, Entry]) -> bool:

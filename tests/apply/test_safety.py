@@ -489,7 +489,10 @@ def test_an_unexpected_exception_is_one_line_not_a_traceback(
     raised: BaseException, code: int, message: str, monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    from apply_patch.apply import _signals
     from apply_patch.cli import _main
+
+    monkeypatch.setattr(_signals, "_commits", 0)  # no commit done before in this process
 
     def broken(*args: object, **kwargs: object) -> None:
         raise raised
