@@ -32,6 +32,8 @@ POLICY_OPTIONS = (
     "--symlinks {follow,error}",
     "--ambiguous {first,error}",
     "--message-paths {relative,absolute}",
+    "--read-only {error,allow}",
+    "--vcs-dir {error,allow}",
 )
 
 
