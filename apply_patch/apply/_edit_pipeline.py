@@ -1,0 +1,34 @@
+"""Operations of the other edit formats → plan → commit → the same `ApplyResult` as a patch's."""
+
+from __future__ import annotations
+
+import os
+
+from ._pipeline import ApplyResult, Replay
+from ._policy import DEFAULT, Policy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..format._edits import EditOperation
+    from ..format._model import Operation
+
+
+def apply_operations(
+    operations: Sequence[Operation | EditOperation],
+    root: str | os.PathLike[str] = ".",
+    *,
+    workdir: str | os.PathLike[str] = ".",
+    dry_run: bool = False,
+    policy: Policy = DEFAULT,
+    **options: str,
+) -> ApplyResult:
+    """Plan every operation in order over the files under `root`, then commit them all, or raise.
+
+    As `apply_patch`: paths confined to `root` (relative ones taken from
+    `workdir`), every policy applying, nothing written on any error or with `dry_run`.
+    """
+    chosen = policy.with_options(**options) if options else policy
+    replay = Replay(os.fspath(root), dry_run=dry_run, policy=chosen)
+    return replay.apply_operations(operations, os.fspath(workdir))
