@@ -89,8 +89,8 @@ def extract_patches(source: str) -> tuple[Extracted, ...]:
         if isinstance(region, ShellText):
             try:
                 calls, state = script_calls(region.text, state, region.first_line, region.program)
-            except RecursionError:  # shell nested too deep to walk: a region without a call
-                continue
+            except RecursionError:  # shell nested too deep to walk
+                calls = _too_deep(region, state)
             label = region.source
         else:
             calls, session = json_calls(region.value, region.line, session)
@@ -100,6 +100,13 @@ def extract_patches(source: str) -> tuple[Extracted, ...]:
     if blocks:
         found = sorted(found + blocks, key=lambda pair: pair[0].line)
     return tuple(_parsed(call, label) for call, label in found)
+
+
+def _too_deep(region: ShellText, state: ShellState) -> list[ShellCall]:
+    """A region too deeply nested to walk: a broken call if it may hold one, else nothing."""
+    if not any(name in region.text for name in ("apply_patch", "applypatch")):
+        return []
+    return [ShellCall(region.text, state.cwd, region.first_line, too_deep=True)]
 
 
 def _reply_blocks(source: str) -> list[tuple[ShellCall, str]]:
@@ -122,6 +129,12 @@ def _parsed(call: ShellCall, source: str) -> Extracted:
         from ._edit_calls import edits_text
 
         return FoundEdits(edits_text(call.edits), call.workdir, call.line, source, call.text, call.edits)
+    if call.too_deep:
+        error = PatchSyntaxError(
+            f"the shell text from line {call.line} is nested too deep to read (an apply_patch "
+            "call in it cannot be found); write the call without so much nesting"
+        )
+        return BrokenPatch(call.text, call.workdir, call.line, source, error)
     try:
         patch = parse_patch(call.text)
     except PatchSyntaxError as error:

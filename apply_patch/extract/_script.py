@@ -85,12 +85,15 @@ class ShellCall:
 
     A call of another edit tool (`_edit_calls`) has its `edits` instead, and
     `text` names the tool's kind (`claude-code`, `text-editor`, `search-replace`).
+    `too_deep`: shell text nested too deep to walk, that may hold a call (`text`
+    is the whole region).
     """
 
     text: str
     workdir: str
     line: int
     edits: tuple[Edit, ...] | None = None
+    too_deep: bool = False
 
 
 def script_calls(

@@ -9,6 +9,7 @@ wholly as the patch says.
 """
 
 import fcntl
+import json
 import os
 import pwd
 import signal
@@ -388,11 +389,30 @@ def test_extract_apply_with_an_unusable_workdir_in_a_log(tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize("text", ["(" * 5000 + ")" * 5000, "if true; then\n" * 3000 + "fi\n" * 3000])
-def test_deeply_nested_shell_is_a_broken_region_not_a_crash(tmp_path: Path, text: str) -> None:
+def test_deeply_nested_shell_without_a_call_is_no_call_not_a_crash(tmp_path: Path, text: str) -> None:
     result = run_cli(["extract"], tmp_path, stdin=text.encode())
     assert b"Traceback" not in result.stderr
     assert result.returncode == 1
     assert result.stderr == b"no apply_patch call found\n"
+
+
+NESTED_CALL = "( " * 3000 + "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\nEOF\n" + ")" * 3000
+
+
+def test_deeply_nested_shell_with_a_call_is_a_broken_region(tmp_path: Path) -> None:
+    listed = run_cli(["extract", "--json"], tmp_path, stdin=NESTED_CALL.encode())
+    assert b"Traceback" not in listed.stderr
+    assert listed.returncode == 0, listed.stderr
+    [entry] = json.loads(listed.stdout)
+    assert (entry["line"], entry["source"]) == (1, "script")
+    assert entry["error"] == (
+        "Invalid patch: the shell text from line 1 is nested too deep to read "
+        "(an apply_patch call in it cannot be found); write the call without so much nesting"
+    )
+    before = snapshot(tmp_path)
+    applied = run_cli(["extract", "--apply"], tmp_path, stdin=NESTED_CALL.encode())
+    assert applied.returncode == 1 and b"Traceback" not in applied.stderr
+    assert snapshot(tmp_path) == before
 
 
 def test_realpath_racing_a_symlink_loop_is_a_patch_error(tmp_path: Path) -> None:
