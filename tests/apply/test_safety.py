@@ -278,6 +278,10 @@ def test_read_only_files_can_still_be_deleted_and_moved_away(tmp_path: Path) -> 
 
 INTERRUPTING = """
 import os, signal, sys
+# A process as a terminal starts it: SIGINT neither blocked nor ignored (a mask or an
+# ignored SIGINT would be inherited from whatever started this test).
+signal.pthread_sigmask(signal.SIG_SETMASK, [])
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from apply_patch import DEFAULT, parse_patch
 from apply_patch.apply._commit import Disk, commit
 from apply_patch.apply._disk_tree import DiskTree
@@ -310,7 +314,7 @@ def test_a_signal_during_the_commit_waits_for_its_end(tmp_path: Path, name: str)
         timeout=60,
     )
     if name == "INT":
-        assert result.stdout == "interrupted after the commit\n", result.stderr
+        assert result.stdout == "interrupted after the commit\n", (result.returncode, result.stderr)
     else:
         assert result.returncode == -getattr(signal, f"SIG{name}")
     assert sorted(os.listdir(tmp_path)) == [f"f{i}.txt" for i in range(4)]
