@@ -133,7 +133,7 @@ class TextEditor:
 
     def _view(self, path: str, view_range: object) -> str:
         from .apply._disk_tree import DiskTree
-        from .apply._plan import _decode
+        from .apply._plan import decode_file
         from .apply._tree import FileState, Kind
 
         tree = DiskTree(self.root, self.policy)
@@ -151,7 +151,7 @@ class TextEditor:
         if not isinstance(state, FileState):
             raise _ToolError(f"{path} is a special file, not a text file")
         try:
-            lines = _decode(state.data, where, self.policy, 0).lines
+            lines = decode_file(state.data, where, self.policy, 0).lines
         except PatchError as error:  # binary, or not UTF-8
             raise _ToolError(f"{path} cannot be shown as text: {error.message.partition(': ')[2]}") from None
         if not lines:

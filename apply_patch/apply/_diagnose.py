@@ -42,7 +42,7 @@ def missing_chunk(
         else f"searched from line {start + 1}"
     )
     details = [f"In {where.relative}, the chunk at patch line {chunk.line} matches nowhere ({searched})."]
-    details += _show_region(region, expected, lines)
+    details += show_region(region, expected, lines)
     return ContextNotFoundError(
         f"Failed to find expected lines in {where.shown}:\n" + "\n".join(expected),
         path=where.relative,
@@ -123,14 +123,14 @@ def _chunk_hints(
         hints.append("*** End of File pins the chunk to the last lines of the file.")
     if region is None:
         first, nearest = _most_like_first(expected, lines)
-        hints += _line_hints(first, lines[nearest[0]], nearest[0]) if nearest else []
+        hints += line_hints(first, lines[nearest[0]], nearest[0]) if nearest else []
     elif region.first_difference is not None:
         k = region.first_difference
         invented = _invented_blank(expected, region)
         if invented is not None:
             hints.append(invented)
         else:
-            hints += _line_hints(expected[region.skip + k], region.lines[k], region.start + k)
+            hints += line_hints(expected[region.skip + k], region.lines[k], region.start + k)
     if any(BOM in line for line in expected):
         hints.append("The patch holds a byte-order mark (U+FEFF): leave it out, a file's BOM is never part of its lines.")
     if any("\r" in line for line in expected):
@@ -156,7 +156,8 @@ def _invented_blank(expected: Sequence[str], region: Region) -> str | None:
     )
 
 
-def _line_hints(patch_line: str, file_line: str, offset: int) -> list[str]:
+def line_hints(patch_line: str, file_line: str, offset: int) -> list[str]:
+    """Hints for a patch line that differs from the file line (1-based line `offset + 1`) by a recognisable cause."""
     number = offset + 1
     if " ".join(patch_line.split()) == " ".join(file_line.split()):
         if ("\t" in patch_line) != ("\t" in file_line):
@@ -195,7 +196,7 @@ def _most_like_first(expected: Sequence[str], lines: Sequence[str]) -> tuple[str
     return first, similar_lines(lines, first) if first else []
 
 
-def _show_region(region: Region | None, expected: Sequence[str], lines: Sequence[str]) -> list[str]:
+def show_region(region: Region | None, expected: Sequence[str], lines: Sequence[str]) -> list[str]:
     """The region with `_AROUND` more lines each side; `>` marks the first difference.
 
     No region (no expected line is in the file): says so, with the lines most like the first.

@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
 
     Placed = tuple[Chunk, list[str], Match]  # a chunk, the pattern found, where
 
-_TIER_WORDS: Final = {
+TIER_WORDS: Final = {
     "trailing-whitespace": "once trailing whitespace is ignored",
     "whitespace": "once leading and trailing whitespace is ignored",
     "punctuation": "once whitespace is ignored and typographic dashes, quotes and spaces are folded",
@@ -83,7 +83,7 @@ def _warnings(
     if match.tier is not TIERS[0]:
         found.append(_warning("fuzzy", chunk, where, match, numbers, (
             f"{where.relative}: the chunk at patch line {chunk.line} matched line "
-            f"{match.index + 1} only {_TIER_WORDS[match.tier.name]}."
+            f"{match.index + 1} only {TIER_WORDS[match.tier.name]}."
         )))
     if len(numbers) > 1:
         found.append(_warning("ambiguous", chunk, where, match, numbers, (

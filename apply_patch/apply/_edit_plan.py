@@ -14,7 +14,7 @@ from .._errors import FilePolicyError
 from ..format._edits import ApplyHunks, CreateFile, Insert, StrReplace
 from ..format._model import AddFile, DeleteFile, UpdateFile
 from . import _edits as edits
-from ._plan import OperationResult, _decode, _encode, _Planner
+from ._plan import OperationResult, decode_file, encode_file, Planner
 from ._tree import FileState
 
 TYPE_CHECKING = False
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 
 def run_operations(
-    planner: _Planner, operations: Sequence[Operation | EditOperation]
+    planner: Planner, operations: Sequence[Operation | EditOperation]
 ) -> list[OperationResult]:
     """Run every operation in order; one result per file touched, in first-touched order."""
     results: list[OperationResult] = []
@@ -43,7 +43,7 @@ def run_operations(
     return _merged(results)
 
 
-def _edit(planner: _Planner, op: EditOperation) -> OperationResult:
+def _edit(planner: Planner, op: EditOperation) -> OperationResult:
     where = planner._resolve(op.path, op.line)
     if isinstance(op, CreateFile):
         return _create(planner, where, op.path, op.text, op.line, op.label, overwrite=op.overwrite)
@@ -52,7 +52,7 @@ def _edit(planner: _Planner, op: EditOperation) -> OperationResult:
     state = planner._readable(where, op.line)
     planner._refuse_read_only(state, where, op.line)
     policy = planner.policy
-    text = _decode(state.data, where, policy, op.line)
+    text = decode_file(state.data, where, policy, op.line)
     if isinstance(op, StrReplace):
         edited = edits.replace(text, op, policy, where)
     elif isinstance(op, Insert):
@@ -61,7 +61,7 @@ def _edit(planner: _Planner, op: EditOperation) -> OperationResult:
         assert isinstance(op, ApplyHunks)
         edited = edits.apply_hunks(text, op, policy, where)
     planner.warnings += edited.warnings
-    planner.overlay.put(where.target, FileState(_encode(edited.text, policy), state.mode, owner=state.owner))
+    planner.overlay.put(where.target, FileState(encode_file(edited.text, policy), state.mode, owner=state.owner))
     return OperationResult(
         "M",
         op.path,
@@ -73,7 +73,7 @@ def _edit(planner: _Planner, op: EditOperation) -> OperationResult:
 
 
 def _create(
-    planner: _Planner,
+    planner: Planner,
     where: Location,
     path: str,
     content: str,

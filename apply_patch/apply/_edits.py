@@ -26,9 +26,9 @@ from .._dataclass import dataclass
 from .._errors import AmbiguousChunkError, ContextNotFoundError, PatchError
 from ..format._edits import ApplyHunks, DiffHunk, Insert, StrReplace
 from ._closest import closest_region
-from ._diagnose import _line_hints, _show_region
-from ._doubts import _TIER_WORDS, PatchWarning
-from ._locate import Placement, Replacement, _with_explicit_endings, splice
+from ._diagnose import line_hints, show_region
+from ._doubts import TIER_WORDS, PatchWarning
+from ._locate import Placement, Replacement, with_explicit_endings, splice
 from ._seek import TIERS, LineIndex, Tier
 from ._textfile import BOM, TextFile
 
@@ -175,7 +175,7 @@ def _check_count(op: StrReplace, where: Location, found: int, lines: tuple[int, 
             return
     label = op.label or "the old text"
     listing = ", ".join(map(str, lines[:_MAX_PLACES]))
-    how = "" if tier is TIERS[0] else f" {_TIER_WORDS[tier.name]}"
+    how = "" if tier is TIERS[0] else f" {TIER_WORDS[tier.name]}"
     places = "1 place" if found == 1 else f"{found} places"
     word = "line" if len(lines) == 1 else "lines"
     where_found = f"{places} in {where.shown} ({word} {listing}){how}"
@@ -320,7 +320,7 @@ def _replace_lines(
     warnings = tuple(
         PatchWarning(
             "fuzzy", where.relative, op.line, i + 1, tier.name, tuple(j + 1 for j in found),
-            f"{where.relative}: {label} matched line {i + 1} only {_TIER_WORDS[tier.name]}.",
+            f"{where.relative}: {label} matched line {i + 1} only {TIER_WORDS[tier.name]}.",
         )
         for i in found
     )  # fmt: skip
@@ -355,14 +355,14 @@ def _not_found(
         else "exactly (a text without a line break is matched exactly only)"
     )
     details = [f"In {where.relative}, {label} matches nowhere, {how}."]
-    details += _show_region(region, expected, text.lines)
+    details += show_region(region, expected, text.lines)
     hints = []
     if new and new in joined and new != old:
         line = joined.count("\n", 0, joined.find(new)) + 1
         hints.append(f"The edit looks already applied: its new text is at line {line}.")
     if region is not None and region.first_difference is not None:
         k = region.first_difference
-        hints += _line_hints(expected[region.skip + k], region.lines[k], region.start + k)
+        hints += line_hints(expected[region.skip + k], region.lines[k], region.start + k)
     if BOM in op.old.removeprefix(BOM):
         hints.append("The old text holds a byte-order mark (U+FEFF): leave it out.")
     return ContextNotFoundError(
@@ -420,11 +420,11 @@ def apply_hunks(text: TextFile, op: ApplyHunks, policy: Policy, where: Location)
             label = f"the hunk at line {hunk.line}"
             warnings.append(PatchWarning(
                 "fuzzy", where.relative, hunk.line, at + 1, tier.name, (at + 1,),
-                f"{where.relative}: {label} matched line {at + 1} only {_TIER_WORDS[tier.name]}.",
+                f"{where.relative}: {label} matched line {at + 1} only {TIER_WORDS[tier.name]}.",
             ))  # fmt: skip
         start = at + len(hunk.old_lines)
     spliced = splice(text, replacements, policy)
-    new_text = _with_explicit_endings(spliced, replacements, policy)
+    new_text = with_explicit_endings(spliced, replacements, policy)
     return Edited(_finish(new_text, text, policy), tuple(placements), tuple(warnings))
 
 
@@ -476,7 +476,7 @@ def _hunk_not_found(
         f"In {where.relative}, the hunk at diff line {hunk.line} matches nowhere "
         f"(searched by content from line {start + 1}; {said})."
     ]
-    details += _show_region(region, expected, text.lines)
+    details += show_region(region, expected, text.lines)
     hints = []
     new = list(hunk.new_lines)
     if new and new != list(expected) and (applied := index.seek(new, 0)) is not None:
@@ -488,7 +488,7 @@ def _hunk_not_found(
         )
     if region is not None and region.first_difference is not None:
         k = region.first_difference
-        hints += _line_hints(expected[region.skip + k], region.lines[k], region.start + k)
+        hints += line_hints(expected[region.skip + k], region.lines[k], region.start + k)
     return ContextNotFoundError(
         f"Failed to find the hunk at line {hunk.line} in {where.shown}:\n" + "\n".join(expected),
         path=where.relative,

@@ -85,7 +85,7 @@ class Located:
 def update_lines(text: TextFile, update: UpdateFile, policy: Policy, where: Location) -> Located:
     """Apply every chunk of `update` to `text`; raise ContextNotFoundError if one is not there."""
     replacements, placements, warnings = locate(text.lines, update.chunks, policy, where)
-    new_text = _with_explicit_endings(splice(text, replacements, policy), replacements, policy)
+    new_text = with_explicit_endings(splice(text, replacements, policy), replacements, policy)
     return Located(new_text, tuple(placements), tuple(warnings))
 
 
@@ -345,7 +345,7 @@ def splice(text: TextFile, replacements: list[Replacement], policy: Policy) -> T
     return TextFile(lines, endings, text.bom and policy.bom == "keep")
 
 
-def _with_explicit_endings(
+def with_explicit_endings(
     text: TextFile, replacements: list[Replacement], policy: Policy
 ) -> TextFile:
     """`text` (from `splice`) with the explicit endings of the new lines.

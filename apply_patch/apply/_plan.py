@@ -111,7 +111,7 @@ def make_plan(patch: Patch, tree: Tree) -> Plan:
     raise PatchError if anything fails."""
     if not patch.operations:
         raise EmptyPatchError()
-    planner = _Planner(tree)
+    planner = Planner(tree)
     results = []
     for number, operation in enumerate(patch.operations):
         try:
@@ -136,12 +136,12 @@ def make_edit_plan(operations: Sequence[Operation | EditOperation], tree: Tree) 
 
     if not operations:
         raise EmptyPatchError()
-    planner = _Planner(tree)
+    planner = Planner(tree)
     results = run_operations(planner, operations)
     return _finished(planner, results, tree)
 
 
-def _finished(planner: _Planner, results: Sequence[OperationResult], tree: Tree) -> Plan:
+def _finished(planner: Planner, results: Sequence[OperationResult], tree: Tree) -> Plan:
     """The plan of what `planner` did: the operations' `results`, net changes, folders, doubts."""
     changes = planner.overlay.changes()
     return Plan(
@@ -230,7 +230,7 @@ class _Overlay:
         return tuple(result)
 
 
-class _Planner:
+class Planner:
     """Runs the operations of one patch over the overlay."""
 
     def __init__(self, tree: Tree) -> None:
@@ -281,8 +281,8 @@ class _Planner:
         data = state.data  # a pure rename moves the bytes untouched
         placements: tuple[Placement, ...] = ()
         if op.chunks:
-            located = update_lines(_decode(data, where, self.policy, op.line), op, self.policy, where)
-            data, placements = _encode(located.text, self.policy), located.placements
+            located = update_lines(decode_file(data, where, self.policy, op.line), op, self.policy, where)
+            data, placements = encode_file(located.text, self.policy), located.placements
             self.warnings += located.warnings
         destination = where if op.move_to is None else self._move_destination(op, where)
         moved = destination is not where
@@ -376,7 +376,8 @@ def _count_lines(data: bytes) -> int:
     return data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
 
 
-def _decode(data: bytes, where: Location, policy: Policy, line: int) -> TextFile:
+def decode_file(data: bytes, where: Location, policy: Policy, line: int) -> TextFile:
+    """A file's bytes → its text by the policy (binary, non-UTF-8); FilePolicyError naming `where` at patch `line`."""
     failure = f"Failed to read file to update {where.shown}"
     nul = data.find(b"\0")
     if nul >= 0 and policy.binary == "error":
@@ -398,7 +399,8 @@ def _decode(data: bytes, where: Location, policy: Policy, line: int) -> TextFile
         ) from None
 
 
-def _encode(text: TextFile, policy: Policy) -> bytes:
+def encode_file(text: TextFile, policy: Policy) -> bytes:
+    """A file's text → its bytes, BOM kept, non-UTF-8 bytes restored when the policy preserves them."""
     errors = "surrogateescape" if policy.non_utf8 == "preserve" else "strict"
     return text.to_text(bom=text.bom).encode("utf-8", errors)
 

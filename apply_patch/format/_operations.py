@@ -33,7 +33,7 @@ from . import _constants as C
 from .._errors import PatchSyntaxError
 from ._lalr import ParseError
 from ._model import AddFile, DeleteFile, Operation, UpdateFile
-from ._parse import EMPTY_CHUNK, EMPTY_UPDATE, UNEXPECTED_LINE, _parser
+from ._parse import EMPTY_CHUNK, EMPTY_UPDATE, UNEXPECTED_LINE, parser_from
 from ._syntax_hints import quoted, syntax_hints
 from ._unwrap import _check_unicode as check_unicode
 
@@ -159,7 +159,7 @@ def _parse_diff(diff: str, kind: str, path: str) -> AddFile | UpdateFile:
         while lines and not lines[-1]:  # line breaks after the content, not lines of the file
             lines.pop()
     try:
-        parsed = _parser(start).parse("".join(line + "\n" for line in lines))
+        parsed = parser_from(start).parse("".join(line + "\n" for line in lines))
     except ParseError as exc:
         raise _diff_error(exc, lines, kind, path, syntax_hints(diff, exc.line)) from None
     assert isinstance(parsed, (AddFile, UpdateFile))

@@ -48,7 +48,7 @@ def parse_patch(text: str, *, decode: bool = False) -> Patch:
         source = unwrap(text, decode=decode)
         origin = source.origin
         try:
-            patch = _parser().parse(source.text)
+            patch = parser_from().parse(source.text)
         except ParseError as exc:
             raise _syntax_error(exc, source) from None
         if source.text_after_end:
@@ -66,7 +66,7 @@ def parse_patch(text: str, *, decode: bool = False) -> Patch:
 _PARSERS: dict[str, Parser] = {}
 
 
-def _parser(start: str = "patch") -> Parser:
+def parser_from(start: str = "patch") -> Parser:
     """The parser from start rule `start`, built on first use (it compiles the terminals' expressions)."""
     parser = _PARSERS.get(start)
     if parser is None:
