@@ -268,10 +268,10 @@ def _at_start_up(error: bytes) -> bool:
 
     The console script imports (the site module, its wrapper, then the package)
     before any code of ours runs: a SIGINT there is the interpreter's to report,
-    and nothing has been read or written yet. Inside `main()` it never is a
-    traceback, so a traceback through `main` is ours and counted.
+    and nothing has been read or written yet. Inside `run()` and `main()` it never
+    is a traceback, so a traceback through either is ours and counted.
     """
-    ours = re.search(rb'apply_patch/cli/_main\.py", line \d+, in _?main\n', error)
+    ours = re.search(rb'apply_patch/cli/_main\.py", line \d+, in (_?main|run)\n', error)
     return b"Traceback" in error and ours is None
 
 

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from ..apply._pipeline import ApplyResult
     from ..apply._policy import Policy
 
-FORMATS: Final = ("codex", "search-replace", "unified-diff", "auto")
+from ._options import FORMATS as FORMATS  # the executable's --format choices
 _MARKERS: Final = (
     ("codex", re.compile(r"\s*\*\*\* Begin Patch\s*")),
     ("search-replace", re.compile(r"<{5,9} SEARCH>?\s*")),

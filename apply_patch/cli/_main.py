@@ -6,6 +6,7 @@ Exit codes, as the reference's: 0 applied, 1 not applied (nothing changed),
 
 from __future__ import annotations
 
+import gc
 import sys
 
 from ..apply._pipeline import apply_patch
@@ -75,6 +76,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     if code == 0:  # after an error (its rollback done) the exit status is the error's
         _signals.honour()
+    return code
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """The executable's entry point: `main`, for a process that ends right after it.
+
+    The objects of the run are frozen (`gc.freeze`) before the interpreter's
+    own last collection, which then skips what dies with the process anyway:
+    a tenth of the executable's time on a small patch. Everything else about
+    the end is as usual (files closed, atexit, flushing). Callers whose process
+    goes on call `main`, which leaves the collector as it was.
+    """
+    try:
+        code = main(argv)
+        gc.freeze()
+    except KeyboardInterrupt:  # after main, which catches its own: end as the signal would
+        return 130
     return code
 
 
@@ -197,30 +215,28 @@ def _read_patch(arguments: list[str], stdin: TextIO | None, stderr: TextIO) -> s
 def _argument_parser() -> argparse.ArgumentParser:
     import argparse
 
-    from ._formats import FORMATS
-
-    parser = argparse.ArgumentParser(
+    parser, options = _options.new_parser(
         prog="apply_patch",
         usage="apply_patch [OPTIONS] 'PATCH'\n       echo 'PATCH' | apply_patch [OPTIONS]",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _options.add_root(parser)
-    _options.add_dry_run(parser)
-    parser.add_argument(
+    _options.add_root(options)
+    _options.add_dry_run(options)
+    options.add_argument(
         "--diff", action="store_true", help="also print a unified diff of every change"
     )
-    parser.add_argument(
+    options.add_argument(
         "--json", action="store_true", help="print one JSON object on stdout (schema in docs/cli.md)"
     )
-    parser.add_argument(
+    options.add_argument(
         "--format",
         default="codex",
-        choices=FORMATS,
+        choices=_options.FORMATS,
         help="what the input is: a Codex patch, SEARCH/REPLACE blocks (Aider), a unified diff "
         "(git diff, diff -u), or auto (the first marker says; --json names it) (default: codex)",
     )
-    _options.add_policies(parser)
-    _options.add_version(parser)
-    parser.add_argument("patch", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    _options.add_policies(parser, options)
+    _options.add_version(options)
+    options.add_argument("patch", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return parser

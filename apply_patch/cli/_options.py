@@ -5,7 +5,9 @@ Each command builds its argparse parser from these pieces (`apply_patch`,
 and says the same help everywhere. Nothing here imports argparse until a
 parser is built, and a command given no option builds none (`Defaults`):
 argparse, and above all `importlib.metadata` (read by `--version` only, when
-asked), are a good part of the executable's start-up time.
+asked), are a good part of the executable's start-up time. A parser made by
+`new_parser` creates no help formatter before it prints something, so that
+`shutil` (with bz2, lzma, fnmatch) is imported only to print help or an error.
 """
 
 from __future__ import annotations
@@ -19,6 +21,28 @@ if TYPE_CHECKING:  # start-up time: typing and argparse are imported only when u
     import argparse
     from collections.abc import Callable, Sequence
     from typing import Any, Final
+
+
+# `apply_patch --format`: the formats the executable reads (cli/_formats applies them).
+FORMATS: Final = ("codex", "search-replace", "unified-diff", "auto")
+
+
+def new_parser(**settings: Any) -> tuple[argparse.ArgumentParser, argparse._ArgumentGroup]:
+    """An ArgumentParser and its "options" group, where the options are to be added.
+
+    What it prints is what `argparse.ArgumentParser(**settings)` prints. It is
+    built faster: argparse makes a help formatter (which imports `shutil` for
+    the terminal's width) at every `parser.add_argument`, to check the
+    metavar, but not at an argument group's. So `-h` and every option go in
+    a group titled as argparse's own, which help shows in the same place.
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(add_help=False, **settings)
+    options = parser.add_argument_group("options")
+    options.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
+                         help="show this help message and exit")  # fmt: skip
+    return parser, options
 
 
 def parse(build: Callable[[], argparse.ArgumentParser], argv: Sequence[str]) -> argparse.Namespace | int:
@@ -40,14 +64,16 @@ def add_dry_run(parser: argparse._ActionsContainer, help: str = "do everything b
     parser.add_argument("--dry-run", action="store_true", help=help)
 
 
-def add_policies(parser: argparse.ArgumentParser) -> None:
-    """`--codex`, `--unique` and one option per policy field; `policy(options)` reads them."""
-    parser.add_argument(
+def add_policies(parser: argparse.ArgumentParser, options: argparse._ActionsContainer | None = None) -> None:
+    """`--codex`, `--unique` (in `options`, default `parser`) and one option per policy
+    field (in a group of their own); `policy(options)` reads them."""
+    options = parser if options is None else options
+    options.add_argument(
         "--codex",
         action="store_true",
         help="the reference implementation's file policies (the options below override it)",
     )
-    parser.add_argument(
+    options.add_argument(
         "--unique",
         action="store_true",
         help="a chunk or @@ line that matches several places is an error (same as --ambiguous error)",
@@ -73,7 +99,7 @@ def policy(options: argparse.Namespace | Defaults) -> Policy:
     return base.with_options(**overrides)
 
 
-def add_version(parser: argparse.ArgumentParser) -> None:
+def add_version(parser: argparse._ActionsContainer) -> None:
     """`--version`: prints `PROG VERSION`; the version is read only then."""
     import argparse
 
@@ -82,7 +108,7 @@ def add_version(parser: argparse.ArgumentParser) -> None:
             super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
                              help="print the version and exit")  # fmt: skip
 
-        def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:  # the parser, not a group
             sys.stdout.write(f"{parser.prog} {version()}\n")
             parser.exit()
 
