@@ -4,7 +4,7 @@ Importing `dataclasses` takes about 12 ms on a small machine (it imports
 `inspect`), and each frozen, slotted class it makes about 1 ms (it compiles
 half a dozen methods): together more than the executable's whole start-up
 budget. This module makes the same classes for the options the package uses,
-compiling only `__init__`:
+compiling only `__init__`, and that when the first instance is made:
 
 - `@dataclass` and `@dataclass(frozen=..., slots=...)`; any other option is
   refused;
@@ -107,6 +107,8 @@ def _asdict(obj: Any) -> dict[str, Any]:
 
 
 def _as_plain(value: Any) -> Any:
+    if value is None or isinstance(value, (str, int, float, bytes)):  # deepcopy gives them back
+        return value  # (and `copy` is not imported: start-up time of `--json`)
     if hasattr(type(value), _FIELDS):
         return {f.name: _as_plain(getattr(value, f.name)) for f in _fields(value)}
     if isinstance(value, tuple) and hasattr(value, "_fields"):  # a named tuple
@@ -125,7 +127,7 @@ def _process(cls: type, frozen: bool, slots: bool) -> type:
     if slots:
         cls = _with_slots(cls, fields)
     setattr(cls, _FIELDS, fields)
-    setattr(cls, "__init__", _make_init(cls, fields, frozen))
+    setattr(cls, "__init__", _first_init(cls, fields, frozen))
     setattr(cls, "__repr__", _make_repr(tuple(n for n, f in fields.items() if f.repr)))
     compared = tuple(name for name, f in fields.items() if f.compare)
     setattr(cls, "__eq__", _make_eq(compared))
@@ -198,6 +200,20 @@ def _with_slots(cls: type, fields: dict[str, Field]) -> type:
     new = type(cls)(cls.__name__, cls.__bases__, namespace)
     new.__qualname__ = cls.__qualname__
     return new
+
+
+def _first_init(cls: type, fields: dict[str, Field], frozen: bool) -> Callable[..., None]:
+    """`__init__` until the first instance: it compiles the real one, puts it on the class
+    and runs it. Compiling is most of the cost of making a class (about 80 us here),
+    and a run of the executable makes instances of only half of its classes."""
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        compiled = _make_init(cls, fields, frozen)
+        setattr(cls, "__init__", compiled)
+        compiled(self, *args, **kwargs)
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
 
 
 def _make_init(cls: type, fields: dict[str, Field], frozen: bool) -> Callable[..., None]:

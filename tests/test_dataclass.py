@@ -205,3 +205,25 @@ def test_every_module_defining_a_dataclass_has_postponed_annotations() -> None:
             missing.append(path.relative_to(package).as_posix())
     assert len(defining) >= 20 and "format/_model.py" in defining  # the scan does find them
     assert missing == []
+
+
+def test_init_is_compiled_at_the_first_instance_whoever_makes_it() -> None:
+    """`__init__` is compiled when the first instance is made (start-up time): by the
+    class, by a plain subclass, or by a call with wrong arguments, it is the same."""
+    for first in ("class", "subclass", "wrong arguments"):
+        kinds = _declare(light._dataclass, light._field)
+        chunk_type = kinds["Chunk"]
+        stub = chunk_type.__init__
+
+        class Sub(chunk_type):  # type: ignore[valid-type,misc]
+            __slots__ = ()
+
+        if first == "subclass":
+            assert Sub(("c",), ()).contexts == ("c",)
+        elif first == "wrong arguments":
+            assert _outcome(lambda: chunk_type(())) == ("raises", "TypeError")
+        else:
+            assert chunk_type(("c",), ()).line == 0
+        assert chunk_type.__init__ is not stub and Sub.__init__ is chunk_type.__init__, first
+        assert light._asdict(chunk_type((), (" x",), True, 4)) == light._asdict(Sub((), (" x",), True, 4))
+        assert chunk_type.__init__.__qualname__ == stub.__qualname__ == "_declare.<locals>.Chunk.__init__"
