@@ -8,8 +8,6 @@ outside the root unless `outside_root="allow"`).
 
 from __future__ import annotations
 
-import re
-
 from .. import _dataclass as dataclasses
 from .._dataclass import dataclass, field
 from .._errors import PatchError
@@ -98,7 +96,11 @@ class PolicyValueError(PatchError):
 def _choices() -> dict[str, tuple[str, ...]]:
     # Read from the text of each `Literal["a", "b"]` annotation: evaluating it
     # would import typing, a good part of the executable's start-up time.
-    return {f.name: tuple(re.findall(r"""["']([^"']*)["']""", str(f.type))) for f in dataclasses.fields(Policy)}
+    # (Nor a regular expression: compiling one is more than the rest of this module.)
+    return {
+        f.name: tuple(choice.strip(" \"'") for choice in str(f.type)[len("Literal[") : -1].split(","))
+        for f in dataclasses.fields(Policy)
+    }
 
 
 CHOICES: Final = _choices()

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from typing import Final
 
 BOM: Final = "\ufeff"
-_LINE_BREAK: Final = re.compile(r"(\r\n|\r|\n)")
+_LINE_BREAK: Final = r"(\r\n|\r|\n)"  # compiled when a file first has a CR (re caches it)
 
 
 class TextFile:
@@ -75,7 +75,7 @@ def split_text(text: str) -> TextFile:
         lines = text.split("\n")
         endings = ["\n"] * (len(lines) - 1)
     else:
-        parts = _LINE_BREAK.split(text)
+        parts = re.split(_LINE_BREAK, text)
         lines, endings = parts[0::2], parts[1::2]
     if lines[-1] == "":
         lines.pop()

@@ -42,10 +42,12 @@ if TYPE_CHECKING:
 
 __all__ = ["EMPTY_ENVIRONMENT", "FIRST_LINE_ERROR", "LAST_LINE_ERROR", "Bare", "Unwrapped", "unwrap"]
 
+# The wrappers' patterns are compiled when a wrapped patch first needs them (`re`
+# caches them), not at import: most patches have no wrapper (start-up time).
 # <<EOF   <<'EOF'   <<"PATCH"   <<-EOF   << 'END'  (quotes must match)
-HEREDOC_START: Final = re.compile(r"<<(-?)[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
+HEREDOC_START: Final = r"<<(-?)[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2"
 # ```   ```diff   ~~~patch
-FENCE_START: Final = re.compile(r"(`{3,}|~{3,})[\w.+-]*")
+FENCE_START: Final = r"(`{3,}|~{3,})[\w.+-]*"
 
 _MARKERS_IN_UPDATE: Final = (*C.FILE_HEADERS, C.MOVE_TO, C.CHUNK_HEADER_WITH_CONTEXT)
 _EXACT_MARKERS_IN_UPDATE: Final = (C.END_OF_FILE, C.CHUNK_HEADER)
@@ -53,8 +55,10 @@ _ENVIRONMENT_ID: Final = C.ENVIRONMENT_ID.rstrip()
 _BEGIN: Final = C.BEGIN_PATCH + "\n"
 _END: Final = "\n" + C.END_PATCH
 _MARKER_START: Final = ("*", "@")
-# A line (after the first) whose first non-blank character may start a marker.
-_MAYBE_MARKER: Final = re.compile(rf"\n[{re.escape(C.WHITESPACE.replace(chr(10), ''))}]*[*@]")
+# A line (after the first) whose first non-blank character may start a marker. `\s`
+# is C.WHITESPACE and a few more (U+001C..U+001F), which `_canonical` then leaves
+# as they are; a class of C.WHITESPACE itself takes three times as long to compile.
+_MAYBE_MARKER: Final = re.compile(r"\n[^\S\n]*[*@]")
 
 
 class Bare(PatchSyntaxError):
@@ -219,7 +223,7 @@ def _strip_wrappers(lines: list[str]) -> list[str]:
 def _inside_heredoc(lines: list[str]) -> list[str] | None:
     if len(lines) < 4:
         return None
-    start = HEREDOC_START.fullmatch(lines[0].strip(C.WHITESPACE))
+    start = re.fullmatch(HEREDOC_START, lines[0].strip(C.WHITESPACE))
     if start is None:
         return None
     strip_tabs, delimiter = start.group(1) == "-", start.group(3)
@@ -232,7 +236,7 @@ def _inside_heredoc(lines: list[str]) -> list[str] | None:
 def _inside_fence(lines: list[str]) -> list[str] | None:
     if len(lines) < 3:
         return None
-    start = FENCE_START.fullmatch(lines[0].strip(C.WHITESPACE))
+    start = re.fullmatch(FENCE_START, lines[0].strip(C.WHITESPACE))
     if start is None:
         return None
     fence = start.group(1)

@@ -98,6 +98,7 @@ PIECES = [
     "  ", "\r", "*** Environment ID:  e1 ", "*** Environment ID:", "  *** Environment ID: x",
     "<<EOF", "EOF", "<<-'PATCH'", "\tPATCH", "```diff", "```", "~~~", "text", "*", "@", "** x",
     "\u2003*** End Patch", "*** End Patchx", "\x0b@@ a",
+    "\x1c*** End Patch", "\x1f@@ b",  # \s, but not C.WHITESPACE: not markers
 ]
 
 
