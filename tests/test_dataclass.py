@@ -207,23 +207,91 @@ def test_every_module_defining_a_dataclass_has_postponed_annotations() -> None:
     assert missing == []
 
 
-def test_init_is_compiled_at_the_first_instance_whoever_makes_it() -> None:
-    """`__init__` is compiled when the first instance is made (start-up time): by the
-    class, by a plain subclass, or by a call with wrong arguments, it is the same."""
+@pytest.fixture(params=["bound", "compiled"])
+def phase(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each class makes its first instances with a generic `__init__`, then compiles its own."""
+    monkeypatch.setattr(light, "COMPILE_AFTER", 10**9 if request.param == "bound" else 0)
+    return str(request.param)
+
+
+def test_behaviour_in_both_phases(phase: str) -> None:
+    test_behaviour(_declare(light._dataclass, light._field))
+
+
+CALLS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+    ((), {}),
+    (((),), {}),
+    (((), (), False, 1, "extra"), {}),
+    (((), (), False, 1, "extra", "more"), {}),
+    ((), {"lines": ()}),
+    (((),), {"contexts": ()}),
+    (((), ()), {"nope": 1}),
+    (((),), {"lines": (), "line": 2, "is_end_of_file": True}),
+]
+
+
+@pytest.mark.parametrize("args, kwargs", CALLS)
+def test_errors_say_what_the_compiled_init_says(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """The generic `__init__` binds and refuses arguments as the compiled one does, word for word."""
+    said = []
+    for after in (10**9, 0):
+        kinds = _declare(light._dataclass, light._field)
+        light.COMPILE_AFTER, saved = after, light.COMPILE_AFTER
+        try:
+            said.append(_said(lambda: kinds["Chunk"](*args, **kwargs)))
+            said.append(_said(lambda: kinds["Journal"](*args, **kwargs)))
+        finally:
+            light.COMPILE_AFTER = saved
+    assert said[:2] == said[2:]
+
+
+def _said(action: Callable[[], object]) -> object:
+    try:
+        return light._asdict(action())
+    except TypeError as error:
+        return str(error)
+
+
+def test_missing_arguments_are_listed_as_python_lists_them() -> None:
+    @light._dataclass(frozen=True)
+    class Three:
+        a: int
+        b: int
+        c: int
+
+    for after in (10**9, 0):
+        light.COMPILE_AFTER, saved = after, light.COMPILE_AFTER
+        try:
+            assert _said(lambda: Three()) == (
+                "test_missing_arguments_are_listed_as_python_lists_them.<locals>.Three.__init__() "
+                "missing 3 required positional arguments: 'a', 'b', and 'c'"
+            )
+        finally:
+            light.COMPILE_AFTER = saved
+
+
+def test_init_is_compiled_after_a_few_instances_whoever_makes_them() -> None:
+    """The class's own `__init__` is compiled once it has made COMPILE_AFTER instances
+    (start-up time): by the class, by a plain subclass or by failed calls, it is the same."""
     for first in ("class", "subclass", "wrong arguments"):
         kinds = _declare(light._dataclass, light._field)
         chunk_type = kinds["Chunk"]
-        stub = chunk_type.__init__
+        generic = chunk_type.__init__
 
         class Sub(chunk_type):  # type: ignore[valid-type,misc]
             __slots__ = ()
 
-        if first == "subclass":
-            assert Sub(("c",), ()).contexts == ("c",)
-        elif first == "wrong arguments":
-            assert _outcome(lambda: chunk_type(())) == ("raises", "TypeError")
-        else:
-            assert chunk_type(("c",), ()).line == 0
-        assert chunk_type.__init__ is not stub and Sub.__init__ is chunk_type.__init__, first
-        assert light._asdict(chunk_type((), (" x",), True, 4)) == light._asdict(Sub((), (" x",), True, 4))
-        assert chunk_type.__init__.__qualname__ == stub.__qualname__ == "_declare.<locals>.Chunk.__init__"
+        for _ in range(light.COMPILE_AFTER):
+            if first == "subclass":
+                assert Sub(("c",), ()).contexts == ("c",)
+            elif first == "wrong arguments":
+                assert _outcome(lambda: chunk_type(())) == ("raises", "TypeError")
+            else:
+                assert chunk_type(("c",), ()).line == 0
+        assert chunk_type.__init__ is generic, first
+        made = chunk_type((), (" x",), True, 4)
+        assert chunk_type.__init__ is not generic and Sub.__init__ is chunk_type.__init__, first
+        assert light._asdict(made) == light._asdict(chunk_type((), (" x",), True, 4)) == light._asdict(
+            Sub((), (" x",), True, 4)
+        )
+        assert chunk_type.__init__.__qualname__ == generic.__qualname__ == "_declare.<locals>.Chunk.__init__"
