@@ -91,6 +91,14 @@ def not_found(line_count: int = 200_000) -> Case:
     return Case("chunk found nowhere", {"table.js": _text(lines)}, _patch("table.js", body))
 
 
+def new_words(line_count: int = 200_000) -> Case:
+    """A chunk written from memory: none of its lines, nor its first line's words, in the file."""
+    lines = generated_lines(line_count)
+    body = ["@@", " def totally_missing_function(argument_one, argument_two):",
+            "-    return argument_one + argument_two", "+    return argument_two + argument_one"]
+    return Case("chunk of words found nowhere", {"table.js": _text(lines)}, _patch("table.js", body))
+
+
 def long_lines(total: int = 5_000_000) -> Case:
     """A file of three very long lines; the middle one replaced, the others as context."""
     size = total // 3

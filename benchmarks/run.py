@@ -290,6 +290,7 @@ class Bench:
             (inputs.one_huge_line(), True),
             (inputs.many_files(), True),
             (inputs.not_found(), False),
+            (inputs.new_words(), False),
         ]
         for case, succeeds in cases:
             self.in_process(case, succeeds)

@@ -42,7 +42,9 @@ def missing_chunk(
         else f"searched from line {start + 1}"
     )
     details = [f"In {where.relative}, the chunk at patch line {chunk.line} matches nowhere ({searched})."]
-    details += show_region(region, expected, lines)
+    # No region: the lines most like the first are shown and hinted at; found once.
+    nearest = _most_like_first(expected, lines) if region is None else None
+    details += show_region(region, expected, lines, nearest)
     return ContextNotFoundError(
         f"Failed to find expected lines in {where.shown}:\n" + "\n".join(expected),
         path=where.relative,
@@ -50,7 +52,7 @@ def missing_chunk(
         expected=expected,
         closest=region,
         details=tuple(details),
-        hints=tuple(_chunk_hints(index, lines, chunk, expected, region, start)),
+        hints=tuple(_chunk_hints(index, lines, chunk, expected, region, start, nearest)),
     )
 
 
@@ -109,6 +111,7 @@ def _chunk_hints(
     expected: tuple[str, ...],
     region: Region | None,
     start: int,
+    nearest: tuple[str, list[int]] | None,
 ) -> list[str]:
     hints = []
     new = chunk.new_lines
@@ -122,8 +125,8 @@ def _chunk_hints(
     if chunk.is_end_of_file and region is not None and region.start + len(expected) < len(lines):
         hints.append("*** End of File pins the chunk to the last lines of the file.")
     if region is None:
-        first, nearest = _most_like_first(expected, lines)
-        hints += line_hints(first, lines[nearest[0]], nearest[0]) if nearest else []
+        first, alike = nearest or _most_like_first(expected, lines)
+        hints += line_hints(first, lines[alike[0]], alike[0]) if alike else []
     elif region.first_difference is not None:
         k = region.first_difference
         invented = _invented_blank(expected, region)
@@ -177,11 +180,13 @@ def line_hints(patch_line: str, file_line: str, offset: int) -> list[str]:
     return []
 
 
-def _absent(expected: Sequence[str], lines: Sequence[str]) -> list[str]:
+def _absent(
+    expected: Sequence[str], lines: Sequence[str], found: tuple[str, list[int]] | None
+) -> list[str]:
     """Says that no expected line is in the file, and which lines are most like the first
-    (the most alike side by side with it)."""
+    (the most alike side by side with it; `found`: `_most_like_first`, if already known)."""
     shown = ["None of these lines is in the file, even ignoring surrounding whitespace."]
-    first, nearest = _most_like_first(expected, lines)
+    first, nearest = found or _most_like_first(expected, lines)
     if nearest:
         shown.append("Lines most like the first of them:")
         shown += [_numbered(i, lines[i], len(lines)) for i in nearest]
@@ -196,13 +201,19 @@ def _most_like_first(expected: Sequence[str], lines: Sequence[str]) -> tuple[str
     return first, similar_lines(lines, first) if first else []
 
 
-def show_region(region: Region | None, expected: Sequence[str], lines: Sequence[str]) -> list[str]:
+def show_region(
+    region: Region | None,
+    expected: Sequence[str],
+    lines: Sequence[str],
+    nearest: tuple[str, list[int]] | None = None,
+) -> list[str]:
     """The region with `_AROUND` more lines each side; `>` marks the first difference.
 
-    No region (no expected line is in the file): says so, with the lines most like the first.
+    No region (no expected line is in the file): says so, with the lines most like the
+    first (`nearest`: what `_most_like_first` gave, when the caller has it already).
     """
     if region is None:
-        return _absent(expected, lines)
+        return _absent(expected, lines, nearest)
     end = region.start + len(region.lines)
     first, last = max(0, region.start - _AROUND), min(len(lines), end + _AROUND)
     marking = (
