@@ -1,17 +1,21 @@
 """`apply_patch serve`: a stdio MCP server applying patches under one root folder.
 
-Three tools, all confined to the root given on the command line (paths
+Four tools, all confined to the root given on the command line (paths
 leaving it are always refused):
 
 - `apply_patch` (patch text) and `apply_patch_dry_run` (the same, writing
-  nothing, with a unified diff);
+  nothing, with a unified diff); `format`, as the executable's `--format`,
+  reads SEARCH/REPLACE blocks or a unified diff instead (or `auto`);
 - `apply_patch_operations`: the Responses API's native operations
-  (`[{type, path, diff}]`, see `apply_patch.responses`), applied as one patch.
+  (`[{type, path, diff}]`, see `apply_patch.responses`), applied as one patch;
+- `str_replace_based_edit_tool`: Claude's text-editor commands (`view`,
+  `create`, `str_replace`, `insert`), run by `apply_patch.anthropic.TextEditor`.
 
-Each result's text is what the executable prints (the summary and warnings,
-or the diagnostic); its `structuredContent` is the object `--json` prints. A
-failure is a tool error, and then nothing changed. The format is taught once,
-in the server's instructions. Needs the MCP SDK: `.venv/bin/pip install '.[mcp]'` from a clone.
+The patch tools' result text is what the executable prints (the summary and
+warnings, or the diagnostic); their `structuredContent` is the object `--json`
+prints. The editor answers as the Anthropic tool does. A failure is a tool
+error, and then nothing changed. The Codex format is taught once, in the
+server's instructions. Needs the MCP SDK: `.venv/bin/pip install '.[mcp]'` from a clone.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from ..apply._report import error_json, failure, result_json
 from ..format._model import Patch
 from ..format._operations import OPERATION_TYPES
 from . import _options
+from ._options import FORMATS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,6 +44,7 @@ if TYPE_CHECKING:
 
 DRY_RUN_TOOL: Final = "apply_patch_dry_run"
 OPERATIONS_TOOL: Final = "apply_patch_operations"
+EDITOR_TOOL: Final = "str_replace_based_edit_tool"  # the name Claude's text-editor tool has
 MISSING_SDK: Final = (
     "apply_patch serve needs the MCP SDK (the [mcp] extra): from a clone of apply_patch, "
     "run .venv/bin/pip install '.[mcp]' (the package is not on PyPI yet)"
@@ -73,19 +79,67 @@ _OPERATIONS_SCHEMA: Final = {
     "additionalProperties": False,
 }
 
+# The patch tools take the patch and, optionally, its format (the executable's --format).
+_PATCH_SCHEMA: Final = {
+    **PATCH_SCHEMA,
+    "properties": {
+        "patch": {
+            "type": "string",
+            "description": "The whole patch, from '*** Begin Patch' to '*** End Patch' "
+            "(or, with format, the SEARCH/REPLACE blocks or the unified diff).",
+        },
+        "format": {
+            "type": "string",
+            "enum": list(FORMATS),
+            "description": "What the patch is: codex (the default), search-replace (Aider's "
+            "SEARCH/REPLACE blocks, each after its file's path), unified-diff (git diff, diff -u, "
+            "applied by content), or auto (the first marker says).",
+        },
+    },
+}
+
+_EDITOR_SCHEMA: Final = {
+    "type": "object",
+    "properties": {
+        "command": {"type": "string", "enum": ["view", "create", "str_replace", "insert"]},
+        "path": {"type": "string", "description": "The file (view: or folder), relative to the root."},
+        "file_text": {"type": "string", "description": "create: the new file's text."},
+        "old_str": {
+            "type": "string",
+            "description": "str_replace: the exact text to replace; it must occur exactly once.",
+        },
+        "new_str": {"type": "string", "description": "str_replace: its replacement; insert: the text inserted."},
+        "insert_text": {"type": "string", "description": "insert: the same as new_str."},
+        "insert_line": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "insert: the line after which the text goes (0: the top).",
+        },
+        "view_range": {
+            "type": "array",
+            "items": {"type": "integer"},
+            "minItems": 2,
+            "maxItems": 2,
+            "description": "view: the first and last line shown, from 1 (-1: to the end).",
+        },
+    },
+    "required": ["command", "path"],
+    "additionalProperties": False,
+}
+
 # (name, description, input schema, annotations) of each tool.
 _TOOLS: Final = (
     (
         TOOL_NAME,
         f"{DESCRIPTION} The patch format is in the server's instructions.",
-        PATCH_SCHEMA,
+        _PATCH_SCHEMA,
         {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": False},
     ),
     (
         DRY_RUN_TOOL,
         "Check a patch without writing anything: what it would change, as a summary and a "
         "unified diff, or the error it would meet.",
-        PATCH_SCHEMA,
+        _PATCH_SCHEMA,
         {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False},
     ),
     (
@@ -94,6 +148,13 @@ _TOOLS: Final = (
         "(create_file, update_file with a diff of chunks, delete_file), all as one patch: "
         "all or nothing.",
         _OPERATIONS_SCHEMA,
+        {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": False},
+    ),
+    (
+        EDITOR_TOOL,
+        "Claude's text-editor tool: view a file (with line numbers) or a folder, create a file, "
+        "replace text that occurs exactly once (str_replace), or insert lines after a line.",
+        _EDITOR_SCHEMA,
         {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": False},
     ),
 )
@@ -140,7 +201,7 @@ def _argument_parser() -> argparse.ArgumentParser:
 
 
 def build_server(root: str, policy: Policy) -> Server[Any]:
-    """The MCP server with its three tools, applying patches under `root`."""
+    """The MCP server with its four tools, applying patches under `root`."""
     import mcp_types as types
     from mcp.server.lowlevel import Server
 
@@ -173,22 +234,36 @@ def call(name: str, arguments: dict[str, Any], root: str, policy: Policy) -> mcp
     """The result of tool `name` with `arguments` (JSON values, unchecked)."""
     import mcp_types as types
 
+    if name == EDITOR_TOOL:
+        from ..anthropic import TextEditor
+
+        answer = TextEditor(root, policy=policy).run(arguments)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=answer["content"])], is_error=answer["is_error"]
+        )
     expected = "operations" if name == OPERATIONS_TOOL else "patch"
     problem = _argument_problem(name, arguments, expected)
     if problem is not None:
         return types.CallToolResult(content=[types.TextContent(type="text", text=problem)], is_error=True)
     dry_run = name == DRY_RUN_TOOL
+    asked = arguments.get("format", "codex")
+    chosen = asked
     try:
         patch: str | Patch
         if name == OPERATIONS_TOOL:
             from ..responses import operations_patch
 
             patch = operations_patch(arguments["operations"])
+            result = apply_patch(patch, root, dry_run=dry_run, policy=policy)
+        elif asked == "codex":
+            result = apply_patch(arguments["patch"], root, dry_run=dry_run, policy=policy)
         else:
-            patch = arguments["patch"]
-        result = apply_patch(patch, root, dry_run=dry_run, policy=policy)
+            from . import _formats
+
+            chosen = _formats.detect(arguments["patch"]) if asked == "auto" else asked
+            result = _formats.apply_text(arguments["patch"], chosen, root, dry_run=dry_run, policy=policy)
     except PatchError as error:
-        document = error_json(error, dry_run=dry_run)
+        document = _with_format(error_json(error, dry_run=dry_run), asked, chosen)
         document["error"]["operation"] = error.operation
         if document["error"]["patch_line"] == 0:  # an operation's own line: it has none
             document["error"]["patch_line"] = None
@@ -196,14 +271,21 @@ def call(name: str, arguments: dict[str, Any], root: str, policy: Policy) -> mcp
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=text)], structured_content=document, is_error=True
         )
-    return _success(result, dry_run)
+    return _success(result, dry_run, asked, chosen)
 
 
-def _success(result: ApplyResult, dry_run: bool) -> mcp_types.CallToolResult:
+def _with_format(document: dict[str, Any], asked: str, chosen: str) -> dict[str, Any]:
+    """As `--json` with `--format`: a format other than codex asked for is named in the result."""
+    return document if asked == "codex" else {**document, "format": chosen}
+
+
+def _success(result: ApplyResult, dry_run: bool, asked: str, chosen: str) -> mcp_types.CallToolResult:
     import mcp_types as types
 
     diff = result.diff if dry_run else None
-    document = result_json(result.operations, result.warnings, dry_run=dry_run, diff=diff)
+    document = _with_format(
+        result_json(result.operations, result.warnings, dry_run=dry_run, diff=diff), asked, chosen
+    )
     text = result.report() + (diff or "")
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=document)
 
@@ -212,18 +294,21 @@ def _argument_problem(name: str, arguments: dict[str, Any], expected: str) -> st
     """One line a model can act on when the arguments are not `{expected: ...}`, else None."""
     if name not in {tool[0] for tool in _TOOLS}:
         return f"Unknown tool {name!r}: the tools are {', '.join(tool[0] for tool in _TOOLS)}."
-    kind = "a list of operations" if expected == "operations" else "the patch text"
-    others = sorted(set(arguments) - {expected})
+    if expected == "operations":
+        takes, optional = "takes one argument, 'operations' (a list of operations)", set()
+    else:
+        takes, optional = "takes 'patch' (the patch text) and, optionally, 'format'", {"format"}
+    others = sorted(set(arguments) - {expected} - optional)
     if others:
-        return (
-            f"{name} takes one argument, {expected!r} ({kind}); "
-            f"unknown argument{'s' if len(others) > 1 else ''}: {', '.join(map(repr, others))}."
-        )
+        return f"{name} {takes}; unknown argument{'s' if len(others) > 1 else ''}: {', '.join(map(repr, others))}."
     if expected not in arguments:
-        return f"{name} takes one argument, {expected!r} ({kind}); it is missing."
+        missing = "it is missing" if expected == "operations" else f"{expected!r} is missing"
+        return f"{name} {takes}; {missing}."
     value = arguments[expected]
     if expected == "patch" and not isinstance(value, str):
         return f"{name}: 'patch' must be a string (the patch text), not {type(value).__name__}."
+    if "format" in arguments and arguments["format"] not in FORMATS:
+        return f"{name}: 'format' must be one of {', '.join(FORMATS)}; not {arguments['format']!r}."
     if expected == "operations" and not (isinstance(value, list) and value):
         return f"{name}: 'operations' must be a non-empty list of {{type, path, diff}} objects."
     return None

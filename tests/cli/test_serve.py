@@ -89,7 +89,9 @@ def test_what_the_server_tells_a_model(tmp_path: Path) -> None:
     assert seen["server"].version == metadata.version("apply-patch")
     assert seen["instructions"] == INSTRUCTIONS
     tools = seen["tools"]
-    assert set(tools) == {"apply_patch", "apply_patch_dry_run", "apply_patch_operations"}
+    assert set(tools) == {
+        "apply_patch", "apply_patch_dry_run", "apply_patch_operations", "str_replace_based_edit_tool"
+    }
     for tool in tools.values():
         assert INSTRUCTIONS not in tool.description  # taught once, in the instructions
         assert "title" not in json.dumps(tool.input_schema)  # no internal names (applyArguments)
@@ -97,12 +99,19 @@ def test_what_the_server_tells_a_model(tmp_path: Path) -> None:
     assert tools["apply_patch"].description.startswith(DESCRIPTION)
     assert tools["apply_patch"].input_schema["required"] == ["patch"]
     assert tools["apply_patch_operations"].input_schema["required"] == ["operations"]
+    assert tools["apply_patch"].input_schema["properties"]["format"]["enum"] == [
+        "codex", "search-replace", "unified-diff", "auto"
+    ]
+    editor = tools["str_replace_based_edit_tool"].input_schema
+    assert editor["required"] == ["command", "path"]
+    assert editor["properties"]["command"]["enum"] == ["view", "create", "str_replace", "insert"]
     hints = {name: (t.annotations.read_only_hint, t.annotations.destructive_hint, t.annotations.idempotent_hint,
                     t.annotations.open_world_hint) for name, t in tools.items()}
     assert hints == {
         "apply_patch": (False, True, False, False),
         "apply_patch_dry_run": (True, False, True, False),
         "apply_patch_operations": (False, True, False, False),
+        "str_replace_based_edit_tool": (False, True, False, False),
     }
 
 
@@ -111,17 +120,25 @@ def test_a_wrong_argument_gets_one_line_a_model_can_act_on(tmp_path: Path) -> No
         ("apply_patch", {"diff": ADD}),
         ("apply_patch", {}),
         ("apply_patch_dry_run", {"patch": 3}),
+        ("apply_patch", {"patch": ADD, "format": "xml"}),
         ("apply_patch_operations", {"patch": ADD}),
         ("apply_patch_operations", {"operations": []}),
         ("apply_patch_nope", {"patch": ADD}),
+        ("str_replace_based_edit_tool", {"command": "delete", "path": "a.txt"}),
+        ("str_replace_based_edit_tool", {"command": "view"}),
     ])
     assert [(e, text) for e, text, _ in results] == [
-        (True, "apply_patch takes one argument, 'patch' (the patch text); unknown argument: 'diff'."),
-        (True, "apply_patch takes one argument, 'patch' (the patch text); it is missing."),
+        (True, "apply_patch takes 'patch' (the patch text) and, optionally, 'format'; unknown argument: 'diff'."),
+        (True, "apply_patch takes 'patch' (the patch text) and, optionally, 'format'; 'patch' is missing."),
         (True, "apply_patch_dry_run: 'patch' must be a string (the patch text), not int."),
+        (True, "apply_patch: 'format' must be one of codex, search-replace, unified-diff, auto; not 'xml'."),
         (True, "apply_patch_operations takes one argument, 'operations' (a list of operations); unknown argument: 'patch'."),
         (True, "apply_patch_operations: 'operations' must be a non-empty list of {type, path, diff} objects."),
-        (True, "Unknown tool 'apply_patch_nope': the tools are apply_patch, apply_patch_dry_run, apply_patch_operations."),
+        (True, "Unknown tool 'apply_patch_nope': the tools are apply_patch, apply_patch_dry_run, "
+               "apply_patch_operations, str_replace_based_edit_tool."),
+        (True, "Error: Unknown command 'delete': the commands of text_editor_20250728 are view, create, "
+               "str_replace, insert"),
+        (True, "Error: path is missing (a string is required)"),
     ]
     assert snapshot(tmp_path) == {}
 
@@ -167,3 +184,77 @@ def test_serve_refuses_to_leave_its_root(tmp_path: Path) -> None:
     assert (missing.returncode, missing.stderr) == (
         2, b"apply_patch serve: the root folder nowhere does not exist\n"
     )
+
+
+SEARCH_REPLACE = "app.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n"
+UNIFIED = "--- a/app.py\n+++ b/app.py\n@@ -1 +1 @@\n-x = 2\n+x = 3\n"
+
+
+def test_the_patch_tools_read_the_other_formats(tmp_path: Path) -> None:
+    """`format`, as the executable's --format: SEARCH/REPLACE blocks, a unified diff, or auto."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "app.py").write_text("x = 1\n")
+    dry_json = _json(root, SEARCH_REPLACE, "--format", "search-replace", "--diff")
+    missing = SEARCH_REPLACE.replace("x = 1", "y = 1")
+    missing_json = _json(root, missing, "--format", "search-replace")
+    results, _ = _run(root, [
+        ("apply_patch_dry_run", {"patch": SEARCH_REPLACE, "format": "search-replace"}),
+        ("apply_patch", {"patch": missing, "format": "search-replace"}),
+        ("apply_patch", {"patch": SEARCH_REPLACE, "format": "search-replace"}),
+        ("apply_patch", {"patch": UNIFIED, "format": "auto"}),
+        ("apply_patch", {"patch": ADD, "format": "codex"}),
+    ])
+    dry, not_found, replaced, diffed, codex = results
+    assert dry[:2] == (False, (
+        "Dry run, nothing was written. The patch applies and would update:\nM app.py\n"
+        "--- a/app.py\n+++ b/app.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n"
+    ))
+    assert dry[2] == dry_json and dry[2]["format"] == "search-replace"
+    assert not_found[0] and not_found[1].startswith("Failed to find the SEARCH block at line 2 in app.py:\ny = 1\n")
+    assert not_found[1].endswith(NOTHING_CHANGED.rstrip("\n"))
+    # (the edit formats' errors name the block by its line; "operation" is a Codex patch's)
+    assert not_found[2] == {**missing_json, "dry_run": False, "error": {**missing_json["error"], "operation": None}}
+    assert replaced[:2] == (False, "Success. Updated the following files:\nM app.py\n")
+    assert diffed[:2] == (False, "Success. Updated the following files:\nM app.py\n")
+    assert diffed[2]["format"] == "unified-diff"
+    assert codex[:2] == (False, "Success. Updated the following files:\nA notes/hello.md\n")
+    assert "format" not in codex[2]
+    assert (root / "app.py").read_text() == "x = 3\n"
+
+
+def test_the_text_editor_tool(tmp_path: Path) -> None:
+    """Claude's text-editor commands, run by `apply_patch.anthropic.TextEditor` under the root."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "app.py").write_text("a = 1\nb = 2\n")
+    (tmp_path / "secret.txt").write_text("outside\n")
+    tool = "str_replace_based_edit_tool"
+    before = snapshot(tmp_path)
+    refused, _ = _run(root, [
+        (tool, {"command": "str_replace", "path": "app.py", "old_str": "c = 3", "new_str": "c = 4"}),
+        (tool, {"command": "create", "path": "app.py", "file_text": "clobbered\n"}),
+        (tool, {"command": "view", "path": "../secret.txt"}),
+        (tool, {"command": "create", "path": "../escape.txt", "file_text": "x\n"}),
+    ])
+    assert [is_error for is_error, _, _ in refused] == [True] * 4
+    assert refused[0][1].startswith("Error: No match found for replacement. Please check your text and try again.")
+    assert refused[1][1].startswith("Error: Failed to add file app.py: it already exists")
+    assert "outside the root folder" in refused[2][1] and "outside the root folder" in refused[3][1]
+    assert snapshot(tmp_path) == before
+    results, _ = _run(root, [
+        (tool, {"command": "view", "path": "app.py"}),
+        (tool, {"command": "str_replace", "path": "app.py", "old_str": "b = 2", "new_str": "b = 20"}),
+        (tool, {"command": "insert", "path": "app.py", "insert_line": 0, "new_str": "# top\n"}),
+        (tool, {"command": "create", "path": "pkg/new.py", "file_text": "n = 0\n"}),
+        (tool, {"command": "view", "path": "app.py", "view_range": [2, -1]}),
+    ])
+    assert [(is_error, text) for is_error, text, _ in results] == [
+        (False, "1: a = 1\n2: b = 2"),
+        (False, "Successfully replaced text at exactly one location."),
+        (False, "Successfully inserted text at the top."),
+        (False, "File created successfully at: pkg/new.py"),
+        (False, "2: a = 1\n3: b = 20"),
+    ]
+    assert (root / "app.py").read_text() == "# top\na = 1\nb = 20\n"
+    assert (root / "pkg" / "new.py").read_text() == "n = 0\n"
