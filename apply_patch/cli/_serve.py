@@ -30,7 +30,6 @@ from .._tools import DESCRIPTION, INSTRUCTIONS, TOOL_NAME, PATCH_SCHEMA
 from ..apply._pipeline import ApplyResult, apply_patch
 from ..apply._policy import Policy
 from ..apply._report import error_json, failure, result_json
-from ..format._model import Patch
 from ..format._operations import OPERATION_TYPES
 from . import _options
 from ._options import FORMATS
@@ -232,46 +231,58 @@ def build_server(root: str, policy: Policy) -> Server[Any]:
 
 def call(name: str, arguments: dict[str, Any], root: str, policy: Policy) -> mcp_types.CallToolResult:
     """The result of tool `name` with `arguments` (JSON values, unchecked)."""
-    import mcp_types as types
-
     if name == EDITOR_TOOL:
         from ..anthropic import TextEditor
 
         answer = TextEditor(root, policy=policy).run(arguments)
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=answer["content"])], is_error=answer["is_error"]
-        )
+        return _text(answer["content"], is_error=answer["is_error"])
     expected = "operations" if name == OPERATIONS_TOOL else "patch"
     problem = _argument_problem(name, arguments, expected)
     if problem is not None:
-        return types.CallToolResult(content=[types.TextContent(type="text", text=problem)], is_error=True)
+        return _text(problem, is_error=True)
     dry_run = name == DRY_RUN_TOOL
     asked = arguments.get("format", "codex")
     chosen = asked
+    if asked == "auto":
+        from ._formats import detect
+
+        chosen = detect(arguments["patch"])
     try:
-        patch: str | Patch
-        if name == OPERATIONS_TOOL:
-            from ..responses import operations_patch
-
-            patch = operations_patch(arguments["operations"])
-            result = apply_patch(patch, root, dry_run=dry_run, policy=policy)
-        elif asked == "codex":
-            result = apply_patch(arguments["patch"], root, dry_run=dry_run, policy=policy)
-        else:
-            from . import _formats
-
-            chosen = _formats.detect(arguments["patch"]) if asked == "auto" else asked
-            result = _formats.apply_text(arguments["patch"], chosen, root, dry_run=dry_run, policy=policy)
+        result = _applied(name, arguments, chosen, root, policy, dry_run)
     except PatchError as error:
-        document = _with_format(error_json(error, dry_run=dry_run), asked, chosen)
-        document["error"]["operation"] = error.operation
-        if document["error"]["patch_line"] == 0:  # an operation's own line: it has none
-            document["error"]["patch_line"] = None
-        text = failure(error, dry_run=dry_run).rstrip("\n")
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=text)], structured_content=document, is_error=True
-        )
+        return _failure(error, dry_run, asked, chosen)
     return _success(result, dry_run, asked, chosen)
+
+
+def _applied(
+    name: str, arguments: dict[str, Any], chosen: str, root: str, policy: Policy, dry_run: bool
+) -> ApplyResult:
+    """What a patch tool's call applied (or would apply); PatchError if it does not."""
+    if name == OPERATIONS_TOOL:
+        from ..responses import operations_patch
+
+        return apply_patch(operations_patch(arguments["operations"]), root, dry_run=dry_run, policy=policy)
+    from ._formats import apply_text
+
+    return apply_text(arguments["patch"], chosen, root, dry_run=dry_run, policy=policy)
+
+
+def _text(text: str, *, is_error: bool, document: dict[str, Any] | None = None) -> mcp_types.CallToolResult:
+    """A result of one text block (and the `--json` object as `structuredContent`, if any)."""
+    import mcp_types as types
+
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)], structured_content=document, is_error=is_error
+    )
+
+
+def _failure(error: PatchError, dry_run: bool, asked: str, chosen: str) -> mcp_types.CallToolResult:
+    """The diagnostic as text, and the `--json` error object (with the operation's index)."""
+    document = _with_format(error_json(error, dry_run=dry_run), asked, chosen)
+    document["error"]["operation"] = error.operation
+    if document["error"]["patch_line"] == 0:  # an operation's own line: it has none
+        document["error"]["patch_line"] = None
+    return _text(failure(error, dry_run=dry_run).rstrip("\n"), is_error=True, document=document)
 
 
 def _with_format(document: dict[str, Any], asked: str, chosen: str) -> dict[str, Any]:
@@ -280,14 +291,12 @@ def _with_format(document: dict[str, Any], asked: str, chosen: str) -> dict[str,
 
 
 def _success(result: ApplyResult, dry_run: bool, asked: str, chosen: str) -> mcp_types.CallToolResult:
-    import mcp_types as types
-
+    """The summary (and, for a dry run, the diff) as text, and the `--json` object."""
     diff = result.diff if dry_run else None
     document = _with_format(
         result_json(result.operations, result.warnings, dry_run=dry_run, diff=diff), asked, chosen
     )
-    text = result.report() + (diff or "")
-    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=document)
+    return _text(result.report() + (diff or ""), is_error=False, document=document)
 
 
 def _argument_problem(name: str, arguments: dict[str, Any], expected: str) -> str | None:
