@@ -8,6 +8,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from hypothesis import HealthCheck, settings
+
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
 SHARED = REPO.parent / "shared"
@@ -97,3 +99,13 @@ def copy_tree(source: Path, target: Path) -> None:
             info = path.lstat()
             if not stat.S_ISLNK(info.st_mode) and not info.st_mode & stat.S_IWUSR:
                 path.chmod(stat.S_IMODE(info.st_mode) | stat.S_IWUSR)
+
+
+# The property tests' settings: reproducible (derandomized, no example database), no deadline.
+PROPERTY = settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)

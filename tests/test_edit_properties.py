@@ -16,19 +16,14 @@ import difflib
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from apply_patch import UpdateFile, make_patch
 from apply_patch.edits import Edit, StrReplace, apply_edits, apply_unified_diff
 
-PROPERTY = settings(
-    max_examples=150,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+from _support import PROPERTY
+
 DISTINCT = st.lists(st.integers(0, 60), min_size=1, max_size=25, unique=True)
 REPEATED = st.lists(st.sampled_from(["a", "b", "c", "", "    a", "def f():"]), min_size=1, max_size=25)
 

@@ -26,6 +26,9 @@ import sys
 from collections.abc import Sequence
 
 from .._errors import PatchError
+from ..anthropic import COMMANDS as EDITOR_COMMANDS
+from ..anthropic import TOOL_NAME as EDITOR_TOOL  # Claude's text-editor tool, by its own name
+from ..anthropic import TextEditor
 from .._tools import DESCRIPTION, INSTRUCTIONS, TOOL_NAME, PATCH_SCHEMA
 from ..apply._pipeline import ApplyResult, apply_patch
 from ..apply._policy import Policy
@@ -43,7 +46,6 @@ if TYPE_CHECKING:
 
 DRY_RUN_TOOL: Final = "apply_patch_dry_run"
 OPERATIONS_TOOL: Final = "apply_patch_operations"
-EDITOR_TOOL: Final = "str_replace_based_edit_tool"  # the name Claude's text-editor tool has
 MISSING_SDK: Final = (
     "apply_patch serve needs the MCP SDK (the [mcp] extra): from a clone of apply_patch, "
     "run .venv/bin/pip install '.[mcp]' (the package is not on PyPI yet)"
@@ -100,7 +102,7 @@ _PATCH_SCHEMA: Final = {
 _EDITOR_SCHEMA: Final = {
     "type": "object",
     "properties": {
-        "command": {"type": "string", "enum": ["view", "create", "str_replace", "insert"]},
+        "command": {"type": "string", "enum": list(EDITOR_COMMANDS)},
         "path": {"type": "string", "description": "The file (view: or folder), relative to the root."},
         "file_text": {"type": "string", "description": "create: the new file's text."},
         "old_str": {
@@ -126,20 +128,24 @@ _EDITOR_SCHEMA: Final = {
     "additionalProperties": False,
 }
 
+# The tools' annotations: those that write under the root, and the dry run.
+_WRITES: Final = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": False}
+_READS: Final = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
+
 # (name, description, input schema, annotations) of each tool.
 _TOOLS: Final = (
     (
         TOOL_NAME,
         f"{DESCRIPTION} The patch format is in the server's instructions.",
         _PATCH_SCHEMA,
-        {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": False},
+        _WRITES,
     ),
     (
         DRY_RUN_TOOL,
         "Check a patch without writing anything: what it would change, as a summary and a "
         "unified diff, or the error it would meet.",
         _PATCH_SCHEMA,
-        {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False},
+        _READS,
     ),
     (
         OPERATIONS_TOOL,
@@ -147,14 +153,14 @@ _TOOLS: Final = (
         "(create_file, update_file with a diff of chunks, delete_file), all as one patch: "
         "all or nothing.",
         _OPERATIONS_SCHEMA,
-        {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": False},
+        _WRITES,
     ),
     (
         EDITOR_TOOL,
         "Claude's text-editor tool: view a file (with line numbers) or a folder, create a file, "
         "replace text that occurs exactly once (str_replace), or insert lines after a line.",
         _EDITOR_SCHEMA,
-        {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": False},
+        _WRITES,
     ),
 )
 
@@ -232,8 +238,6 @@ def build_server(root: str, policy: Policy) -> Server[Any]:
 def call(name: str, arguments: dict[str, Any], root: str, policy: Policy) -> mcp_types.CallToolResult:
     """The result of tool `name` with `arguments` (JSON values, unchecked)."""
     if name == EDITOR_TOOL:
-        from ..anthropic import TextEditor
-
         answer = TextEditor(root, policy=policy).run(arguments)
         return _text(answer["content"], is_error=answer["is_error"])
     expected = "operations" if name == OPERATIONS_TOOL else "patch"

@@ -14,18 +14,13 @@ example database, no deadline (file-system timing varies).
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from apply_patch import AddFile, Chunk, DeleteFile, Patch, UpdateFile, apply_patch, make_patch, parse_patch
 
-PROPERTY = settings(
-    max_examples=150,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+from _support import PROPERTY
+
 
 # Lines that look alike, lines that look like patch syntax, blank and odd ones.
 LINES = [
