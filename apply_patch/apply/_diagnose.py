@@ -113,6 +113,7 @@ def _chunk_hints(
     start: int,
     nearest: tuple[str, list[int]] | None,
 ) -> list[str]:
+    """The hints for a chunk not found; `nearest`: `_most_like_first`, given when there is no region."""
     hints = []
     new = chunk.new_lines
     if new and new != list(expected) and (applied := index.seek(new, 0)) is not None:
@@ -124,10 +125,10 @@ def _chunk_hints(
         )
     if chunk.is_end_of_file and region is not None and region.start + len(expected) < len(lines):
         hints.append("*** End of File pins the chunk to the last lines of the file.")
-    if region is None:
-        first, alike = nearest or _most_like_first(expected, lines)
+    if nearest is not None:
+        first, alike = nearest
         hints += line_hints(first, lines[alike[0]], alike[0]) if alike else []
-    elif region.first_difference is not None:
+    elif region is not None and region.first_difference is not None:
         k = region.first_difference
         invented = _invented_blank(expected, region)
         if invented is not None:
