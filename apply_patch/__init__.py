@@ -27,7 +27,8 @@ from ._errors import (
 from .format._grammar import grammar_text
 from .format._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
 from .format._parse import parse_patch
-from .apply._policy import CODEX, DEFAULT, Policy, PolicyValueError
+from .apply._policy import CODEX, DEFAULT, Policy
+from ._errors import PolicyValueError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,10 +42,11 @@ if TYPE_CHECKING:
     )
     from .make._convert import convert_unified_diff
     from .extract._extract import BrokenPatch, Extracted, FoundEdits, FoundPatch, extract_patches
-    from .make._make import BinaryFileError, UnsupportedChangeError, make_patch
+    from ._errors import BinaryFileError, UnsupportedChangeError
+    from .make._make import make_patch
     from .format._stream import PartialOperation, PartialPatch, parse_partial
     from ._tools import tool_definitions
-    from .make._unidiff import UnifiedDiffError
+    from ._errors import UnifiedDiffError
 
 # Extraction, making patches, streaming and tool definitions need more (tree-sitter,
 # difflib, json...): imported on first use only, so that applying a patch does not
@@ -61,10 +63,10 @@ _LAZY = {
     "FoundEdits": ".extract._extract",
     "FoundPatch": ".extract._extract",
     "extract_patches": ".extract._extract",
-    "BinaryFileError": ".make._make",
-    "UnsupportedChangeError": ".make._make",
+    "BinaryFileError": "._errors",
+    "UnsupportedChangeError": "._errors",
     "make_patch": ".make._make",
-    "UnifiedDiffError": ".make._unidiff",
+    "UnifiedDiffError": "._errors",
     "convert_unified_diff": ".make._convert",
     "PartialOperation": ".format._stream",
     "PartialPatch": ".format._stream",

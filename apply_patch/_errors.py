@@ -8,9 +8,17 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
-    from typing import Any, ClassVar
+    from typing import Any, ClassVar, Protocol
 
-    from .apply._closest import Region
+    class Region(Protocol):
+        """A stretch of a file most like what was expected (`apply._closest.Region`)."""
+
+        @property
+        def start(self) -> int: ...
+        @property
+        def lines(self) -> tuple[str, ...]: ...
+        @property
+        def first_difference(self) -> int | None: ...
 
 
 class PatchError(ValueError):
@@ -217,6 +225,134 @@ class RollbackError(PatchIOError):
 
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "unrestored": list(self.unrestored)}
+
+
+class BareSyntaxError(PatchSyntaxError):
+    """A syntax error as a step of the parser raises it: the reference's message and the
+    lines; `_syntax_hints.with_facts` builds the error the caller sees from it (on
+    failure only: that module is not imported on the way of a patch that parses)."""
+
+
+class SearchReplaceError(PatchError):
+    """A reply whose SEARCH/REPLACE blocks are broken or missing; `line` is the reply line."""
+
+    kind = "syntax"
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        super().__init__(message, patch_line=line)
+        self.line = line
+
+    @property
+    def headline(self) -> str:
+        where = "" if self.line is None else f" on line {self.line}"
+        return f"Invalid SEARCH/REPLACE block{where}: {self.message}"
+
+
+class OperationSyntaxError(PatchSyntaxError):
+    """A native tool operation that is malformed, or whose diff does not follow the format.
+
+    `operation_type` is its type (`update_file`...), `path` its path;
+    `line` the line of the diff (None: the operation as a whole).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        operation: str,
+        path: str | None,
+        line: int | None = None,
+        text: str | None = None,
+        hints: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message, line=line, text=text, hints=hints)
+        self.operation_type = operation
+        self.path = path
+
+    @property
+    def headline(self) -> str:
+        kind = self.operation_type
+        where = f"Invalid {kind} operation" if kind else "Invalid operation"
+        if self.path:
+            where += f" for {self.path}"
+        if self.line is not None:
+            where += f", diff line {self.line}"
+        return f"{where}: {self.message}"
+
+
+class PolicyValueError(PatchError):
+    """A policy option name or value that does not exist."""
+
+    kind = "usage"
+
+
+class EditError(PatchError):
+    """An edit that cannot mean anything: a line number outside the file, a missing field."""
+
+    kind = "edit"
+
+
+class ReplacementCountError(PatchError):
+    """A replacement matched a number of places other than the one it asked for.
+
+    `found` is how many places matched (at `tier`), `wanted` what the edit
+    asked for (None: at least one), `candidates` the 1-based line of each place.
+    """
+
+    kind = "count"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str,
+        patch_line: int,
+        found: int,
+        wanted: int | None,
+        candidates: tuple[int, ...],
+        tier: str,
+        hints: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message, path=path, patch_line=patch_line, hints=hints)
+        self.found = found
+        self.wanted = wanted
+        self.candidates = candidates
+        self.tier = tier
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **super().to_dict(),
+            "found": self.found,
+            "wanted": self.wanted,
+            "candidates": list(self.candidates),
+            "tier": self.tier,
+        }
+
+
+class UnifiedDiffError(PatchError):
+    """The text is not a unified diff this reader understands; `line` is the diff line."""
+
+    kind = "unified_diff"
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        super().__init__(message, patch_line=line)
+        self.line = line
+
+    def __str__(self) -> str:
+        where = "" if self.line is None else f" on line {self.line}"
+        return f"Invalid unified diff{where}: {self.message}"
+
+
+class UnsupportedChangeError(PatchError):
+    """A change the patch format cannot express (a folder turned into a file...)."""
+
+    kind = "unsupported"
+
+
+class BinaryFileError(UnsupportedChangeError):
+    """A changed file that is not text: a NUL byte, or not UTF-8."""
+
+    kind = "binary"
 
 
 def os_reason(exc: BaseException) -> str:

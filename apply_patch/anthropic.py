@@ -22,7 +22,7 @@ import errno
 import os
 
 from ._errors import ContextNotFoundError, PatchError, PatchIOError
-from .apply._edits import ReplacementCountError
+from ._errors import ReplacementCountError
 from .apply._policy import DEFAULT, Policy
 
 TYPE_CHECKING = False

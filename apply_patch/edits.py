@@ -26,11 +26,12 @@ from __future__ import annotations
 import os
 
 from ._dataclass import replace
-from .apply._edits import EditError, ReplacementCountError
+from ._errors import EditError, ReplacementCountError
 from .apply._pipeline import ApplyResult
 from .apply._policy import DEFAULT, Policy
 from .format._edits import CreateFile, Edit, Insert, StrReplace
-from .format._search_replace import SearchReplaceError, parse_search_replace
+from ._errors import SearchReplaceError
+from .format._search_replace import parse_search_replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

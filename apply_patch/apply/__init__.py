@@ -5,6 +5,7 @@ The plan reads (paths, text files, seek, locate, diagnose) and writes nothing;
 """
 
 from ._pipeline import ApplyResult, FileResult, apply_patch, apply_to_mapping
-from ._policy import CODEX, DEFAULT, Policy, PolicyValueError
+from ._policy import CODEX, DEFAULT, Policy
+from .._errors import PolicyValueError
 
 __all__ = ["CODEX", "DEFAULT", "ApplyResult", "FileResult", "Policy", "PolicyValueError", "apply_patch", "apply_to_mapping"]

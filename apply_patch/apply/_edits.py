@@ -23,7 +23,7 @@ far the previous hunk landed from its own) is taken.
 from __future__ import annotations
 
 from .._dataclass import dataclass
-from .._errors import AmbiguousChunkError, ContextNotFoundError, PatchError
+from .._errors import AmbiguousChunkError, ContextNotFoundError, EditError, PatchError, ReplacementCountError
 from ..format._edits import ApplyHunks, DiffHunk, Insert, StrReplace
 from ._closest import closest_region
 from ._diagnose import line_hints, show_region
@@ -42,49 +42,6 @@ if TYPE_CHECKING:
 
 _NEW_LINE_ENDING: Final = {"lf": "\n", "crlf": "\r\n"}
 _MAX_PLACES: Final = 1000  # places listed (and replaced by replace_all) beyond this: refused
-
-
-class EditError(PatchError):
-    """An edit that cannot mean anything: a line number outside the file, a missing field."""
-
-    kind = "edit"
-
-
-class ReplacementCountError(PatchError):
-    """A replacement matched a number of places other than the one it asked for.
-
-    `found` is how many places matched (at `tier`), `wanted` what the edit
-    asked for (None: at least one), `candidates` the 1-based line of each place.
-    """
-
-    kind = "count"
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        path: str,
-        patch_line: int,
-        found: int,
-        wanted: int | None,
-        candidates: tuple[int, ...],
-        tier: str,
-        hints: tuple[str, ...] = (),
-    ) -> None:
-        super().__init__(message, path=path, patch_line=patch_line, hints=hints)
-        self.found = found
-        self.wanted = wanted
-        self.candidates = candidates
-        self.tier = tier
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            **super().to_dict(),
-            "found": self.found,
-            "wanted": self.wanted,
-            "candidates": list(self.candidates),
-            "tier": self.tier,
-        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .. import _dataclass as dataclasses
 from .._dataclass import dataclass, field
-from .._errors import PatchError
+from .._errors import PatchError, PolicyValueError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
@@ -85,12 +85,6 @@ class Policy:
         if unknown:
             raise PolicyValueError(f"Unknown policy option: {', '.join(unknown)}")
         return dataclasses.replace(self, **options)  # type: ignore[arg-type]
-
-
-class PolicyValueError(PatchError):
-    """A policy option name or value that does not exist."""
-
-    kind = "usage"
 
 
 def _choices() -> dict[str, tuple[str, ...]]:

@@ -17,7 +17,8 @@ import re
 
 from ..format._edits import ApplyHunks, CreateFile, DiffHunk
 from ..format._model import DeleteFile, UpdateFile
-from ..make._unidiff import FileDiff, Hunk, UnifiedDiffError, parse_unified_diff
+from ..make._unidiff import FileDiff, Hunk, parse_unified_diff
+from .._errors import UnifiedDiffError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -12,7 +12,8 @@ import sys
 from collections.abc import Sequence
 
 from .._errors import PatchError
-from ..make._make import Options, TreeDiff, UnsupportedChangeError, diff_trees
+from ..make._make import Options, TreeDiff, diff_trees
+from .._errors import UnsupportedChangeError
 from ..make._folder_files import VCS_FOLDERS, FolderFiles, read_folder
 
 TYPE_CHECKING = False

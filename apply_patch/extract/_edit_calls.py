@@ -119,7 +119,8 @@ def _text_editor(given: Mapping[str, object], line: int) -> list[Edit]:
 
 
 def _search_replace(text: str, line: int) -> list[Edit]:
-    from ..format._search_replace import SearchReplaceError, parse_search_replace
+    from .._errors import SearchReplaceError
+    from ..format._search_replace import parse_search_replace
 
     try:
         return list(parse_search_replace(text))

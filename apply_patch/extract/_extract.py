@@ -111,7 +111,8 @@ def _too_deep(region: ShellText, state: ShellState) -> list[ShellCall]:
 
 def _reply_blocks(source: str) -> list[tuple[ShellCall, str]]:
     """The SEARCH/REPLACE blocks of a text that is not JSON, as one call at the first block."""
-    from ..format._search_replace import SEARCH, SearchReplaceError, parse_search_replace
+    from ..format._search_replace import SEARCH, parse_search_replace
+    from .._errors import SearchReplaceError
 
     lines = source.replace("\r\n", "\n").split("\n")
     first = next((i for i, line in enumerate(lines) if SEARCH.fullmatch(line)), None)

@@ -30,12 +30,12 @@ from __future__ import annotations
 import re
 
 from . import _constants as C
-from .._errors import PatchSyntaxError
+from .._errors import OperationSyntaxError, PatchSyntaxError
 from ._lalr import ParseError
 from ._model import AddFile, DeleteFile, Operation, UpdateFile
 from ._parse import EMPTY_CHUNK, EMPTY_UPDATE, UNEXPECTED_LINE, parser_from
 from ._syntax_hints import quoted, syntax_hints
-from ._unwrap import _check_unicode as check_unicode
+from ._unwrap import check_unicode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,38 +50,6 @@ UNIFIED_DIFF: Final = "this is a unified diff (@@ -1,3 +1,4 @@), not a V4A diff"
 _UNIFIED_HEADER: Final = re.compile(r"-\d+(,\d+)? \+\d+(,\d+)? @@")
 _MARKERS: Final = (C.CHUNK_HEADER_WITH_CONTEXT,)
 _EXACT_MARKERS: Final = (C.CHUNK_HEADER, C.END_OF_FILE)
-
-
-class OperationSyntaxError(PatchSyntaxError):
-    """A native tool operation that is malformed, or whose diff does not follow the format.
-
-    `operation_type` is its type (`update_file`...), `path` its path;
-    `line` the line of the diff (None: the operation as a whole).
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        operation: str,
-        path: str | None,
-        line: int | None = None,
-        text: str | None = None,
-        hints: tuple[str, ...] = (),
-    ) -> None:
-        super().__init__(message, line=line, text=text, hints=hints)
-        self.operation_type = operation
-        self.path = path
-
-    @property
-    def headline(self) -> str:
-        kind = self.operation_type
-        where = f"Invalid {kind} operation" if kind else "Invalid operation"
-        if self.path:
-            where += f" for {self.path}"
-        if self.line is not None:
-            where += f", diff line {self.line}"
-        return f"{where}: {self.message}"
 
 
 def to_operation(kind: object, path: object, diff: object = None, move_to: object = None) -> Operation:
@@ -123,10 +91,9 @@ def _checked(kind: object, path: object, move_to: object) -> str:
         )
     for name in (path, move_to):
         try:
-            check_unicode(name or "")
+            check_unicode(name or "", "A path")
         except PatchSyntaxError as invalid:
-            message = invalid.message.replace("The patch", "A path")
-            raise OperationSyntaxError(message, operation=label, path=shown) from None
+            raise OperationSyntaxError(invalid.message, operation=label, path=shown) from None
     return label
 
 

@@ -12,7 +12,8 @@ from ._grammar import tables
 from ._lalr import ParseError, Parser
 from ._model import AddFile, Chunk, DeleteFile, Patch, UpdateFile
 from ._constants import LAST_LINE_ERROR
-from ._unwrap import Bare, Unwrapped, unwrap
+from .._errors import BareSyntaxError
+from ._unwrap import Unwrapped, unwrap
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,8 +53,8 @@ def parse_patch(text: str, *, decode: bool = False) -> Patch:
         except ParseError as exc:
             raise _syntax_error(exc, source) from None
         if source.text_after_end:
-            raise Bare(LAST_LINE_ERROR)
-    except Bare as bare:  # built once, with its facts, from the text its lines are counted in
+            raise BareSyntaxError(LAST_LINE_ERROR)
+    except BareSyntaxError as bare:  # built once, with its facts, from the text its lines are counted in
         from ._syntax_hints import with_facts  # failures only: start-up time
 
         raise with_facts(origin, bare) from None
@@ -128,7 +129,7 @@ class _ToModel:
         )
         chunks = tuple(c for c in children if isinstance(c, Chunk))
         if move_to is None and not chunks:
-            raise Bare(
+            raise BareSyntaxError(
                 EMPTY_UPDATE.format(path), line=_line(header), text=header[1].removesuffix("\n")
             )
         return UpdateFile(path, move_to, chunks, line=_line(header))
@@ -210,7 +211,7 @@ def _line(token: Token) -> int:
     return token[2]
 
 
-def _syntax_error(exc: ParseError, source: Unwrapped) -> Bare:
+def _syntax_error(exc: ParseError, source: Unwrapped) -> BareSyntaxError:
     """Name a grammar error the way the reference does, from the parser's state.
 
     The set of terminals the parser expected tells where it stood: inside an
@@ -226,21 +227,21 @@ def _syntax_error(exc: ParseError, source: Unwrapped) -> Bare:
         first_blank = number
         while canonical[first_blank - 2] == "":
             first_blank -= 1
-        return Bare(INVALID_HEADER.format(""), line=first_blank, text="")
+        return BareSyntaxError(INVALID_HEADER.format(""), line=first_blank, text="")
     if found == "ENVIRONMENT_ID" and canonical[number - 2].startswith(C.ENVIRONMENT_ID):
-        return Bare(REPEATED_ENVIRONMENT)
-    return Bare(INVALID_HEADER.format(raw.strip(C.WHITESPACE)), line=number, text=raw)
+        return BareSyntaxError(REPEATED_ENVIRONMENT)
+    return BareSyntaxError(INVALID_HEADER.format(raw.strip(C.WHITESPACE)), line=number, text=raw)
 
 
 def _update_error(
     number: int, raw: str, expected: set[str], found: str | None, canonical: list[str]
-) -> Bare:
+) -> BareSyntaxError:
     in_empty_chunk = "CONTEXT_LINE" in expected and "ADD_FILE" not in expected
     if in_empty_chunk and found in ("END_PATCH", "END_OF_FILE"):
-        return Bare(EMPTY_CHUNK, line=number, text=raw)
+        return BareSyntaxError(EMPTY_CHUNK, line=number, text=raw)
     if in_empty_chunk or ("CONTEXT_LINE" in expected and not _chunk_since_header(canonical, number)):
-        return Bare(UNEXPECTED_LINE.format(raw), line=number, text=raw)
-    return Bare(EXPECTED_CHUNK_HEADER.format(raw), line=number, text=raw)
+        return BareSyntaxError(UNEXPECTED_LINE.format(raw), line=number, text=raw)
+    return BareSyntaxError(EXPECTED_CHUNK_HEADER.format(raw), line=number, text=raw)
 
 
 def _chunk_since_header(canonical: list[str], number: int) -> bool:

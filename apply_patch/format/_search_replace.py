@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from .._errors import PatchError
+from .._errors import PatchError, SearchReplaceError
 from ._edits import CreateFile, StrReplace
 
 TYPE_CHECKING = False
@@ -36,21 +36,6 @@ DIVIDER: Final = re.compile(r"={5,9}[ \t]*")
 REPLACE: Final = re.compile(r">{5,9} REPLACE[ \t]*")
 _FENCE: Final = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*(.*)")
 _DECORATION: Final = "`*#'\" \t"
-
-
-class SearchReplaceError(PatchError):
-    """A reply whose SEARCH/REPLACE blocks are broken or missing; `line` is the reply line."""
-
-    kind = "syntax"
-
-    def __init__(self, message: str, *, line: int | None = None) -> None:
-        super().__init__(message, patch_line=line)
-        self.line = line
-
-    @property
-    def headline(self) -> str:
-        where = "" if self.line is None else f" on line {self.line}"
-        return f"Invalid SEARCH/REPLACE block{where}: {self.message}"
 
 
 def parse_search_replace(text: str) -> list[StrReplace | CreateFile]:

@@ -4,7 +4,7 @@ A patch that does not parse gets hints when it is JSON-escaped, has prose before
 it, is cut short, is a unified diff, is a shell script, or has decorated
 envelope markers (`*** Begin Patch ***`).
 
-The parser's steps raise `_unwrap.Bare` errors (the reference's message, the patch
+The parser's steps raise `BareSyntaxError` errors (the reference's message, the patch
 line, the offending line); `with_facts` builds the one error the caller sees,
 with its details and hints, from the text the line numbers refer to.
 """

@@ -33,14 +33,14 @@ import re
 
 from . import _constants as C
 from ._constants import EMPTY_ENVIRONMENT, FIRST_LINE_ERROR, LAST_LINE_ERROR
-from .._errors import PatchSyntaxError
+from .._errors import BareSyntaxError, PatchSyntaxError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Final
 
-__all__ = ["EMPTY_ENVIRONMENT", "FIRST_LINE_ERROR", "LAST_LINE_ERROR", "Bare", "Unwrapped", "unwrap"]
+__all__ = ["EMPTY_ENVIRONMENT", "FIRST_LINE_ERROR", "LAST_LINE_ERROR", "BareSyntaxError", "Unwrapped", "unwrap"]
 
 # The wrappers' patterns are compiled when a wrapped patch first needs them (`re`
 # caches them), not at import: most patches have no wrapper (start-up time).
@@ -59,12 +59,6 @@ _MARKER_START: Final = ("*", "@")
 # is C.WHITESPACE and a few more (U+001C..U+001F), which `_canonical` then leaves
 # as they are; a class of C.WHITESPACE itself takes three times as long to compile.
 _MAYBE_MARKER: Final = re.compile(r"\n[^\S\n]*[*@]")
-
-
-class Bare(PatchSyntaxError):
-    """A syntax error as a step of the parser raises it: the reference's message and the
-    lines; `_syntax_hints.with_facts` builds the error the caller sees from it (on
-    failure only: that module is not imported on the way of a patch that parses)."""
 
 
 class Unwrapped:
@@ -104,7 +98,7 @@ class Unwrapped:
 
 
 def unwrap(text: str, *, decode: bool = False) -> Unwrapped:
-    """Normalise `text` to canonical lines; raise a `Bare` PatchSyntaxError on a bad envelope.
+    """Normalise `text` to canonical lines; raise a `BareSyntaxError` PatchSyntaxError on a bad envelope.
 
     With `decode`, JSON and the shell form are accepted too (see above). An
     error in a patch decoded from JSON or taken out of a shell command is
@@ -112,7 +106,7 @@ def unwrap(text: str, *, decode: bool = False) -> Unwrapped:
     """
     origin = text
     text = text.strip(C.WHITESPACE)
-    _check_unicode(text)
+    check_unicode(text)
     if "\r" in text:  # one `\r` off the end of every line (the last has none left)
         text = text.replace("\r\n", "\n")
     if _envelope_error(_first_and_last(text)) is not None:
@@ -128,7 +122,7 @@ def _unwrap_inner(text: str, workdir: str | None, note: str) -> Unwrapped:
     """The patch found inside JSON or a shell command, unwrapped in turn."""
     try:
         inner = unwrap(text, decode=True)
-    except Bare as bare:
+    except BareSyntaxError as bare:
         from ._syntax_hints import with_facts  # failures only: start-up time
 
         raise with_facts(text, bare) from None
@@ -177,14 +171,14 @@ def _from_json(text: str) -> tuple[str, None, str] | None:
     return None
 
 
-def _check_unicode(text: str) -> None:
-    """Refuse lone surrogates (a `str` from a library caller can hold them)."""
+def check_unicode(text: str, subject: str = "The patch") -> None:
+    """Refuse lone surrogates (a `str` from a library caller can hold them); `subject` names `text`."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
         line = text.count("\n", 0, exc.start) + 1
-        raise Bare(
-            f"The patch is not valid Unicode text: U+{ord(text[exc.start]):04X} is a lone surrogate",
+        raise BareSyntaxError(
+            f"{subject} is not valid Unicode text: U+{ord(text[exc.start]):04X} is a lone surrogate",
             line=line,
         ) from None
 
@@ -217,7 +211,7 @@ def _strip_wrappers(lines: list[str]) -> list[str]:
         lines, error = inner, _envelope_error(inner)
     if error is None:
         return lines
-    raise Bare(error)
+    raise BareSyntaxError(error)
 
 
 def _inside_heredoc(lines: list[str]) -> list[str] | None:
@@ -283,7 +277,7 @@ def _canonical(text: str) -> tuple[str, bool]:
         elif not in_update and marker.startswith(_ENVIRONMENT_ID):
             value = marker[len(_ENVIRONMENT_ID) :].strip(C.WHITESPACE)
             if start == first_end + 1 and not value:  # here, to come before later errors
-                raise Bare(EMPTY_ENVIRONMENT)
+                raise BareSyntaxError(EMPTY_ENVIRONMENT)
             canonical = C.ENVIRONMENT_ID + value
         if canonical != raw:
             pieces += (text[copied:start], canonical)

@@ -35,12 +35,11 @@ from .._dataclass import dataclass, replace
 
 from ..format import _constants as C
 from ._drafts import Draft, Line, with_bom_as_text
+from .._errors import BinaryFileError, UnsupportedChangeError
 from ._make import (
-    BinaryFileError,
     Content,
     Options,
     TreeDiff,
-    UnsupportedChangeError,
     add_file,
     check_path,
     decode,
@@ -53,7 +52,8 @@ from ._markers import OldEndings, settle
 from ..format._model import DeleteFile, Operation, Patch, UpdateFile
 from ._place import place
 from ..apply._textfile import BOM, TextFile, split_text
-from ._unidiff import FileDiff, Hunk, UnifiedDiffError, parse_unified_diff
+from ._unidiff import FileDiff, Hunk, parse_unified_diff
+from .._errors import UnifiedDiffError
 
 Lookup = Callable[[str], Content | None]
 OldFiles = Mapping[str, Content] | str | os.PathLike[str]

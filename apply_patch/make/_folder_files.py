@@ -13,7 +13,7 @@ import stat
 from collections.abc import Sequence
 from .._dataclass import dataclass, field
 
-from ._make import UnsupportedChangeError
+from .._errors import UnsupportedChangeError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated

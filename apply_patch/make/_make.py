@@ -23,7 +23,7 @@ from .._dataclass import dataclass
 
 from ..format import _constants as C
 from ._drafts import Draft, Line, with_bom_as_text
-from .._errors import PatchError
+from .._errors import BinaryFileError, PatchError, UnsupportedChangeError
 from ._linediff import opcodes
 from ..apply._locate import update_lines
 from ..apply._paths import Location
@@ -34,18 +34,6 @@ from ..apply._policy import DEFAULT
 from ..apply._textfile import BOM, TextFile, split_text
 
 Content = str | bytes
-
-
-class UnsupportedChangeError(PatchError):
-    """A change the patch format cannot express (a folder turned into a file...)."""
-
-    kind = "unsupported"
-
-
-class BinaryFileError(UnsupportedChangeError):
-    """A changed file that is not text: a NUL byte, or not UTF-8."""
-
-    kind = "binary"
 
 
 @dataclass(frozen=True, slots=True)

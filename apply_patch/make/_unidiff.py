@@ -22,7 +22,7 @@ from datetime import datetime
 
 from ..format import _constants as C
 from ._drafts import Line
-from .._errors import PatchError
+from .._errors import PatchError, UnifiedDiffError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
@@ -37,20 +37,6 @@ _GIT_HEADERS: Final = (
     "old mode ", "new mode ", "deleted file mode ", "new file mode ", "similarity index ",
     "dissimilarity index ", "rename from ", "rename to ", "copy from ", "copy to ", "index ",
 )  # fmt: skip
-
-
-class UnifiedDiffError(PatchError):
-    """The text is not a unified diff this reader understands; `line` is the diff line."""
-
-    kind = "unified_diff"
-
-    def __init__(self, message: str, *, line: int | None = None) -> None:
-        super().__init__(message, patch_line=line)
-        self.line = line
-
-    def __str__(self) -> str:
-        where = "" if self.line is None else f" on line {self.line}"
-        return f"Invalid unified diff{where}: {self.message}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,8 @@
 import pytest
 
 from apply_patch import AddFile, Chunk, DeleteFile, PatchSyntaxError, UpdateFile
-from apply_patch.format._operations import OperationSyntaxError, to_operation
+from apply_patch._errors import OperationSyntaxError
+from apply_patch.format._operations import to_operation
 
 
 @pytest.mark.parametrize(
