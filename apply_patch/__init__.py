@@ -13,8 +13,8 @@ applies the other formats models write (str_replace edits, SEARCH/REPLACE
 blocks, unified diffs), `apply_patch.anthropic` runs Claude's text-editor tool.
 """
 
-from .apply._pipeline import ApplyResult, FileResult, apply_patch, apply_to_mapping
 from ._errors import (
+    BinaryFileError,
     ConcurrentChangeError,
     ContextNotFoundError,
     EmptyPatchError,
@@ -22,67 +22,47 @@ from ._errors import (
     PatchError,
     PatchIOError,
     PatchSyntaxError,
+    PolicyValueError,
     RollbackError,
+    UnifiedDiffError,
+    UnsupportedChangeError,
 )
-from .format._grammar import grammar_text
-from .format._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
-from .format._parse import parse_patch
-from .apply._policy import CODEX, DEFAULT, Policy
-from ._errors import PolicyValueError
+from ._lazy import exports
+from ._policy import CODEX, DEFAULT, Policy
+from .apply import ApplyResult, FileResult, apply_patch, apply_to_mapping
+from .format import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile, grammar_text, parse_patch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .extract._classify import (
+    from .extract import BrokenPatch, Extracted, FoundEdits, FoundPatch, extract_patches
+    from .format import (
         ApplyPatchCall,
         BrokenApplyPatchCall,
         Classification,
         ImplicitPatch,
         NotApplyPatch,
+        PartialOperation,
+        PartialPatch,
         classify_argv,
+        parse_partial,
     )
-    from .make._convert import convert_unified_diff
-    from .extract._extract import BrokenPatch, Extracted, FoundEdits, FoundPatch, extract_patches
-    from ._errors import BinaryFileError, UnsupportedChangeError
-    from .make._make import make_patch
-    from .format._stream import PartialOperation, PartialPatch, parse_partial
-    from ._tools import tool_definitions
-    from ._errors import UnifiedDiffError
+    from .make import convert_unified_diff, make_patch
+    from .tools import tool_definitions
 
 # Extraction, making patches, streaming and tool definitions need more (tree-sitter,
 # difflib, json...): imported on first use only, so that applying a patch does not
 # pay for them.
 _LAZY = {
-    "ApplyPatchCall": ".extract._classify",
-    "BrokenApplyPatchCall": ".extract._classify",
-    "Classification": ".extract._classify",
-    "ImplicitPatch": ".extract._classify",
-    "NotApplyPatch": ".extract._classify",
-    "classify_argv": ".extract._classify",
-    "BrokenPatch": ".extract._extract",
-    "Extracted": ".extract._extract",
-    "FoundEdits": ".extract._extract",
-    "FoundPatch": ".extract._extract",
-    "extract_patches": ".extract._extract",
-    "BinaryFileError": "._errors",
-    "UnsupportedChangeError": "._errors",
-    "make_patch": ".make._make",
-    "UnifiedDiffError": "._errors",
-    "convert_unified_diff": ".make._convert",
-    "PartialOperation": ".format._stream",
-    "PartialPatch": ".format._stream",
-    "parse_partial": ".format._stream",
-    "tool_definitions": "._tools",
+    **dict.fromkeys(("BrokenPatch", "Extracted", "FoundEdits", "FoundPatch", "extract_patches"), ".extract"),
+    **dict.fromkeys(
+        ("ApplyPatchCall", "BrokenApplyPatchCall", "Classification", "ImplicitPatch", "NotApplyPatch",
+         "PartialOperation", "PartialPatch", "classify_argv", "parse_partial"),
+        ".format",
+    ),
+    **dict.fromkeys(("convert_unified_diff", "make_patch"), ".make"),
+    "tool_definitions": ".tools",
 }
-
-
-def __getattr__(name: str) -> object:
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib  # with warnings: only when a lazy name is asked for
-
-    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = exports(__name__, globals(), _LAZY)
 
 
 __all__ = [

@@ -1,5 +1,5 @@
 """`python -m apply_patch`: the same as the `apply_patch` executable."""
 
-from .cli._main import run
+from .cli import run
 
 raise SystemExit(run())

@@ -21,9 +21,8 @@ from __future__ import annotations
 import errno
 import os
 
-from ._errors import ContextNotFoundError, PatchError, PatchIOError
-from ._errors import ReplacementCountError
-from .apply._policy import DEFAULT, Policy
+from ._errors import ContextNotFoundError, PatchError, PatchIOError, ReplacementCountError
+from ._policy import DEFAULT, Policy, policy_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,7 +60,7 @@ class TextEditor:
         **options: str,
     ) -> None:
         self.root = os.fspath(root)
-        self.policy = policy.with_options(**options) if options else policy
+        self.policy = policy_of(policy, options)
         self.max_characters = max_characters
 
     @property
@@ -132,9 +131,7 @@ class TextEditor:
         return f"Successfully inserted text after line {line}." if line else "Successfully inserted text at the top."
 
     def _view(self, path: str, view_range: object) -> str:
-        from .apply._disk_tree import DiskTree
-        from .apply._plan import decode_file
-        from .apply._tree import FileState, Kind
+        from .apply import DiskTree, decode_file, FileState, Kind
 
         tree = DiskTree(self.root, self.policy)
         where = tree.resolve(path)

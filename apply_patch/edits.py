@@ -26,12 +26,10 @@ from __future__ import annotations
 import os
 
 from ._dataclass import replace
-from ._errors import EditError, ReplacementCountError
-from .apply._pipeline import ApplyResult
-from .apply._policy import DEFAULT, Policy
-from .format._edits import CreateFile, Edit, Insert, StrReplace
-from ._errors import SearchReplaceError
-from .format._search_replace import parse_search_replace
+from ._errors import EditError, ReplacementCountError, SearchReplaceError
+from .apply import ApplyResult
+from ._policy import DEFAULT, Policy
+from .format import CreateFile, Edit, Insert, StrReplace, parse_search_replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -69,7 +67,7 @@ def apply_edits(
     ReplacementCountError, FilePolicyError, EditError...), and then no file
     changed. Messages name an edit by its number in `edits` (from 1).
     """
-    from .apply._edit_pipeline import apply_operations
+    from .apply import apply_operations
 
     return apply_operations(
         checked(edits), root, workdir=workdir, dry_run=dry_run, policy=policy, **options
@@ -130,8 +128,7 @@ def apply_unified_diff(
     and `diff -ruN old new`, 0 when both sides name the same path). Raises
     UnifiedDiffError for a malformed diff, the PatchErrors of `apply_patch` otherwise.
     """
-    from .apply._edit_pipeline import apply_operations
-    from .apply._unified import unified_operations
+    from .apply import apply_operations, unified_operations
 
     return apply_operations(
         unified_operations(text, strip), root, workdir=workdir, dry_run=dry_run, policy=policy, **options

@@ -20,10 +20,10 @@ from __future__ import annotations
 import os
 
 from ._errors import PatchError
-from .apply._pipeline import apply_patch
-from .apply._policy import DEFAULT, Policy
-from .format._model import Patch
-from ._native import failure_text, operation_texts, read_operation
+from .apply import apply_patch
+from ._policy import DEFAULT, Policy, policy_of
+from .format import Patch, read_operation
+from .responses import failure_text, operation_texts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ class Editor:
         self, root: str | os.PathLike[str] = ".", *, policy: Policy = DEFAULT, **options: str
     ) -> None:
         self.root = os.fspath(root)
-        self.policy = policy.with_options(**options) if options else policy
+        self.policy = policy_of(policy, options)
 
     def create_file(self, operation: object) -> ApplyPatchResult:
         """Create `operation.path` from the `+` lines of `operation.diff`."""

@@ -17,17 +17,25 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 
-from ._errors import PatchError
-from ._native import NOT_APPLIED_ALONE, failure_text, field, operation_texts, read_operation
-from .apply._pipeline import apply_patch
-from .apply._policy import DEFAULT, Policy
-from .format._model import AddFile, DeleteFile, Operation, Patch
-from .format._operations import printable
-from .format._parse import parse_patch
+from ._errors import PatchError, RollbackError
+from .apply import apply_patch
+from ._policy import DEFAULT, Policy, policy_of
+from .format import (
+    AddFile,
+    DeleteFile,
+    Operation,
+    Patch,
+    item_field as field,
+    printable,
+    read_operation,
+    parse_patch,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Final
+
+    from .apply import ApplyResult, OperationResult, PatchWarning
 
 
 CALL_TYPE: Final = "apply_patch_call"
@@ -64,7 +72,7 @@ def apply_calls(
     writes nothing. `policy` and `options` are those of `apply_patch`; a bad
     option raises `PolicyValueError` before anything is read.
     """
-    chosen = policy.with_options(**options) if options else policy
+    chosen = policy_of(policy, options)
     found = [_Call(item, number) for number, item in enumerate(_calls(calls), 1)]
     if not found:
         return []
@@ -217,3 +225,71 @@ def _one_by_one(calls: list[_Call], root: str, policy: Policy, dry_run: bool) ->
 def operations_patch(operations: Iterable[object]) -> Patch:
     """The patch of several operations (dicts or objects); PatchSyntaxError if one is malformed."""
     return Patch(tuple(read_operation(op) for op in operations))
+
+
+# What the native tool's front ends answer (`apply_calls`, `openai_agents.Editor`,
+# `apply_patch calls`, the MCP server's operations tool).
+NOT_APPLIED_ALONE: Final = "This call was not applied; no file was changed."
+
+
+def failure_text(error: PatchError, nothing_changed: str = NOT_APPLIED_ALONE) -> str:
+    """The diagnostic, then `nothing_changed` (unless files may differ: a failed rollback)."""
+    if isinstance(error, RollbackError):
+        return str(error)
+    return f"{error}\n{nothing_changed}"
+
+
+def operation_texts(result: ApplyResult, count: int) -> list[str]:
+    """What each operation did (one text per operation of the patch), with its warnings."""
+    warned = _warnings_by_operation(result.operations, result.warnings)
+    texts = []
+    for operation, warnings in zip(result.operations, warned):
+        lines = [describe(operation, dry_run=result.dry_run)]
+        lines += (f"warning: {w.message}" for w in warnings)
+        texts.append("\n".join(lines))
+    assert len(texts) == count
+    return texts
+
+
+VERBS: Final = {
+    "A": ("Created", "Would create"),
+    "D": ("Deleted", "Would delete"),
+    "M": ("Updated", "Would update"),
+}
+
+
+def describe(operation: OperationResult, *, dry_run: bool = False) -> str:
+    """One line saying what an operation did (or would do, in a dry run), for a model to read."""
+    verb = VERBS[operation.letter][dry_run]
+    if operation.letter == "A":
+        count = operation.added
+        return f"{verb} {operation.path} ({count} line{'' if count == 1 else 's'})."
+    if operation.letter == "D":
+        return f"{verb} {operation.path}."
+    moved = operation.source is not None
+    subject = f"{operation.source}, moved to {operation.path}" if moved else operation.path
+    if not operation.placements:
+        return f"{'Would move' if dry_run else 'Moved'} {operation.source} to {operation.path}."
+    where = ", ".join(str(p.file_line) for p in operation.placements)
+    chunks = len(operation.placements)
+    return (
+        f"{verb} {subject}: {chunks} chunk{'' if chunks == 1 else 's'} at line"
+        f"{'' if chunks == 1 else 's'} {where} (+{operation.added} -{operation.removed})."
+    )
+
+
+def _warnings_by_operation(
+    operations: tuple[OperationResult, ...], warnings: tuple[PatchWarning, ...]
+) -> list[list[PatchWarning]]:
+    """Each operation's warnings: they come in operation order, each about one of its chunks."""
+    found: list[list[PatchWarning]] = [[] for _ in operations]
+    index = 0
+    for warning in warnings:
+        key = (warning.patch_line, warning.file_line, warning.tier)
+        while index < len(operations) and key not in {
+            (p.patch_line, p.file_line, p.tier) for p in operations[index].placements
+        }:
+            index += 1
+        index = min(index, len(operations) - 1)  # not expected: said on the last one
+        found[index].append(warning)
+    return found

@@ -4,8 +4,65 @@ The plan reads (paths, text files, seek, locate, diagnose) and writes nothing;
 `_commit` is the only module that writes to disk.
 """
 
-from ._pipeline import ApplyResult, FileResult, apply_patch, apply_to_mapping
-from ._policy import CODEX, DEFAULT, Policy
-from .._errors import PolicyValueError
+from .._lazy import exports
 
-__all__ = ["CODEX", "DEFAULT", "ApplyResult", "FileResult", "Policy", "PolicyValueError", "apply_patch", "apply_to_mapping"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._disk_tree import DiskTree
+    from ._doubts import PatchWarning
+    from ._edit_pipeline import apply_operations
+    from ._locate import update_lines
+    from ._paths import Location
+    from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping
+    from ._plan import OperationResult, decode_file
+    from ._report import NOTHING_CHANGED, error_json, failure, result_json, warnings_text
+    from ._seek import LineIndex
+    from ._textfile import BOM, TextFile, split_text
+    from ._tree import FileState, Kind
+    from ._unified import unified_operations
+    from .._errors import PolicyValueError
+    from .._policy import CODEX, DEFAULT, Policy
+    from . import _signals as signals
+
+_NAMES = {
+    "DiskTree": "._disk_tree",
+    "PatchWarning": "._doubts",
+    "apply_operations": "._edit_pipeline",
+    "update_lines": "._locate",
+    "Location": "._paths",
+    "ApplyResult": "._pipeline",
+    "FileResult": "._pipeline",
+    "Replay": "._pipeline",
+    "apply_patch": "._pipeline",
+    "apply_to_mapping": "._pipeline",
+    "OperationResult": "._plan",
+    "decode_file": "._plan",
+    "NOTHING_CHANGED": "._report",
+    "error_json": "._report",
+    "failure": "._report",
+    "result_json": "._report",
+    "warnings_text": "._report",
+    "LineIndex": "._seek",
+    "BOM": "._textfile",
+    "TextFile": "._textfile",
+    "split_text": "._textfile",
+    "FileState": "._tree",
+    "Kind": "._tree",
+    "unified_operations": "._unified",
+    "PolicyValueError": ".._errors",
+    "CODEX": ".._policy",
+    "DEFAULT": ".._policy",
+    "Policy": ".._policy",
+}
+_MODULES = {
+    "signals": "._signals",
+}
+__getattr__ = exports(__name__, globals(), _NAMES, _MODULES)
+
+__all__ = [
+    "ApplyResult", "BOM", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState", "Kind",
+    "LineIndex", "Location", "NOTHING_CHANGED", "OperationResult", "PatchWarning", "Policy",
+    "PolicyValueError", "Replay", "TextFile", "apply_operations", "apply_patch",
+    "apply_to_mapping", "decode_file", "error_json", "failure", "result_json", "signals",
+    "split_text", "unified_operations", "update_lines", "warnings_text",
+]

@@ -8,14 +8,12 @@ it brings `_closest`); the doubts about chunks that were placed are `_doubts`.
 
 from __future__ import annotations
 
-from ..format import _constants as C
+from ..format import constants as C, Chunk, cut as _cut, quoted as _quoted
 from ._closest import Region, closest_region, similar_lines
 from .._errors import AmbiguousChunkError, ContextNotFoundError
-from ..format._model import Chunk
 from ._paths import Location
 from ._doubts import PatchWarning, listing as _listing
 from ._seek import LineIndex
-from ..format._syntax_hints import cut as _cut, quoted as _quoted
 from ._textfile import BOM
 
 TYPE_CHECKING = False

@@ -5,7 +5,7 @@ import stat
 
 from .._errors import PatchIOError
 from ._paths import Location, Resolver, check_name
-from ._policy import Policy
+from .._policy import Policy
 from ._tree import FileState, Kind, State, Tree
 
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
     from collections.abc import Sequence
     from typing import Final
 
-    from ..format._model import Chunk
+    from ..format import Chunk
     from ._paths import Location
     from ._seek import LineIndex, Match
 

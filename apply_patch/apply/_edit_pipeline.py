@@ -5,14 +5,13 @@ from __future__ import annotations
 import os
 
 from ._pipeline import ApplyResult, Replay
-from ._policy import DEFAULT, Policy
+from .._policy import DEFAULT, Policy, policy_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..format._edits import EditOperation
-    from ..format._model import Operation
+    from ..format import EditOperation, Operation
 
 
 def apply_operations(
@@ -29,6 +28,6 @@ def apply_operations(
     As `apply_patch`: paths confined to `root` (relative ones taken from
     `workdir`), every policy applying, nothing written on any error or with `dry_run`.
     """
-    chosen = policy.with_options(**options) if options else policy
+    chosen = policy_of(policy, options)
     replay = Replay(os.fspath(root), dry_run=dry_run, policy=chosen)
     return replay.apply_operations(operations, os.fspath(workdir))

@@ -10,20 +10,31 @@ lists each file once.
 
 from __future__ import annotations
 
-from .._errors import FilePolicyError
-from ..format._edits import ApplyHunks, CreateFile, Insert, StrReplace
-from ..format._model import AddFile, DeleteFile, UpdateFile
+from .._errors import EmptyPatchError, FilePolicyError
+from ..format import ApplyHunks, CreateFile, Insert, StrReplace, AddFile, DeleteFile, UpdateFile
 from . import _edits as edits
-from ._plan import OperationResult, decode_file, encode_file, Planner
+from ._plan import OperationResult, decode_file, Plan, Planner, encode_file, finished_plan
 from ._tree import FileState
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..format._edits import EditOperation
-    from ..format._model import Operation
+    from ..format import EditOperation, Operation
     from ._paths import Location
+    from ._tree import Tree
+
+
+def make_edit_plan(operations: Sequence[Operation | EditOperation], tree: Tree) -> Plan:
+    """`make_plan` for the operations of the other edit formats (and Codex ones), in order.
+
+    The same planner, overlay, checks and policies (`run_operations`).
+    """
+    if not operations:
+        raise EmptyPatchError()
+    planner = Planner(tree)
+    results = run_operations(planner, operations)
+    return finished_plan(planner, results, tree)
 
 
 def run_operations(

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from .._dataclass import dataclass
 from .._errors import AmbiguousChunkError, ContextNotFoundError, EditError, PatchError, ReplacementCountError
-from ..format._edits import ApplyHunks, DiffHunk, Insert, StrReplace
+from ..format import ApplyHunks, DiffHunk, Insert, StrReplace
 from ._closest import closest_region
 from ._diagnose import line_hints, show_region
 from ._doubts import TIER_WORDS, PatchWarning
 from ._locate import Placement, Replacement, with_explicit_endings, splice
-from ._seek import TIERS, LineIndex, Tier
+from ._seek import TIERS, Tier, LineIndex
 from ._textfile import BOM, TextFile
 
 TYPE_CHECKING = False
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from typing import Any, Final
 
     from ._paths import Location
-    from ._policy import Policy
+    from .._policy import Policy
 
 _NEW_LINE_ENDING: Final = {"lf": "\n", "crlf": "\r\n"}
 _MAX_PLACES: Final = 1000  # places listed (and replaced by replace_all) beyond this: refused

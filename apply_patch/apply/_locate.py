@@ -36,12 +36,11 @@ from __future__ import annotations
 
 from .._dataclass import dataclass
 
-from ..format import _constants as C
+from ..format import constants as C, Chunk, UpdateFile
 from ._doubts import PatchWarning, ambiguous_context, doubts
-from ..format._model import Chunk, UpdateFile
 from ._paths import Location
-from ._policy import Policy
-from ._seek import TIERS, LineIndex, Match
+from .._policy import Policy
+from ._seek import TIERS, Match, LineIndex
 from ._textfile import BOM, TextFile
 
 _NEW_LINE_ENDING = {"lf": "\n", "crlf": "\r\n"}

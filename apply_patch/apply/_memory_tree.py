@@ -11,7 +11,7 @@ import posixpath
 
 from .._errors import FilePolicyError
 from ._paths import Location
-from ._policy import DEFAULT, Policy
+from .._policy import DEFAULT, Policy
 from ._tree import FileState, Kind, State, Tree
 
 TYPE_CHECKING = False

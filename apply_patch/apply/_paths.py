@@ -12,7 +12,7 @@ import os
 from .._dataclass import dataclass
 
 from .._errors import FilePolicyError, PatchIOError, os_reason
-from ._policy import Policy
+from .._policy import Policy
 
 VCS_FOLDERS = frozenset({".git", ".hg", ".svn"})
 

@@ -10,18 +10,16 @@ from ._disk_tree import DiskTree
 from ._gc import PausedCollector
 from ._lock import RootLock
 from .._errors import PatchSyntaxError
-from ..format._model import Patch
-from ..format._parse import parse_patch
-from ._plan import FileChange, OperationResult, Plan, file_pairs, make_plan
-from ._policy import DEFAULT, Policy
+from ..format import Patch, parse_patch
+from ._plan import FileChange, Plan, file_pairs, make_plan, OperationResult
+from .._policy import DEFAULT, Policy, policy_of
 from ._report import DRY_RUN_HEADER, SUCCESS_HEADER, summary, unified_diff, warnings_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
     from collections.abc import Callable, Mapping, Sequence
 
-    from ..format._edits import EditOperation
-    from ..format._model import Operation
+    from ..format import EditOperation, Operation
     from typing import Literal
 
     from ._doubts import PatchWarning
@@ -116,7 +114,7 @@ def apply_patch(
     failure, and then no file changed. With `dry_run`, everything is computed
     and nothing is written.
     """
-    chosen = policy.with_options(**options) if options else policy
+    chosen = policy_of(policy, options)
     return Replay(os.fspath(root), dry_run=dry_run, policy=chosen).apply(text, os.fspath(workdir))
 
 
@@ -147,7 +145,7 @@ class Replay:
         self, operations: Sequence[Operation | EditOperation], workdir: str = "."
     ) -> ApplyResult:
         """The same for the operations of the other edit formats (`apply_patch.edits`)."""
-        from ._plan import make_edit_plan
+        from ._edit_plan import make_edit_plan
 
         return self._run(lambda tree: make_edit_plan(operations, tree), workdir)
 
@@ -236,7 +234,7 @@ def apply_to_mapping(
     """
     from ._memory_tree import MemoryTree, normalise  # not on the executable's way
 
-    chosen = policy.with_options(**options) if options else policy
+    chosen = policy_of(policy, options)
     with PausedCollector():
         patch = text if isinstance(text, Patch) else _parsed(text, ())
         files_in = {path: _as_bytes(content) for path, content in files.items()}

@@ -16,9 +16,9 @@ from .._dataclass import dataclass
 from ._doubts import PatchWarning
 from .._errors import EmptyPatchError, FilePolicyError, PatchError, PatchIOError, os_reason
 from ._locate import Placement, update_lines
-from ..format._model import AddFile, DeleteFile, Patch, UpdateFile
+from ..format import AddFile, DeleteFile, Patch, UpdateFile
 from ._paths import Location
-from ._policy import Policy
+from .._policy import Policy
 from ._textfile import TextFile, split_text
 from ._tree import FileState, Kind, State, Tree
 
@@ -26,8 +26,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..format._edits import EditOperation
-    from ..format._model import Operation
+    from ..format import Operation
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,25 +123,14 @@ def make_plan(patch: Patch, tree: Tree) -> Plan:
         except PatchError as error:
             error.operation = number  # which one failed, where line numbers cannot say
             raise
-    return _finished(planner, results, tree)
+    return finished_plan(planner, results, tree)
 
 
-def make_edit_plan(operations: Sequence[Operation | EditOperation], tree: Tree) -> Plan:
-    """`make_plan` for the operations of the other edit formats (and Codex ones), in order.
+def finished_plan(planner: Planner, results: Sequence[OperationResult], tree: Tree) -> Plan:
+    """The plan of what `planner` did: the operations' `results`, net changes, folders, doubts.
 
-    See `_edit_plan`: the same planner, overlay, checks and policies.
+    Shared with `_edit_plan.make_edit_plan`, which runs the other formats' operations.
     """
-    from ._edit_plan import run_operations
-
-    if not operations:
-        raise EmptyPatchError()
-    planner = Planner(tree)
-    results = run_operations(planner, operations)
-    return _finished(planner, results, tree)
-
-
-def _finished(planner: Planner, results: Sequence[OperationResult], tree: Tree) -> Plan:
-    """The plan of what `planner` did: the operations' `results`, net changes, folders, doubts."""
     changes = planner.overlay.changes()
     return Plan(
         tree.root,

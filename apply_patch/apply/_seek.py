@@ -24,7 +24,7 @@ for the most part:
 
 from __future__ import annotations
 
-from ..format._constants import WHITESPACE
+from ..format import WHITESPACE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     import os
 
     from ._paths import Location
-    from ._policy import Policy
+    from .._policy import Policy
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """A unified diff → operations the plan runs: hunks applied by content, files added or deleted.
 
-The diff is read by `make/_unidiff` (git diff, diff -u, diff -ruN). Each file
+The diff is read by `format/_unidiff` (git diff, diff -u, diff -ruN). Each file
 diff becomes:
 
 - a new file (`--- /dev/null`): `CreateFile` with the hunks' new lines;
@@ -15,15 +15,21 @@ from __future__ import annotations
 
 import re
 
-from ..format._edits import ApplyHunks, CreateFile, DiffHunk
-from ..format._model import DeleteFile, UpdateFile
-from ..make._unidiff import FileDiff, Hunk, parse_unified_diff
+from ..format import (
+    ApplyHunks,
+    CreateFile,
+    DiffHunk,
+    DeleteFile,
+    UpdateFile,
+    FileDiff,
+    Hunk,
+    parse_unified_diff,
+)
 from .._errors import UnifiedDiffError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..format._edits import EditOperation
-    from ..format._model import Operation
+    from ..format import EditOperation, Operation
 
 
 def unified_operations(text: str, strip: int | None = None) -> list[Operation | EditOperation]:

@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ..make._convert import ConvertOptions, convert, reader_of
+from ..make import ConvertOptions, convert, reader_of
 from .._errors import PatchError
 
 TYPE_CHECKING = False

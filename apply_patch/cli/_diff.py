@@ -11,10 +11,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .._errors import PatchError
-from ..make._make import Options, TreeDiff, diff_trees
-from .._errors import UnsupportedChangeError
-from ..make._folder_files import VCS_FOLDERS, FolderFiles, read_folder
+from .._errors import PatchError, UnsupportedChangeError
+from ..make import Options, TreeDiff, diff_trees, VCS_FOLDERS, FolderFiles, read_folder
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated

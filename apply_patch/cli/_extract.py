@@ -16,9 +16,8 @@ import sys
 from collections.abc import Sequence
 
 from .._errors import FilePolicyError, PatchError
-from ..apply._pipeline import ApplyResult, Replay
-from ..apply._report import error_json, failure, result_json, warnings_text
-from ..extract._extract import BrokenPatch, Extracted, FoundEdits, extract_patches
+from ..apply import ApplyResult, Replay, error_json, failure, result_json, warnings_text
+from ..extract import BrokenPatch, Extracted, FoundEdits, extract_patches
 from . import _options
 
 TYPE_CHECKING = False

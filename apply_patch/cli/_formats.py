@@ -9,8 +9,8 @@ if TYPE_CHECKING:
     import os
     from typing import Final
 
-    from ..apply._pipeline import ApplyResult
-    from ..apply._policy import Policy
+    from ..apply import ApplyResult
+    from .._policy import Policy
 
 from ._options import FORMATS as FORMATS  # the executable's --format choices
 _MARKERS: Final = (
@@ -46,6 +46,6 @@ def apply_text(
         from ..edits import apply_unified_diff
 
         return apply_unified_diff(text, root, dry_run=dry_run, policy=policy)
-    from ..apply._pipeline import apply_patch
+    from ..apply import apply_patch
 
     return apply_patch(text, root, dry_run=dry_run, policy=policy)

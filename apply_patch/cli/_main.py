@@ -9,10 +9,16 @@ from __future__ import annotations
 import gc
 import sys
 
-from ..apply._pipeline import apply_patch
+from ..apply import (
+    apply_patch,
+    signals as _signals,
+    NOTHING_CHANGED,
+    error_json,
+    failure,
+    result_json,
+    warnings_text,
+)
 from .._errors import PatchError, os_reason
-from ..apply import _signals
-from ..apply._report import NOTHING_CHANGED, error_json, failure, result_json, warnings_text
 from . import _options
 
 TYPE_CHECKING = False
@@ -21,7 +27,7 @@ if TYPE_CHECKING:  # start-up time: typing, argparse and importlib.metadata cost
     from collections.abc import Sequence
     from typing import Any, Final, TextIO
 
-    from ..apply._pipeline import ApplyResult
+    from ..apply import ApplyResult
 
 USAGE: Final = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch"
 EXTRA_ARGUMENT: Final = "Error: apply_patch accepts exactly one argument."

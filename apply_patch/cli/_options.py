@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 
-from ..apply._policy import CHOICES, CODEX, DEFAULT, HELP, Policy
+from .._policy import CHOICES, CODEX, DEFAULT, HELP, Policy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # start-up time: typing and argparse are imported only when used

@@ -26,14 +26,12 @@ import sys
 from collections.abc import Sequence
 
 from .._errors import PatchError
-from ..anthropic import COMMANDS as EDITOR_COMMANDS
+from ..anthropic import COMMANDS as EDITOR_COMMANDS, TextEditor
 from ..anthropic import TOOL_NAME as EDITOR_TOOL  # Claude's text-editor tool, by its own name
-from ..anthropic import TextEditor
-from .._tools import DESCRIPTION, INSTRUCTIONS, TOOL_NAME, PATCH_SCHEMA
-from ..apply._pipeline import ApplyResult, apply_patch
-from ..apply._policy import Policy
-from ..apply._report import error_json, failure, result_json
-from ..format._operations import OPERATION_TYPES
+from ..tools import DESCRIPTION, INSTRUCTIONS, PATCH_SCHEMA, TOOL_NAME
+from ..apply import ApplyResult, apply_patch, error_json, failure, result_json
+from .._policy import Policy
+from ..format import OPERATION_TYPES
 from . import _options
 from ._options import FORMATS
 

@@ -3,7 +3,23 @@
 tree-sitter-bash is imported only when a shell text is parsed (`_shell`).
 """
 
-from ._classify import classify_argv
-from ._extract import BrokenPatch, Extracted, FoundEdits, FoundPatch, extract_patches
+from .._lazy import exports
 
-__all__ = ["BrokenPatch", "Extracted", "FoundEdits", "FoundPatch", "classify_argv", "extract_patches"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._extract import BrokenPatch, Extracted, FoundEdits, FoundPatch, extract_patches
+    from ..format import classify_argv
+
+_NAMES = {
+    "BrokenPatch": "._extract",
+    "Extracted": "._extract",
+    "FoundEdits": "._extract",
+    "FoundPatch": "._extract",
+    "extract_patches": "._extract",
+    "classify_argv": "..format",
+}
+__getattr__ = exports(__name__, globals(), _NAMES)
+
+__all__ = [
+    "BrokenPatch", "Extracted", "FoundEdits", "FoundPatch", "classify_argv", "extract_patches",
+]

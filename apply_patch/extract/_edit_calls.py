@@ -23,7 +23,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from ..format._edits import CreateFile, Insert, StrReplace
+from ..format import CreateFile, Insert, StrReplace
 from ._script import ShellCall
 
 TYPE_CHECKING = False
@@ -31,8 +31,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Final
 
-    from ..format._edits import Edit
-    from ._records import Session
+    from ..format import Edit
+    from ._session import Session
 
 CLAUDE_CODE_TOOLS: Final = ("Edit", "MultiEdit", "Write")
 TEXT_EDITOR_TOOLS: Final = ("str_replace_based_edit_tool", "str_replace_editor")
@@ -120,7 +120,7 @@ def _text_editor(given: Mapping[str, object], line: int) -> list[Edit]:
 
 def _search_replace(text: str, line: int) -> list[Edit]:
     from .._errors import SearchReplaceError
-    from ..format._search_replace import parse_search_replace
+    from ..format import parse_search_replace
 
     try:
         return list(parse_search_replace(text))

@@ -16,15 +16,15 @@ from __future__ import annotations
 from .._dataclass import dataclass
 
 from .._errors import PatchSyntaxError
-from ..format._model import Patch
-from ..format._parse import parse_patch
-from ._records import Session, is_argv, json_calls
+from ..format import Patch, parse_patch
+from ._records import is_argv, json_calls
+from ._session import Session
 from ._script import ShellCall, ShellState, script_calls
 from ._transcript import ShellText, regions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..format._edits import Edit
+    from ..format import Edit
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +111,7 @@ def _too_deep(region: ShellText, state: ShellState) -> list[ShellCall]:
 
 def _reply_blocks(source: str) -> list[tuple[ShellCall, str]]:
     """The SEARCH/REPLACE blocks of a text that is not JSON, as one call at the first block."""
-    from ..format._search_replace import SEARCH, parse_search_replace
+    from ..format import SEARCH, parse_search_replace
     from .._errors import SearchReplaceError
 
     lines = source.replace("\r\n", "\n").split("\n")

@@ -26,12 +26,12 @@ latest such `cwd`.
 from __future__ import annotations
 
 import json
-import posixpath
 from collections.abc import Mapping
-from .._dataclass import dataclass, replace
+from .._dataclass import replace
 
-from ._argv import is_apply_patch
+from ..format import is_apply_patch
 from ._edit_calls import edit_calls, reply_calls
+from ._session import Session
 from ._script import ShellCall, ShellState, argv_calls, script_calls
 
 TYPE_CHECKING = False
@@ -43,34 +43,6 @@ _COMMAND_KEYS: Final = ("command", "cmd")
 _FOLDER_KEYS: Final = ("workdir", "cwd", "working_directory")
 _SESSION_RECORDS: Final = ("session_meta", "turn_context")
 _NATIVE_CALL: Final = "apply_patch_call"
-
-
-@dataclass(frozen=True, slots=True)
-class Session:
-    """The agent session's folders: `base` (the first seen), `current` (the latest)."""
-
-    base: str | None = None
-    current: str | None = None
-
-    def seen(self, cwd: str) -> "Session":
-        """After a record saying the session is in `cwd`."""
-        return Session(self.base or cwd, cwd)
-
-    def folder(self, workdir: str | None) -> str:
-        """A call's folder (`workdir` given, or the current one), relative to `base` if inside."""
-        where = workdir if self.current is None else _join(self.current, workdir)
-        return "." if where is None else self.relative(where)
-
-    def relative(self, folder: str) -> str:
-        """`folder` relative to `base` if it is an absolute path inside it, else as it is."""
-        if self.base is None or not posixpath.isabs(folder):
-            return folder
-        inside = posixpath.relpath(folder, self.base)
-        return folder if inside == ".." or inside.startswith("../") else inside
-
-
-def _join(folder: str, workdir: str | None) -> str:
-    return folder if workdir is None else posixpath.normpath(posixpath.join(folder, workdir))
 
 
 def is_argv(value: object) -> TypeGuard[list[str]]:
@@ -143,9 +115,8 @@ def _native_patch(record: Mapping[str, object]) -> str:
     A malformed operation gives the envelope around its pieces as they are, so
     that extraction reports it as a broken patch with the parser's error.
     """
-    from ..format._operations import to_operation
+    from ..format import to_operation, Patch
     from .._errors import PatchSyntaxError
-    from ..format._model import Patch
 
     given = record.get("operations")
     raw = given if isinstance(given, list) else [record.get("operation")]

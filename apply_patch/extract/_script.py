@@ -24,8 +24,7 @@ import posixpath
 from collections.abc import Callable, Mapping, Sequence
 from .._dataclass import dataclass, field, replace
 
-from . import _shell
-from ._argv import is_apply_patch, liberal_arguments, liberal_script, program_name
+from ..format import shell as _shell, is_apply_patch, liberal_arguments, liberal_script, program_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
@@ -33,7 +32,7 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
 
     from tree_sitter import Node
 
-    from ..format._edits import Edit
+    from ..format import Edit
 
 _SHELLS: Final = ("bash", "sh", "zsh", "dash", "ksh", "pwsh", "powershell", "cmd")
 _WRITE_OPERATORS: Final = (">", ">>", ">|", "&>", "&>>")

@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterator, Sequence
 from .._dataclass import dataclass, field
 
-from . import _shell
+from ..format import shell as _shell
 from ._script import followed
 
 TYPE_CHECKING = False

@@ -3,8 +3,88 @@
 Everything here is pure: text in, `Patch` or `PatchSyntaxError` out.
 """
 
-from ._grammar import grammar_text
-from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
-from ._parse import parse_patch
+from .._lazy import exports
 
-__all__ = ["AddFile", "Chunk", "DeleteFile", "Operation", "Patch", "UpdateFile", "grammar_text", "parse_patch"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._argv import is_apply_patch, liberal_arguments, liberal_script, program_name
+    from ._classify import (
+        ApplyPatchCall,
+        BrokenApplyPatchCall,
+        Classification,
+        ImplicitPatch,
+        NotApplyPatch,
+        classify_argv,
+    )
+    from ._constants import WHITESPACE
+    from ._edits import ApplyHunks, CreateFile, DiffHunk, Edit, EditOperation, Insert, StrReplace
+    from ._grammar import grammar_text
+    from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
+    from ._operations import OPERATION_TYPES, item_field, printable, read_operation, to_operation
+    from ._parse import parse_patch
+    from ._search_replace import SEARCH, parse_search_replace
+    from ._stream import PartialOperation, PartialPatch, parse_partial
+    from ._syntax_hints import cut, quoted
+    from ._unidiff import FileDiff, Hunk, Line, parse_unified_diff
+    from . import _constants as constants, _shell as shell
+
+_NAMES = {
+    "is_apply_patch": "._argv",
+    "liberal_arguments": "._argv",
+    "liberal_script": "._argv",
+    "program_name": "._argv",
+    "ApplyPatchCall": "._classify",
+    "BrokenApplyPatchCall": "._classify",
+    "Classification": "._classify",
+    "ImplicitPatch": "._classify",
+    "NotApplyPatch": "._classify",
+    "classify_argv": "._classify",
+    "WHITESPACE": "._constants",
+    "ApplyHunks": "._edits",
+    "CreateFile": "._edits",
+    "DiffHunk": "._edits",
+    "Edit": "._edits",
+    "EditOperation": "._edits",
+    "Insert": "._edits",
+    "StrReplace": "._edits",
+    "grammar_text": "._grammar",
+    "AddFile": "._model",
+    "Chunk": "._model",
+    "DeleteFile": "._model",
+    "Operation": "._model",
+    "Patch": "._model",
+    "UpdateFile": "._model",
+    "OPERATION_TYPES": "._operations",
+    "item_field": "._operations",
+    "printable": "._operations",
+    "read_operation": "._operations",
+    "to_operation": "._operations",
+    "parse_patch": "._parse",
+    "SEARCH": "._search_replace",
+    "parse_search_replace": "._search_replace",
+    "PartialOperation": "._stream",
+    "PartialPatch": "._stream",
+    "parse_partial": "._stream",
+    "cut": "._syntax_hints",
+    "quoted": "._syntax_hints",
+    "FileDiff": "._unidiff",
+    "Hunk": "._unidiff",
+    "Line": "._unidiff",
+    "parse_unified_diff": "._unidiff",
+}
+_MODULES = {
+    "constants": "._constants",
+    "shell": "._shell",
+}
+__getattr__ = exports(__name__, globals(), _NAMES, _MODULES)
+
+__all__ = [
+    "AddFile", "ApplyHunks", "ApplyPatchCall", "BrokenApplyPatchCall", "Chunk",
+    "Classification", "CreateFile", "DeleteFile", "DiffHunk", "Edit", "EditOperation",
+    "FileDiff", "Hunk", "ImplicitPatch", "Insert", "Line", "NotApplyPatch", "OPERATION_TYPES",
+    "Operation", "PartialOperation", "PartialPatch", "Patch", "SEARCH", "StrReplace",
+    "UpdateFile", "WHITESPACE", "classify_argv", "constants", "cut", "grammar_text",
+    "is_apply_patch", "item_field", "liberal_arguments", "liberal_script", "parse_partial",
+    "parse_patch", "parse_search_replace", "parse_unified_diff", "printable", "program_name",
+    "quoted", "read_operation", "shell", "to_operation",
+]

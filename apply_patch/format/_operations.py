@@ -28,6 +28,7 @@ first line); an error about the operation as a whole has no line.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from . import _constants as C
 from .._errors import OperationSyntaxError, PatchSyntaxError
@@ -39,7 +40,7 @@ from ._unwrap import check_unicode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import Any, Final
 
 OPERATION_TYPES: Final = ("create_file", "update_file", "delete_file")
 NOT_ADDED_LINE: Final = (
@@ -162,4 +163,18 @@ def _diff_error(
         return OperationSyntaxError(EMPTY_CHUNK, operation=kind, path=path, line=number, text=raw, hints=hints)
     return OperationSyntaxError(
         UNEXPECTED_LINE.format(raw), operation=kind, path=path, line=number, text=raw, hints=hints
+    )
+
+
+def item_field(holder: object, name: str) -> Any:
+    """`holder[name]` of a mapping, `holder.name` of an object; None when absent."""
+    if isinstance(holder, Mapping):
+        return holder.get(name)
+    return getattr(holder, name, None)
+
+
+def read_operation(item: object) -> Operation:
+    """The model's operation for a native one (dict or object); PatchSyntaxError if malformed."""
+    return to_operation(
+        item_field(item, "type"), item_field(item, "path"), item_field(item, "diff"), item_field(item, "move_to")
     )

@@ -29,8 +29,7 @@ if TYPE_CHECKING:
     from lark import Lark
     from lark.grammar import Rule
 
-    from ._lalr import Lexer, Tables
-    from ._lalr import Rule as Rule_
+    from ._lalr import Lexer, Tables, Rule as Rule_
 
 START = "start"
 # Other rules of our grammar the parser may start from (each is used when the

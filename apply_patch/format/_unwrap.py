@@ -16,7 +16,7 @@ unless marked *ours*):
   string holding the patch, or a JSON object with one text field; the shell
   form of a call (`apply_patch <<'EOF' ... EOF`, `cd DIR && apply_patch <<'EOF'
   ... EOF`, either inside `bash -lc '...'`), by the strict classifier's rules
-  (`extract._classify.shell_form`, imported only when the text starts like a
+  (`_invocation.shell_form`, imported only when the text starts like a
   shell command); its `cd` becomes the working folder.
 
 Line 1 of the result is the `*** Begin Patch` line; wrapper lines are not
@@ -139,7 +139,7 @@ def _decoded(text: str) -> tuple[str, str | None, str] | None:
     from ._syntax_hints import looks_like_shell  # an envelope error: rarely on the way
 
     if looks_like_shell(text):
-        from ..extract._classify import shell_form  # tree-sitter: only for shell-like text
+        from ._invocation import shell_form  # tree-sitter: only for shell-like text
 
         found = shell_form(text)
         if found is not None:

@@ -33,13 +33,21 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from .._dataclass import dataclass, replace
 
-from ..format import _constants as C
-from ._drafts import Draft, Line, with_bom_as_text
-from .._errors import BinaryFileError, UnsupportedChangeError
+from ..format import (
+    constants as C,
+    Line,
+    DeleteFile,
+    Operation,
+    Patch,
+    UpdateFile,
+    FileDiff,
+    Hunk,
+    parse_unified_diff,
+)
+from ._drafts import Draft, with_bom_as_text
+from .._errors import BinaryFileError, UnsupportedChangeError, UnifiedDiffError
 from ._make import (
     Content,
-    Options,
-    TreeDiff,
     add_file,
     check_path,
     decode,
@@ -47,13 +55,12 @@ from ._make import (
     file_operations,
     old_endings,
     verify,
+    Options,
+    TreeDiff,
 )
 from ._markers import OldEndings, settle
-from ..format._model import DeleteFile, Operation, Patch, UpdateFile
 from ._place import place
-from ..apply._textfile import BOM, TextFile, split_text
-from ._unidiff import FileDiff, Hunk, parse_unified_diff
-from .._errors import UnifiedDiffError
+from ..apply import BOM, TextFile, split_text
 
 Lookup = Callable[[str], Content | None]
 OldFiles = Mapping[str, Content] | str | os.PathLike[str]

@@ -10,32 +10,8 @@ from __future__ import annotations
 
 from .._dataclass import dataclass, replace
 
-from ..format import _constants as C
-from ..format._model import Chunk
-from ..apply._textfile import BOM, TextFile
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One line of a draft: prefix (`" "`, `"-"`, `"+"`), text, and its ending in its file.
-
-    The ending of a `-` line is the old file's, of a `+` line the new file's
-    (the one it must get), of a context line both ("" only for a last line).
-    """
-
-    prefix: str
-    text: str
-    ending: str
-
-    @property
-    def is_old(self) -> bool:
-        """A line of the old file: context or removed."""
-        return self.prefix != C.ADDED
-
-    @property
-    def is_new(self) -> bool:
-        """A line of the new file: context or added."""
-        return self.prefix != C.REMOVED
+from ..format import constants as C, Line, Chunk
+from ..apply import BOM, TextFile
 
 
 @dataclass(frozen=True, slots=True)

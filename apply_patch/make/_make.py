@@ -21,17 +21,14 @@ import posixpath
 from collections.abc import Iterator, Mapping
 from .._dataclass import dataclass
 
-from ..format import _constants as C
-from ._drafts import Draft, Line, with_bom_as_text
+from ..format import constants as C, Line, AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
+from ._drafts import Draft, with_bom_as_text
 from .._errors import BinaryFileError, PatchError, UnsupportedChangeError
 from ._linediff import opcodes
-from ..apply._locate import update_lines
-from ..apply._paths import Location
+from ..apply import update_lines, Location, BOM, TextFile, split_text
 from ._markers import OldEndings, settle
-from ..format._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
 from ._place import place
-from ..apply._policy import DEFAULT
-from ..apply._textfile import BOM, TextFile, split_text
+from .._policy import DEFAULT
 
 Content = str | bytes
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from .._dataclass import dataclass, replace
 
-from ..format import _constants as C
-from ._drafts import Draft, Line
-from ..format._model import Chunk
+from ..format import constants as C, Line, Chunk
+from ._drafts import Draft
 
 
 @dataclass(frozen=True, slots=True)

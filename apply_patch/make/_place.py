@@ -22,11 +22,10 @@ from __future__ import annotations
 
 from .._dataclass import replace
 
-from ..format._constants import WHITESPACE
+from ..format import WHITESPACE
 from ._drafts import Draft
 from ._definitions import enclosing_definition, indentation
-from ..apply._seek import LineIndex
-from ..apply._textfile import TextFile
+from ..apply import LineIndex, TextFile
 
 
 def place(old: TextFile, drafts: list[Draft], *, hints: bool = True) -> list[Draft]:

@@ -13,7 +13,7 @@ from apply_patch.apply._disk_tree import DiskTree
 from apply_patch.apply._memory_tree import MemoryTree
 from apply_patch.apply._plan import make_plan
 from apply_patch.cli import _extract
-from apply_patch.extract import _shell
+from apply_patch.format import _shell
 from apply_patch.extract._extract import extract_patches
 
 ADD = "*** Begin Patch\n*** Add File: a.txt\n+new\n*** End Patch\n"

@@ -10,7 +10,7 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from _support import NOTHING_CHANGED, executable, run_cli, snapshot
-from apply_patch._tools import DESCRIPTION, INSTRUCTIONS
+from apply_patch.tools import DESCRIPTION, INSTRUCTIONS
 
 ADD = "*** Begin Patch\n*** Add File: notes/hello.md\n+# Hello\n*** End Patch\n"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from _support import executable
-from apply_patch.apply import _policy
+from apply_patch import _policy
 
 HEAVY = {
     "lark": "the parser runs prebuilt tables (_tables.py) with _lalr",

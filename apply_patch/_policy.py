@@ -8,9 +8,9 @@ outside the root unless `outside_root="allow"`).
 
 from __future__ import annotations
 
-from .. import _dataclass as dataclasses
-from .._dataclass import dataclass, field
-from .._errors import PatchError, PolicyValueError
+from . import _dataclass as dataclasses
+from ._dataclass import dataclass, field
+from ._errors import PatchError, PolicyValueError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
@@ -109,3 +109,13 @@ CODEX: Final = Policy(
     message_paths="absolute",
     vcs_dir="allow",
 )
+
+
+def policy_of(policy: Policy, options: dict[str, str]) -> Policy:
+    """The one policy a public call runs under: `policy` with its keyword `options` applied.
+
+    Every public entry (apply functions, editors, adapters) takes a `policy` and
+    `**options` and turns them into one `Policy` here; what it calls is passed
+    that `Policy` alone.
+    """
+    return policy.with_options(**options) if options else policy

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from .._dataclass import dataclass
 
-from ..apply._policy import CHOICES
+from .._policy import CHOICES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .format._grammar import grammar_text
+from .format import grammar_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated

@@ -1,106 +1,43 @@
-"""Strict classification of a command's argv: is it an apply_patch call, and with which patch?
+"""Where an apply_patch call's patch text is, by the reference's strict rules (`invocation.rs`).
 
-For an agent deciding whether to intercept a command before running it. The
-rules are the reference's (`invocation.rs`), so a command is intercepted only
-in the forms it was meant for:
-
-- `["apply_patch", PATCH]` or `["applypatch", PATCH]`;
-- a shell invocation (see `_argv.strict_script`) whose script is exactly
-  `apply_patch <<DELIM ... DELIM` or `cd DIR && apply_patch <<DELIM ... DELIM`
-  and nothing else (no comment, no second command, no extra redirect).
-
-Beyond the reference: any heredoc delimiter and quoting, `<<-` with its
-leading tabs stripped, and `cd DIR && apply_patch ARG <<...` is refused like
-`apply_patch ARG <<...` is (the reference accepts it after a `cd`).
-
-The answer is a value, never an exception: `NotApplyPatch`, `ApplyPatchCall`,
-`BrokenApplyPatchCall` (the call is real, its patch does not parse), or
-`ImplicitPatch` (a bare patch given as a command, without apply_patch).
+An argv (`["apply_patch", PATCH]`, or a shell invocation whose script is
+exactly `apply_patch <<DELIM ... DELIM` or `cd DIR && apply_patch <<DELIM ...
+DELIM`) or a shell text → the patch text and the `cd` folder. The patch is
+not read here: `_classify` parses it for `classify_argv`, `_unwrap` for a
+shell form given as the patch itself.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from .._dataclass import dataclass
 
 from . import _shell
 from ._argv import APPLY_PATCH_NAMES, strict_script
-from .._errors import PatchSyntaxError
-from ..format._model import Patch
-from ..format._parse import parse_patch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from collections.abc import Sequence
     from typing import Final
 
     from tree_sitter import Node
 
-IMPLICIT_INVOCATION: Final = (
-    'patch detected without explicit call to apply_patch. Rerun as ["apply_patch", "<patch>"]'
-)
 # The only argument forms `cd` may take: a plain word or a quoted string without expansions.
 _CD_ARGUMENTS: Final = ("word", "string", "raw_string")
 
 
-@dataclass(frozen=True, slots=True)
-class NotApplyPatch:
-    """Not an apply_patch call: the command should run as it is."""
+def call_text(argv: Sequence[str], cwd: str | None = None) -> tuple[str, str | None] | None:
+    """(patch text, folder) of the apply_patch call `argv` run in `cwd`, or None if it is none.
 
-
-@dataclass(frozen=True, slots=True)
-class ApplyPatchCall:
-    """An apply_patch call: `patch` parsed from `text`, to apply in `workdir`.
-
-    `workdir` is the given working folder joined with the script's `cd`
-    folder, or None when neither was given (the current folder).
+    The folder is `cwd` joined with the script's `cd` folder (None: neither given).
     """
-
-    patch: Patch
-    text: str
-    workdir: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class BrokenApplyPatchCall:
-    """An apply_patch call whose patch `text` does not parse: `error` says why."""
-
-    text: str
-    error: PatchSyntaxError
-    workdir: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class ImplicitPatch:
-    """A patch given as the command itself, without apply_patch: to refuse with `message`."""
-
-    patch: Patch
-    text: str
-    message: str = IMPLICIT_INVOCATION
-
-
-Classification = NotApplyPatch | ApplyPatchCall | BrokenApplyPatchCall | ImplicitPatch
-
-
-def classify_argv(argv: Sequence[str], cwd: str | None = None) -> Classification:
-    """Classify a command given as `argv`, run in the folder `cwd` (None: unknown).
-
-    Never raises: a patch that does not parse inside a real call is a
-    `BrokenApplyPatchCall` carrying the parser's `PatchSyntaxError`.
-    """
-    argv = list(argv)
     if len(argv) == 2 and argv[0] in APPLY_PATCH_NAMES:
-        return _call(argv[1], cwd)
-    script = strict_script(argv)
-    bare = argv[0] if len(argv) == 1 else script
-    implicit = _implicit(bare)
-    if implicit is not None:
-        return implicit
+        return argv[1], cwd
+    script = strict_script(list(argv))
     found = None if script is None else _heredoc_call(script)
     if found is None:
-        return NotApplyPatch()
+        return None
     text, folder = found
-    return _call(text, _join(cwd, folder))
+    return text, _join(cwd, folder)
 
 
 def shell_form(text: str) -> tuple[str, str | None] | None:
@@ -115,12 +52,7 @@ def shell_form(text: str) -> tuple[str, str | None] | None:
     if found is not None:
         return found
     argv = _plain_argv(text)
-    if argv is None:
-        return None
-    call = classify_argv(argv)
-    if isinstance(call, (ApplyPatchCall, BrokenApplyPatchCall)):
-        return call.text, call.workdir
-    return None
+    return None if argv is None else call_text(argv)
 
 
 def _plain_argv(script: str) -> list[str] | None:
@@ -137,23 +69,6 @@ def _plain_argv(script: str) -> list[str] | None:
             return None
         words.append(value)
     return words
-
-
-def _call(text: str, workdir: str | None) -> ApplyPatchCall | BrokenApplyPatchCall:
-    try:
-        return ApplyPatchCall(parse_patch(text), text, workdir)
-    except PatchSyntaxError as error:
-        return BrokenApplyPatchCall(text, error, workdir)
-
-
-def _implicit(text: str | None) -> ImplicitPatch | None:
-    """A patch where a command was expected (the reference refuses to guess the intent)."""
-    if text is None:
-        return None
-    try:
-        return ImplicitPatch(parse_patch(text), text)
-    except PatchSyntaxError:
-        return None
 
 
 def _join(cwd: str | None, folder: str | None) -> str | None:

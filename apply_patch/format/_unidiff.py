@@ -20,8 +20,7 @@ import re
 from .._dataclass import dataclass
 from datetime import datetime
 
-from ..format import _constants as C
-from ._drafts import Line
+from . import _constants as C
 from .._errors import PatchError, UnifiedDiffError
 
 TYPE_CHECKING = False
@@ -37,6 +36,29 @@ _GIT_HEADERS: Final = (
     "old mode ", "new mode ", "deleted file mode ", "new file mode ", "similarity index ",
     "dissimilarity index ", "rename from ", "rename to ", "copy from ", "copy to ", "index ",
 )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a draft: prefix (`" "`, `"-"`, `"+"`), text, and its ending in its file.
+
+    The ending of a `-` line is the old file's, of a `+` line the new file's
+    (the one it must get), of a context line both ("" only for a last line).
+    """
+
+    prefix: str
+    text: str
+    ending: str
+
+    @property
+    def is_old(self) -> bool:
+        """A line of the old file: context or removed."""
+        return self.prefix != C.ADDED
+
+    @property
+    def is_new(self) -> bool:
+        """A line of the new file: context or added."""
+        return self.prefix != C.REMOVED
 
 
 @dataclass(frozen=True, slots=True)
