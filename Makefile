@@ -1,7 +1,7 @@
 # Two commands on a fresh machine with Python 3.11+ and make:
 #   make demo   install into .venv, apply a sample patch to a scratch copy, show the result
 #   make test   install into .venv with the test extra, run the whole suite and mypy --strict
-#   make bench  install into .venv, run the benchmarks (benchmarks/run.py), print the table
+#   make bench  install into .venv, run the benchmarks (benchmarks/run.py, robustness.py), print their tables
 PYTHON ?= python3
 # setuptools reuses build/ between installs: a module moved or removed would linger in it
 # and be installed again, so every install starts from an empty build/.
@@ -37,10 +37,13 @@ tables: $(BIN)/python
 	@$(INSTALL) .  # lark, to build the tables
 	$(BIN)/python -m apply_patch.format._tablegen grammar/apply_patch.lark apply_patch/format/_tables.py
 
-# The reference executable is timed too when APPLY_PATCH_REFERENCE names it (DEVELOPERS.md).
+# The reference executable is timed too when APPLY_PATCH_REFERENCE names it (DEVELOPERS.md);
+# ROBUSTNESS_ARGS go to benchmarks/robustness.py (--quick: 8 cases per mistake).
 bench: $(BIN)/python
 	@$(INSTALL) .
 	@$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
+	@echo
+	@$(BIN)/python benchmarks/robustness.py $(ROBUSTNESS_ARGS)
 
 clean:
 	rm -rf $(VENV) $(DEMO) build dist *.egg-info .pytest_cache .mypy_cache

@@ -1,0 +1,223 @@
+"""benchmarks/robustness.py counts what it claims: the post-image byte for byte is correct,
+a refusal refused, anything else wrong, another exception a crash; each mistake spoils
+the model's text and not the truth; a tiny run on the real history adds up.
+
+Nothing here depends on how well the engine does on a mistake (issue 20 changes that):
+only clean edits, edits no engine can place, and crafted verdicts are asserted."""
+
+import importlib.util
+import json
+import random
+import sys
+from dataclasses import replace
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from apply_patch import PatchError
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("robustness", REPO / "benchmarks" / "robustness.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["robustness"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+rb = _load()
+FORMATS = ("codex", "str_replace", "search_replace", "unified_diff")
+PRE = (
+    "import os",
+    "",
+    "",
+    "def area(width, height):",
+    '    """The area of a rectangle."""',
+    "    if width < 0:",
+    "        raise ValueError('negative width')",
+    "",
+    "    return width * height",
+    "",
+    "",
+    "def main():",
+    '    print("hi")',
+)
+LINES = (
+    (" ", "def area(width, height):"),
+    (" ", '    """The area of a rectangle."""'),
+    (" ", "    if width < 0:"),
+    (" ", "        raise ValueError('negative width')"),
+    (" ", ""),
+    ("-", "    return width * height"),
+    ("+", "    return abs(width * height)"),
+    (" ", ""),
+)
+HUNK = rb.Hunk("0000000000:src/geometry.py@4", "src/geometry.py", PRE, 3, LINES)
+POST = (*PRE[:8], "    return abs(width * height)", *PRE[9:])
+
+
+def make(mistake: str, n: int = 0, style: str = "spaces") -> Any:
+    """The case `mistake` makes of HUNK (its `n`-th case, in `style`)."""
+    hunk = rb.retabbed(HUNK) if style == "tabs" else HUNK
+    case = rb.MAKERS[mistake](hunk, n, random.Random(0), style)
+    assert case is not None
+    return case
+
+
+def model_old(case: Any) -> list[str]:
+    """The old lines the model wrote."""
+    return [text for tag, text in case.model if tag != "+"]
+
+
+def test_the_synthetic_hunk_is_a_usable_one() -> None:
+    assert rb.is_usable(HUNK)
+    assert HUNK.post() == POST
+
+
+def test_a_clean_edit_is_correct_in_every_format_and_for_the_baseline(tmp_path: Path) -> None:
+    case = make("clean")
+    for fmt in FORMATS:
+        verdict = rb.attempt(case, fmt, tmp_path / fmt)
+        assert (verdict.outcome, verdict.after) == ("correct", rb.file_text(POST).encode())
+        assert (tmp_path / fmt / "src/geometry.py").read_bytes() == verdict.after
+        assert rb.attempt_baseline(case, fmt).outcome == "correct"
+
+
+def test_the_post_image_is_correct_anything_else_wrong_and_no_result_refused() -> None:
+    case = make("clean")
+    assert rb.judge(case, rb.file_text(POST).encode()).outcome == "correct"
+    assert rb.judge(case, rb.file_text(PRE).encode()).outcome == "wrong"
+    assert rb.judge(case, rb.file_text(POST).encode() + b"\n").outcome == "wrong"
+    assert rb.judge(case, None).outcome == "refused"
+    crlf = make("crlf")
+    assert crlf.before() == rb.file_text(PRE).replace("\n", "\r\n").encode()
+    assert rb.judge(crlf, rb.file_text(POST).encode()).outcome == "wrong"  # LF written into a CRLF file
+    assert rb.judge(crlf, rb.file_text(POST).replace("\n", "\r\n").encode()).outcome == "correct"
+
+
+def test_an_edit_that_cannot_tell_its_place_is_right_only_when_refused() -> None:
+    case = make("twice", 0)  # the copy below: the intended place is the first
+    assert case.expected is None and rb.whole_line_count(case.pre, HUNK.old) == 2
+    assert rb.judge(case, None).outcome == "correct"
+    lucky = rb.judge(case, case.bytes_of(case.intended))
+    assert (lucky.outcome, lucky.lucky) == ("wrong", True)
+    other = (*PRE, *HUNK.old[:5], "    return abs(width * height)", "")
+    unlucky = rb.judge(case, rb.file_text(other).encode())
+    assert (unlucky.outcome, unlucky.lucky) == ("wrong", False)
+    for fmt in FORMATS:  # the old text is there twice: the baseline refuses, rightly
+        assert rb.attempt_baseline(case, fmt).outcome == "correct"
+    above = make("twice", 1)
+    assert above.start == HUNK.start + len(HUNK.old) and above.pre[: len(HUNK.old)] == tuple(HUNK.old)
+
+
+NOWHERE = ((" ", "nothing like this"), ("-", "in the file"), ("+", "x"))
+
+
+def test_a_result_other_than_the_post_image_is_wrong_and_an_edit_found_nowhere_refused(
+    tmp_path: Path,
+) -> None:
+    claimed = replace(make("clean"), expected=PRE)  # the engine's right answer is not this
+    nowhere = replace(make("clean"), model=NOWHERE)
+    for fmt in FORMATS:
+        assert rb.attempt(claimed, fmt, tmp_path / "claimed" / fmt).outcome == "wrong"
+        verdict = rb.attempt(nowhere, fmt, tmp_path / "nowhere" / fmt)
+        assert (verdict.outcome, verdict.after) == ("refused", None)
+        assert (tmp_path / "nowhere" / fmt / "src/geometry.py").read_bytes() == nowhere.before()
+        assert rb.attempt_baseline(nowhere, fmt).outcome == "refused"
+
+
+def test_other_exceptions_are_crashes_and_an_error_that_changed_the_file_is_wrong(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    case = make("clean")
+
+    def crash(case: Any, fmt: str, root: Path) -> int:
+        raise RuntimeError("boom")
+
+    def half_done(case: Any, fmt: str, root: Path) -> int:
+        (root / "src/geometry.py").write_text("half\n")
+        raise PatchError("failed after writing")
+
+    monkeypatch.setattr(rb, "apply_format", crash)
+    assert rb.attempt(case, "codex", tmp_path / "a").outcome == "crashed"
+    monkeypatch.setattr(rb, "apply_format", half_done)
+    assert rb.attempt(case, "codex", tmp_path / "b").outcome == "wrong"
+
+
+def test_each_mistake_spoils_the_model_text_and_keeps_the_truth() -> None:
+    clean_post = make("clean").expected
+    deeper = make("indent-shifted", 0)
+    assert model_old(deeper)[0] == "    def area(width, height):" and deeper.expected == clean_post
+    shallower = make("indent-shifted", 1)  # "def area" has no indentation to lose
+    assert shallower.variant == "deeper"
+    tabs = make("tabs-for-spaces")
+    assert model_old(tabs)[3] == "\t\traise ValueError('negative width')" and tabs.expected == clean_post
+    spaces = make("spaces-for-tabs")
+    assert spaces.pre[6] == "\t\traise ValueError('negative width')"
+    assert model_old(spaces)[3] == "        raise ValueError('negative width')"
+    assert spaces.expected[8] == "\treturn abs(width * height)"
+    trailing = make("trailing-ws-lost")
+    assert trailing.pre[3] == "def area(width, height):  " and trailing.pre[9] == "    "
+    assert model_old(trailing)[0] == "def area(width, height):"
+    assert trailing.expected[3] == "def area(width, height):  "
+    blank = make("blank-dropped")
+    assert len(model_old(blank)) == len(HUNK.old) - 1 and blank.expected == clean_post
+    numbers = make("line-numbers", 0)
+    assert model_old(numbers)[:2] == ["4: def area(width, height):", '5:     """The area of a rectangle."""']
+    assert ("+", "    return abs(width * height)") in numbers.model
+    cat = make("line-numbers", 1)
+    assert model_old(cat)[0] == "     4\tdef area(width, height):"
+    elided = make("elided-middle", 1)
+    assert model_old(elided) == [
+        "def area(width, height):", "    # ... existing code ...", "    return width * height", ""
+    ]
+    assert elided.expected == clean_post
+    quotes = make("typographic-quotes")
+    assert model_old(quotes)[3] == "        raise ValueError(‘negative width’)"
+    assert quotes.expected == clean_post
+    stale = make("stale-context")
+    assert sum(a != b for a, b in zip(model_old(stale), HUNK.old)) == 1 and stale.expected == clean_post
+    assert make("clean", style="tabs").expected[8] == "\treturn abs(width * height)"
+
+
+def test_the_formats_carry_the_model_lines() -> None:
+    case = make("clean")
+    old, new = rb.old_new(case, "str_replace")
+    assert old == "\n".join(HUNK.old) and new == "\n".join(HUNK.new)
+    assert rb.old_new(case, "search_replace") == (old + "\n", new + "\n")
+    assert "@@ -4,7 +4,7 @@\n def area(width, height):\n" in rb.unified_diff_text(case)
+    assert "*** Update File: src/geometry.py\n@@\n def area(width, height):\n" in rb.codex_text(case)
+
+
+def test_a_run_adds_up_and_prints_every_cell(tmp_path: Path) -> None:
+    nowhere = replace(make("stale-context"), model=NOWHERE)
+    run = rb.run_cases([make("clean"), make("twice"), nowhere])
+    assert run.cell("codex", "clean").ours["correct"] == 1
+    assert run.cell("str_replace", "stale-context").ours["refused"] == 1
+    assert run.total().total == 12 and sum(run.total().exact.values()) == 12
+    assert run.total(mistake="clean").ours == {"correct": 4, "refused": 0, "wrong": 0, "crashed": 0}
+    assert run.total(mistake="twice").exact["correct"] == 4
+    table = rb.table(run)
+    row = "str_replace    clean                  1 |       1       0      0       0 |       1       0      0"
+    assert row in table.splitlines()
+    cells = json.loads(rb.as_json(run, {}))["cells"]
+    assert len(cells) == 12 and {c["n"] for c in cells} == {1}
+
+
+def test_a_tiny_run_on_the_history(capsys: pytest.CaptureFixture[str]) -> None:
+    if not rb.history_hunks():
+        pytest.skip("no git history up to the pinned commit (a tarball or a shallow clone)")
+    assert rb.main(["--limit", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["cases"] == 12 and len(out["cells"]) == 48
+    assert sum(sum(c["ours"].values()) for c in out["cells"]) == 48
+    for cell in out["cells"]:
+        if cell["mistake"] == "clean":
+            assert cell["ours"]["correct"] == cell["exact"]["correct"] == 1
+        if cell["mistake"] == "twice":
+            assert cell["exact"]["correct"] == 1
