@@ -14,6 +14,7 @@ blocks, unified diffs), `apply_patch.anthropic` runs Claude's text-editor tool.
 """
 
 from ._errors import (
+    AmbiguousChunkError,
     BinaryFileError,
     ConcurrentChangeError,
     ContextNotFoundError,
@@ -69,6 +70,7 @@ __all__ = [
     "CODEX",
     "DEFAULT",
     "AddFile",
+    "AmbiguousChunkError",
     "ApplyPatchCall",
     "ApplyResult",
     "BinaryFileError",

@@ -58,8 +58,15 @@ class Policy:
     symlinks: Literal["follow", "error"] = _option(
         "follow", "paths through symlinks inside the root"
     )
-    ambiguous: Literal["first", "error"] = _option(
-        "first", "a chunk or @@ line that matches several places (first: use it and warn)"
+    ambiguous: Literal["error", "first"] = _option(
+        "error",
+        "chunks that fit in more than one way, their order kept (error: refuse, naming the places; "
+        "first: each at the first place that fits, with a warning)",
+    )
+    indentation: Literal["match", "verbatim"] = _option(
+        "match",
+        "added lines of a chunk matched only once leading whitespace was ignored "
+        "(match: indented as the file's matched lines; verbatim: as sent)",
     )
     message_paths: Literal["relative", "absolute"] = _option(
         "relative", "how messages name files: relative to the root, or absolute as the reference"
@@ -108,6 +115,8 @@ CODEX: Final = Policy(
     pure_addition="end",
     message_paths="absolute",
     vcs_dir="allow",
+    ambiguous="first",
+    indentation="verbatim",
 )
 
 

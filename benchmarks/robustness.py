@@ -65,7 +65,9 @@ correct; a PatchError (nothing changed): refused; anything else, including a
 PatchError that left the file changed: wrong; any other exception: crashed. For
 `twice`, a refusal is the only right answer and counts as correct; an application
 counts as wrong even where it chose the intended place ("lucky" in `--json` and in
-the table's footnote): the engine guessed.
+the table's footnote): the engine guessed. A unified diff is the exception: its
+header's line numbers (real ones here) name the intended place, so applying it
+there is correct and a refusal is a refusal.
 
 Nothing here is a test and no figure makes anything fail; tests/test_robustness.py
 checks the counting on a small sample.
@@ -657,12 +659,17 @@ class Verdict:
     error: str = ""
 
 
-def judge(case: Case, after: bytes | None, *, warnings: int = 0, error: str = "") -> Verdict:
+def judge(
+    case: Case, after: bytes | None, *, warnings: int = 0, error: str = "", fmt: str = ""
+) -> Verdict:
     """The verdict on `after`, the file's bytes after an edit reported success (None: refused).
 
     Correct when `after` is the expected post-image; for an edit that cannot tell its
     place (`expected` None), a refusal is correct and any result wrong (lucky when it
-    is the intended one)."""
+    is the intended one). In format `fmt` "unified_diff", whose line numbers name the
+    intended place, the intended result is the expected one."""
+    if case.expected is None and fmt == "unified_diff":
+        case = replace(case, expected=case.intended)
     if case.expected is None:
         if after is None:
             return Verdict("correct", error=error)
@@ -688,15 +695,15 @@ def attempt(case: Case, fmt: str, folder: Path) -> Verdict:
         after = target.read_bytes()
         if after != before:
             return Verdict("wrong", after=after, error=f"{type(error).__name__} after changing the file")
-        return judge(case, None, error=f"{type(error).__name__}: {error}")
+        return judge(case, None, error=f"{type(error).__name__}: {error}", fmt=fmt)
     except Exception as error:  # every other exception is a crash, counted apart
         return Verdict("crashed", error=f"{type(error).__name__}: {error}")
-    return judge(case, target.read_bytes(), warnings=warnings)
+    return judge(case, target.read_bytes(), warnings=warnings, fmt=fmt)
 
 
 def attempt_baseline(case: Case, fmt: str) -> Verdict:
     """The baseline's verdict on `case` in format `fmt`."""
-    return judge(case, baseline(case, fmt))
+    return judge(case, baseline(case, fmt), fmt=fmt)
 
 
 # ----------------------------------------------------------------------------- tally

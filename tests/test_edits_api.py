@@ -199,17 +199,20 @@ def test_a_reply_explaining_the_format_is_no_edit() -> None:
     assert extract_patches(prose) == ()
 
 
-def test_unique_makes_a_hunk_tie_an_error(tmp_path: Path) -> None:
+def test_a_hunk_tie_is_settled_by_its_line_numbers_or_refused(tmp_path: Path) -> None:
+    """Issue 20: a hunk whose lines fit twice goes where its header's numbers say, if
+    they name one of its places; numbers naming none of them are refused (no guess)."""
     (tmp_path / "a.cfg").write_text("[x]\nport = 1\n[y]\nport = 1\n")
     before = snapshot(tmp_path)
-    diff = b"--- a/a.cfg\n+++ b/a.cfg\n@@ -4 +4 @@\n-port = 1\n+port = 2\n"
-    result = run_cli(["--format", "unified-diff", "--unique"], tmp_path, stdin=diff)
+    wrong = b"--- a/a.cfg\n+++ b/a.cfg\n@@ -3 +3 @@\n-port = 1\n+port = 2\n"
+    result = run_cli(["--format", "unified-diff"], tmp_path, stdin=wrong)
     assert (result.returncode, result.stderr.decode()) == (1, (
         "The hunk at line 3 matches 2 places in a.cfg (lines 2, 4); "
-        "add context lines so that it matches one place only\n" + NOTHING_CHANGED
+        "add more context lines so that it matches one place only\n" + NOTHING_CHANGED
     ))  # fmt: skip
     assert snapshot(tmp_path) == before
-    assert run_cli(["--format", "unified-diff"], tmp_path, stdin=diff).returncode == 0
+    right = wrong.replace(b"@@ -3 +3 @@", b"@@ -4 +4 @@")
+    assert run_cli(["--format", "unified-diff", "--unique"], tmp_path, stdin=right).returncode == 0
     assert (tmp_path / "a.cfg").read_text() == "[x]\nport = 1\n[y]\nport = 2\n"
 
 

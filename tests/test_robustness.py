@@ -110,7 +110,12 @@ def test_an_edit_that_cannot_tell_its_place_is_right_only_when_refused() -> None
     unlucky = rb.judge(case, rb.file_text(other).encode())
     assert (unlucky.outcome, unlucky.lucky) == ("wrong", False)
     for fmt in FORMATS:  # the old text is there twice: the baseline refuses, rightly
-        assert rb.attempt_baseline(case, fmt).outcome == "correct"
+        expected = "refused" if fmt == "unified_diff" else "correct"
+        assert rb.attempt_baseline(case, fmt).outcome == expected
+    # A unified diff's line numbers name the intended place: there, applying it is right.
+    assert rb.judge(case, case.bytes_of(case.intended), fmt="unified_diff").outcome == "correct"
+    assert rb.judge(case, rb.file_text(other).encode(), fmt="unified_diff").outcome == "wrong"
+    assert rb.judge(case, None, fmt="unified_diff").outcome == "refused"
     above = make("twice", 1)
     assert above.start == HUNK.start + len(HUNK.old) and above.pre[: len(HUNK.old)] == tuple(HUNK.old)
 
@@ -201,7 +206,7 @@ def test_a_run_adds_up_and_prints_every_cell(tmp_path: Path) -> None:
     assert run.cell("str_replace", "stale-context").ours["refused"] == 1
     assert run.total().total == 12 and sum(run.total().exact.values()) == 12
     assert run.total(mistake="clean").ours == {"correct": 4, "refused": 0, "wrong": 0, "crashed": 0}
-    assert run.total(mistake="twice").exact["correct"] == 4
+    assert run.total(mistake="twice").exact["correct"] == 3  # a unified diff's numbers name the place
     table = rb.table(run)
     row = "str_replace    clean                  1 |       1       0      0       0 |       1       0      0"
     assert row in table.splitlines()
@@ -219,5 +224,5 @@ def test_a_tiny_run_on_the_history(capsys: pytest.CaptureFixture[str]) -> None:
     for cell in out["cells"]:
         if cell["mistake"] == "clean":
             assert cell["ours"]["correct"] == cell["exact"]["correct"] == 1
-        if cell["mistake"] == "twice":
-            assert cell["exact"]["correct"] == 1
+        if cell["mistake"] == "twice":  # the baseline refuses: right, but for a diff's numbered place
+            assert cell["exact"]["correct" if cell["format"] != "unified_diff" else "refused"] == 1

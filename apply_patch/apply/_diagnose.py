@@ -39,12 +39,14 @@ def missing_chunk(
         if chunk.is_end_of_file
         else f"searched from line {start + 1}"
     )
-    details = [f"In {where.relative}, the chunk at patch line {chunk.line} matches nowhere ({searched})."]
+    if chunk.near is not None:
+        searched += f"; its header says line {chunk.near + 1}"
+    details = [f"In {where.relative}, {chunk.name} matches nowhere ({searched})."]
     # No region: the lines most like the first are shown and hinted at; found once.
     nearest = _most_like_first(expected, lines) if region is None else None
-    details += show_region(region, expected, lines, nearest)
+    details += show_region(region, expected, lines, nearest, noun=chunk.noun)
     return ContextNotFoundError(
-        f"Failed to find expected lines in {where.shown}:\n" + "\n".join(expected),
+        f"Failed to find {chunk.label or 'expected lines'} in {where.shown}:\n" + "\n".join(expected),
         path=where.relative,
         patch_line=chunk.line,
         expected=expected,
@@ -86,20 +88,72 @@ def missing_context(
     )
 
 
-def ambiguity_error(warning: PatchWarning, where: Location, *, context: bool = False) -> AmbiguousChunkError:
-    """The error when ambiguity (of a chunk, or with `context` of its `@@` line) is refused."""
-    assert warning.patch_line is not None
-    what, remedy = ("@@ line", "an @@ line above it (its class)") if context else (
-        "chunk", "context lines or an @@ line"
-    )
+def ambiguity_error(chunk: Chunk, places: tuple[int, ...], where: Location) -> AmbiguousChunkError:
+    """The refusal of a chunk that fits at several 1-based `places`, the order of the chunks kept.
+
+    For a chunk with `@@` lines, `places` are where its last `@@` line matches.
+    """
+    if chunk.contexts:
+        line = chunk.line + len(chunk.contexts) - 1
+        what, remedy = f"The @@ line at patch line {line}", "an @@ line above it (its class)"
+    else:
+        line = chunk.line
+        what = _capital(chunk.name)
+        remedy = "more context lines" if chunk.near is not None else "context lines or an @@ line"
     return AmbiguousChunkError(
-        f"The {what} at patch line {warning.patch_line} matches {len(warning.candidates)} places "
-        f"in {where.shown} (lines {_listing(warning.candidates)}); add {remedy} so that it "
-        "matches one place only",
+        f"{what} matches {len(places)} places in {where.shown} "
+        f"(lines {_listing(places)}); add {remedy} so that it matches one place only",
         path=where.relative,
-        patch_line=warning.patch_line,
-        candidates=warning.candidates,
+        patch_line=line,
+        candidates=places,
     )
+
+
+def indentation_error(
+    chunk: Chunk, lines: Sequence[str], start: int, end: int, why: str, where: Location
+) -> ContextNotFoundError:
+    """The refusal of a chunk found only ignoring leading whitespace, whose indentation
+    cannot be carried over to the file's (`why`); the file's lines are shown."""
+    expected = tuple(chunk.old_lines)
+    region = Region(start, tuple(lines[start:end]), None)
+    details = [
+        f"In {where.relative}, {chunk.name} matches lines {start + 1}-{end} only once leading "
+        f"whitespace is ignored, and {why}."
+    ]
+    details += show_region(region, expected, lines, noun=chunk.noun)
+    return ContextNotFoundError(
+        f"Failed to find {chunk.label or 'expected lines'} in {where.shown} with the file's indentation:\n" + "\n".join(expected),
+        path=where.relative,
+        patch_line=chunk.line,
+        expected=expected,
+        closest=region,
+        details=tuple(details),
+        hints=(f"Send the {chunk.noun} again with the file's indentation, as shown above.",),
+    )
+
+
+def uncertain_pair_error(chunk: Chunk, text: str, start: int, at: int, where: Location) -> ContextNotFoundError:
+    """The refusal of a replacement found only by a tolerant tier at 0-based `start`, one of
+    whose kept lines, `text` (the file's line `at` differs), occurs more than once in its
+    old or new text: which of them keeps the file's own text cannot be told."""
+    expected = tuple(chunk.old_lines)
+    return ContextNotFoundError(
+        f"Failed to find {chunk.label or 'expected lines'} in {where.shown} as written:\n" + "\n".join(expected),
+        path=where.relative,
+        patch_line=chunk.line,
+        expected=expected,
+        details=(
+            f"In {where.relative}, {chunk.name} matches line {start + 1} only once whitespace or "
+            f"typographic punctuation is ignored, and line {at + 1} of the file, {_quoted(text)} "
+            "in the edit, occurs more than once in its old or new text: which of them keeps the "
+            "file's own text there cannot be told.",
+        ),
+        hints=(f"Send the {chunk.noun} again with the file's lines exactly as they are.",),
+    )
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _chunk_hints(
@@ -115,32 +169,32 @@ def _chunk_hints(
     hints = []
     new = chunk.new_lines
     if new and new != list(expected) and (applied := index.seek(new, 0)) is not None:
-        hints.append(f"The patch looks already applied: its new lines are at line {applied.index + 1}.")
+        hints.append(f"The {chunk.noun} looks already applied: its new lines are at line {applied.index + 1}.")
     if region is not None and region.start < start and not chunk.is_end_of_file:
         hints.append(
             f"The closest region is above line {start + 1}, where the search started: "
-            "chunks must follow the order of the file."
+            f"{'chunk' if chunk.noun == 'patch' else chunk.noun}s must follow the order of the file."
         )
     if chunk.is_end_of_file and region is not None and region.start + len(expected) < len(lines):
         hints.append("*** End of File pins the chunk to the last lines of the file.")
     if nearest is not None:
         first, alike = nearest
-        hints += line_hints(first, lines[alike[0]], alike[0]) if alike else []
+        hints += line_hints(first, lines[alike[0]], alike[0], chunk.noun) if alike else []
     elif region is not None and region.first_difference is not None:
         k = region.first_difference
-        invented = _invented_blank(expected, region)
+        invented = _invented_blank(expected, region, chunk.noun)
         if invented is not None:
             hints.append(invented)
         else:
-            hints += line_hints(expected[region.skip + k], region.lines[k], region.start + k)
+            hints += line_hints(expected[region.skip + k], region.lines[k], region.start + k, chunk.noun)
     if any(BOM in line for line in expected):
-        hints.append("The patch holds a byte-order mark (U+FEFF): leave it out, a file's BOM is never part of its lines.")
+        hints.append(f"The {chunk.noun} holds a byte-order mark (U+FEFF): leave it out, a file's BOM is never part of its lines.")
     if any("\r" in line for line in expected):
-        hints.append("The patch's lines hold carriage returns (\\r): leave them out, line endings are kept as they are.")
+        hints.append(f"The {chunk.noun}'s lines hold carriage returns (\\r): leave them out, line endings are kept as they are.")
     return hints
 
 
-def _invented_blank(expected: Sequence[str], region: Region) -> str | None:
+def _invented_blank(expected: Sequence[str], region: Region, noun: str) -> str | None:
     """The hint when the first difference is an empty patch line where the file goes on
     with the patch's next line: an empty line the model invented."""
     assert region.first_difference is not None
@@ -152,35 +206,36 @@ def _invented_blank(expected: Sequence[str], region: Region) -> str | None:
     if expected[at + 1].strip() != file_line.strip():
         return None
     return (
-        f"The patch has an empty line where line {region.start + k + 1} of the file is "
-        f"{_quoted(file_line)}: the file has no empty line there, remove it from the patch "
+        f"The {noun} has an empty line where line {region.start + k + 1} of the file is "
+        f"{_quoted(file_line)}: the file has no empty line there, remove it from the {noun} "
         "(an empty line in a chunk is a context line)."
     )
 
 
-def line_hints(patch_line: str, file_line: str, offset: int) -> list[str]:
-    """Hints for a patch line that differs from the file line (1-based line `offset + 1`) by a recognisable cause."""
+def line_hints(patch_line: str, file_line: str, offset: int, noun: str = "patch") -> list[str]:
+    """Hints for a line of the `noun` (the patch, a hunk, an edit) that differs from the file
+    line (1-based line `offset + 1`) by a recognisable cause."""
     number = offset + 1
     if " ".join(patch_line.split()) == " ".join(file_line.split()):
         if ("\t" in patch_line) != ("\t" in file_line):
             uses = "tabs" if "\t" in file_line else "spaces"
             other = "spaces" if uses == "tabs" else "tabs"
-            return [f"Line {number} of the file uses {uses} where the patch uses {other}."]
-        return [f"Line {number} of the file differs from the patch only in the spacing inside the line."]
+            return [f"Line {number} of the file uses {uses} where the {noun} uses {other}."]
+        return [f"Line {number} of the file differs from the {noun} only in the spacing inside the line."]
     if patch_line.casefold() == file_line.casefold():
-        return [f"Line {number} of the file differs from the patch only in letter case."]
+        return [f"Line {number} of the file differs from the {noun} only in letter case."]
     import unicodedata  # only on this error path
 
     if unicodedata.normalize("NFC", patch_line) == unicodedata.normalize("NFC", file_line):
         return [
-            f"Line {number} of the file differs from the patch only in Unicode normalisation "
+            f"Line {number} of the file differs from the {noun} only in Unicode normalisation "
             "(composed vs decomposed accents)."
         ]
     return []
 
 
 def _absent(
-    expected: Sequence[str], lines: Sequence[str], found: tuple[str, list[int]] | None
+    expected: Sequence[str], lines: Sequence[str], found: tuple[str, list[int]] | None, noun: str
 ) -> list[str]:
     """Says that no expected line is in the file, and which lines are most like the first
     (the most alike side by side with it; `found`: `_most_like_first`, if already known)."""
@@ -189,8 +244,7 @@ def _absent(
     if nearest:
         shown.append("Lines most like the first of them:")
         shown += [_numbered(i, lines[i], len(lines)) for i in nearest]
-        shown.append(f"  patch: {_quoted(first)}")
-        shown.append(f"  file:  {_quoted(lines[nearest[0]])}")
+        shown += side_by_side(noun, first, lines[nearest[0]])
     return shown
 
 
@@ -205,6 +259,8 @@ def show_region(
     expected: Sequence[str],
     lines: Sequence[str],
     nearest: tuple[str, list[int]] | None = None,
+    *,
+    noun: str = "patch",
 ) -> list[str]:
     """The region with `_AROUND` more lines each side; `>` marks the first difference.
 
@@ -212,7 +268,7 @@ def show_region(
     first (`nearest`: what `_most_like_first` gave, when the caller has it already).
     """
     if region is None:
-        return _absent(expected, lines, nearest)
+        return _absent(expected, lines, nearest, noun)
     end = region.start + len(region.lines)
     first, last = max(0, region.start - _AROUND), min(len(lines), end + _AROUND)
     marking = (
@@ -229,9 +285,14 @@ def show_region(
         shown.append((">" if index == marked else " ") + _numbered(index, lines[index], last))
     if region.first_difference is not None:
         k = region.first_difference
-        shown.append(f"  patch: {_quoted(expected[region.skip + k])}")
-        shown.append(f"  file:  {_quoted(region.lines[k])}")
+        shown += side_by_side(noun, expected[region.skip + k], region.lines[k])
     return shown
+
+
+def side_by_side(noun: str, expected: str, found: str) -> list[str]:
+    """A line as the `noun` (patch, hunk, edit...) has it above the file's, aligned."""
+    width = max(len(noun), len("file")) + 2
+    return [f"  {noun + ':':<{width}}{_quoted(expected)}", f"  {'file:':<{width}}{_quoted(found)}"]
 
 
 def _span(first: int, last: int) -> str:

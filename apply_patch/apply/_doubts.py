@@ -29,6 +29,13 @@ TIER_WORDS: Final = {
 }
 
 
+SLIP_WORDS: Final = {
+    "line-numbers": "once the line numbers copied in front of its lines are left out",
+    "blank-lines": "once blank lines are ignored (the file's are kept)",
+    "elided-middle": "with its placeholder line standing for the file's lines there (kept)",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class PatchWarning:
     """A doubt about the patch: `kind` is "fuzzy" or "ambiguous" (a chunk, or
@@ -82,17 +89,17 @@ def _warnings(
     found: list[PatchWarning] = []
     if match.tier is not TIERS[0]:
         found.append(_warning("fuzzy", chunk, where, match, numbers, (
-            f"{where.relative}: the chunk at patch line {chunk.line} matched line "
+            f"{where.relative}: {chunk.name} matched line "
             f"{match.index + 1} only {TIER_WORDS[match.tier.name]}."
         )))
     if len(numbers) > 1:
         found.append(_warning("ambiguous", chunk, where, match, numbers, (
-            f"{where.relative}: the chunk at patch line {chunk.line} matches "
-            f"{len(numbers)} places (lines {listing(numbers)}); the first was used. "
-            "More context lines or an @@ line would make it unique."
+            f"{where.relative}: {chunk.name} matches "
+            f"{len(numbers)} places (lines {listing(numbers)}); "
+            + ("the one nearest its line numbers was used." if chunk.near is not None
+               else "the first was used. More context lines or an @@ line would make it unique.")
         )))
     return found
-
 
 
 def listing(numbers: Sequence[int]) -> str:
@@ -104,6 +111,14 @@ def _warning(
     kind: str, chunk: Chunk, where: Location, match: Match, numbers: tuple[int, ...], message: str
 ) -> PatchWarning:
     return PatchWarning(kind, where.relative, chunk.line, match.index + 1, match.tier.name, numbers, message)
+
+
+def slip_warning(chunk: Chunk, at: int, slip: str, where: Location) -> PatchWarning:
+    """The warning for a chunk found at 0-based `at` only once a model's `slip` was undone."""
+    return PatchWarning(
+        "fuzzy", where.relative, chunk.line, at + 1, slip, (at + 1,),
+        f"{where.relative}: {chunk.name} matched line {at + 1} only {SLIP_WORDS[slip]}.",
+    )  # fmt: skip
 
 
 def ambiguous_context(

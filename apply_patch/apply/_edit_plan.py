@@ -11,7 +11,7 @@ lists each file once.
 from __future__ import annotations
 
 from .._errors import EmptyPatchError, FilePolicyError
-from ..format import ApplyHunks, CreateFile, Insert, StrReplace, AddFile, DeleteFile, UpdateFile
+from ..format import AddFile, CreateFile, DeleteFile, Insert, StrReplace, UpdateFile
 from . import _edits as edits
 from ._plan import OperationResult, decode_file, Plan, Planner, encode_file, finished_plan
 from ._tree import FileState
@@ -66,11 +66,8 @@ def _edit(planner: Planner, op: EditOperation) -> OperationResult:
     text = decode_file(state.data, where, policy, op.line)
     if isinstance(op, StrReplace):
         edited = edits.replace(text, op, policy, where)
-    elif isinstance(op, Insert):
-        edited = edits.insert(text, op, policy, where)
     else:
-        assert isinstance(op, ApplyHunks)
-        edited = edits.apply_hunks(text, op, policy, where)
+        edited = edits.insert(text, op, policy, where)
     planner.warnings += edited.warnings
     planner.overlay.put(where.target, FileState(encode_file(edited.text, policy), state.mode, owner=state.owner))
     return OperationResult(

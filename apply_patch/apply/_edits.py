@@ -14,22 +14,32 @@ at the tier that matched; a count that differs is a `ReplacementCountError`
 listing each place's line. Lines the replacement does not touch keep their
 endings; new lines take the ending of the line they replace, else the file's.
 
-A unified diff's hunks (`ApplyHunks`) are located as the Codex chunks are,
-in order, each after the previous one; where a hunk matches several places
-at its tier, the place nearest to its header's line number (shifted by how
-far the previous hunk landed from its own) is taken.
+A replacement found line by line is written as a chunk is (`_locate`): the
+lines it leaves as they were keep the file's bytes (its typographic quotes,
+its trailing whitespace), and its new lines are indented as the file's
+matched lines are. A unified diff's hunks are chunks (`_unified`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
+
 from .._dataclass import dataclass
-from .._errors import AmbiguousChunkError, ContextNotFoundError, EditError, PatchError, ReplacementCountError
-from ..format import ApplyHunks, DiffHunk, Insert, StrReplace
+from .._errors import ContextNotFoundError, EditError, ReplacementCountError
+from ..format import Chunk, Insert, StrReplace, constants as C
 from ._closest import closest_region
 from ._diagnose import line_hints, show_region
-from ._doubts import TIER_WORDS, PatchWarning
-from ._locate import Placement, Replacement, with_explicit_endings, splice
-from ._seek import TIERS, Tier, LineIndex
+from ._doubts import TIER_WORDS, PatchWarning, slip_warning
+from ._locate import (
+    Placement,
+    Replacement,
+    chunk_replacements,
+    reindented,
+    slips,
+    splice,
+    without_copied_whitespace,
+)
+from ._seek import TIERS, LineIndex, Tier
 from ._textfile import BOM, TextFile
 
 TYPE_CHECKING = False
@@ -84,8 +94,23 @@ def replace(text: TextFile, op: StrReplace, policy: Policy, where: Location) -> 
             if found:
                 numbers = tuple(i + 1 for i in found)
                 _check_count(op, where, len(found), numbers, tier)
-                return _replace_lines(text, found, len(pattern), text_lines(new), op, tier, policy, where)
+                return _replace_lines(text, found, pattern, _new_lines(old, new), op, tier, policy, where)
+        if op.expected in (None, 1) and not op.replace_all:
+            slipped = _slipped(text, index, pattern, _new_lines(old, new), op, policy, where)
+            if slipped is not None:
+                return slipped
     raise _not_found(text, joined, old, new, op, where)
+
+
+def _new_lines(old: str, new: str) -> list[str]:
+    """The lines `new` leaves where the whole lines of `old` were matched (LF-normalised texts).
+
+    As in the text: a line break that `new` ends with and `old` does not adds an
+    empty line after the last one.
+    """
+    if new.endswith("\n") and not old.endswith("\n"):
+        return new.split("\n")
+    return text_lines(new)
 
 
 def _joined(text: TextFile) -> str:
@@ -95,12 +120,24 @@ def _joined(text: TextFile) -> str:
 
 
 def _exact_places(joined: str, old: str) -> list[int]:
+    """Where `old` is in `joined`, not overlapping; for an `old` of several lines, never
+    where its last line is only the start of a line whose rest is whitespace (its
+    trailing whitespace lost: the line tiers compare whole lines)."""
     places: list[int] = []
+    several = "\n" in old.rstrip("\n")
     at = joined.find(old)
     while at >= 0 and len(places) <= _MAX_PLACES:
-        places.append(at)
+        if not (several and _ends_in_blank_tail(joined, at + len(old))):
+            places.append(at)
         at = joined.find(old, at + len(old))
     return places
+
+
+def _ends_in_blank_tail(joined: str, end: int) -> bool:
+    """Whether offset `end` is inside a line, the rest of which is whitespace only."""
+    line_end = joined.find("\n", end)
+    tail = joined[end : len(joined) if line_end < 0 else line_end]
+    return bool(tail) and not tail.strip(" \t")
 
 
 def _line_numbers(joined: str, offsets: Sequence[int]) -> tuple[int, ...]:
@@ -158,18 +195,6 @@ def _check_count(op: StrReplace, where: Location, found: int, lines: tuple[int, 
     )
 
 
-def in_terms(lines: Sequence[str], noun: str) -> tuple[str, ...]:
-    """Lines of `_diagnose` (written for patches) with `noun` where they say "patch"."""
-    width = max(len(noun), len("file")) + 2
-    renamed = []
-    for line in lines:
-        if line.startswith(("  patch: ", "  file:  ")):
-            name = noun if line.startswith("  patch: ") else "file"
-            line = f"  {name + ':':<{width}}" + line[9:]
-        renamed.append(line.replace("from the patch", f"from the {noun}").replace("the patch uses", f"the {noun} uses"))
-    return tuple(renamed)
-
-
 def _noun(label: str) -> str:
     """How the lines of a region name the edit's side: in the format's own word."""
     if "SEARCH" in label:
@@ -220,10 +245,23 @@ def _replace_exact(
         lines += text.lines[kept:first] + new_lines
         endings += text.endings[kept:first] + new_endings
         kept = last + 1
-        placements.append(Placement(op.line, first + 1, TIERS[0].name, len(new_lines), last + 1 - first))
+        added, removed = _changed_counts(text.lines[first : last + 1], new_lines)
+        placements.append(Placement(op.line, first + 1, TIERS[0].name, added, removed))
     lines += text.lines[kept:]
     endings += text.endings[kept:]
     return Edited(_finish(TextFile(lines, endings, text.bom), text, policy), tuple(placements))
+
+
+def _changed_counts(old: Sequence[str], new: Sequence[str]) -> tuple[int, int]:
+    """(added, removed): the lines of `new` and of `old` that are not the same lines
+    at both ends (a replacement's region takes in whole lines around the text it changes)."""
+    same = 0
+    while same < min(len(old), len(new)) and old[same] == new[same]:
+        same += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - same and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    return len(new) - same - tail, len(old) - same - tail
 
 
 def _line_starts(joined: str) -> list[int]:
@@ -264,16 +302,26 @@ def _groups(
 def _replace_lines(
     text: TextFile,
     found: list[int],
-    size: int,
+    old_lines: list[str],
     new_lines: list[str],
     op: StrReplace,
     tier: Tier,
     policy: Policy,
     where: Location,
 ) -> Edited:
-    """Replace `size` whole lines at each index of `found` by `new_lines` (a fuzzy match)."""
-    replacements = [Replacement(i, size, tuple(new_lines)) for i in found]
+    """Replace the lines at each index of `found` (a match at a tolerant `tier`) as a chunk would.
+
+    The old and new lines are compared: lines they share are context, kept
+    as the file has them; the others are replaced, the new ones re-indented
+    as the file's matched lines are (`_locate.reindented`).
+    """
     label = op.label or "the old text"
+    chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=_noun(label))
+    replacements: list[Replacement] = []
+    for at in found:
+        used = without_copied_whitespace(chunk.lines, at, text.lines)
+        _refuse_uncertain_pairs(used, at, text.lines, chunk, where)
+        replacements += chunk_replacements(reindented(used, at, text.lines, chunk, policy, where), at)
     warnings = tuple(
         PatchWarning(
             "fuzzy", where.relative, op.line, i + 1, tier.name, tuple(j + 1 for j in found),
@@ -281,8 +329,72 @@ def _replace_lines(
         )
         for i in found
     )  # fmt: skip
+    size = len(old_lines)
     placements = tuple(Placement(op.line, i + 1, tier.name, len(new_lines), size) for i in found)
     return Edited(_finish(splice(text, replacements, policy), text, policy), placements, warnings)
+
+
+def _slipped(
+    text: TextFile,
+    index: LineIndex,
+    old_lines: list[str],
+    new_lines: list[str],
+    op: StrReplace,
+    policy: Policy,
+    where: Location,
+) -> Edited | None:
+    """The replacement found despite a model's slip (`_locate.slips`: line numbers copied from
+    a view, blank lines dropped or added, an elided middle), written as a chunk; None if none."""
+    label = op.label or "the old text"
+    chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=_noun(label))
+    found = slips(index, text.lines, chunk, chunk.lines, (None,) * len(chunk.lines), 0, where)
+    if found is None:
+        return None
+    used, _, pattern, match, slip = found
+    used = without_copied_whitespace(used, match.index, text.lines)
+    _refuse_uncertain_pairs(used, match.index, text.lines, chunk, where)
+    if match.tier is not TIERS[0]:
+        used = reindented(used, match.index, text.lines, chunk, policy, where)
+    replacements = chunk_replacements(used, match.index)
+    added, removed = (sum(1 for s in used if s[0] == kind) for kind in (C.ADDED, C.REMOVED))
+    placement = Placement(op.line, match.index + 1, slip, added, removed)
+    warning = slip_warning(chunk, match.index, slip, where)
+    return Edited(_finish(splice(text, replacements, policy), text, policy), (placement,), (warning,))
+
+
+def _refuse_uncertain_pairs(
+    used: tuple[str, ...], at: int, lines: list[str], chunk: Chunk, where: Location
+) -> None:
+    """Refuse when a line the old and new text share (so that it keeps the file's bytes)
+    differs from the file's line and is not the only one of its text on either side:
+    which of the model's lines is the file's line is then a guess."""
+    olds = Counter(line[1:] for line in used if line[0] != C.ADDED)
+    news = Counter(line[1:] for line in used if line[0] != C.REMOVED)
+    position = at
+    for line in used:
+        if line[0] == C.ADDED:
+            continue
+        text = line[1:]
+        if line[0] == C.CONTEXT and lines[position] != text and (olds[text] > 1 or news[text] > 1):
+            from ._diagnose import uncertain_pair_error  # failures only: start-up time
+
+            raise uncertain_pair_error(chunk, text, at, position, where)
+        position += 1
+
+
+def _chunk_lines(old: list[str], new: list[str]) -> tuple[str, ...]:
+    """`old` → `new` as chunk lines: shared lines as context, the others removed and added."""
+    import difflib  # the tolerant path only (start-up time)
+
+    lines: list[str] = []
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, first, last, new_first, new_last in matcher.get_opcodes():
+        if tag == "equal":
+            lines += [C.CONTEXT + line for line in old[first:last]]
+        else:
+            lines += [C.REMOVED + line for line in old[first:last]]
+            lines += [C.ADDED + line for line in new[new_first:new_last]]
+    return tuple(lines)
 
 
 def _new_ending(text: TextFile, policy: Policy) -> str:
@@ -311,15 +423,16 @@ def _not_found(
         if "\n" in old
         else "exactly (a text without a line break is matched exactly only)"
     )
+    noun = _noun(label)
     details = [f"In {where.relative}, {label} matches nowhere, {how}."]
-    details += show_region(region, expected, text.lines)
+    details += show_region(region, expected, text.lines, noun=noun)
     hints = []
     if new and new in joined and new != old:
         line = joined.count("\n", 0, joined.find(new)) + 1
-        hints.append(f"The edit looks already applied: its new text is at line {line}.")
+        hints.append(f"The {noun} looks already applied: its new text is at line {line}.")
     if region is not None and region.first_difference is not None:
         k = region.first_difference
-        hints += line_hints(expected[region.skip + k], region.lines[k], region.start + k)
+        hints += line_hints(expected[region.skip + k], region.lines[k], region.start + k, noun)
     if BOM in op.old.removeprefix(BOM):
         hints.append("The old text holds a byte-order mark (U+FEFF): leave it out.")
     return ContextNotFoundError(
@@ -328,8 +441,8 @@ def _not_found(
         patch_line=op.line,
         expected=expected,
         closest=region,
-        details=in_terms(details, _noun(label)),
-        hints=in_terms(hints, _noun(label)),
+        details=tuple(details),
+        hints=tuple(hints),
     )
 
 
@@ -351,107 +464,3 @@ def insert(text: TextFile, op: Insert, policy: Policy, where: Location) -> Edite
     replacement = Replacement(op.after_line, 0, tuple(new_lines))
     placed = Placement(op.line, op.after_line + 1, TIERS[0].name, len(new_lines), 0)
     return Edited(_finish(splice(text, [replacement], policy), text, policy), (placed,))
-
-
-# ---------------------------------------------------------------- unified-diff hunks
-
-
-def apply_hunks(text: TextFile, op: ApplyHunks, policy: Policy, where: Location) -> Edited:
-    """Locate every hunk of `op` in `text`, in order; raise for the first that is not there."""
-    index = LineIndex(text.lines)
-    replacements: list[Replacement] = []
-    placements: list[Placement] = []
-    warnings: list[PatchWarning] = []
-    start, drift = 0, 0
-    for hunk in op.hunks:
-        near = max(0, hunk.old_start - 1 + drift) if hunk.old_lines else hunk.old_start + drift
-        if not hunk.old_lines:  # nothing to find: the numbers say where
-            at = min(max(near, start), len(text.lines))
-            tier = TIERS[0]
-        else:
-            at, tier = _place_hunk(index, hunk, start, near, text, op, where, policy)
-        drift = at - (hunk.old_start - 1 if hunk.old_lines else hunk.old_start)
-        replacements.append(Replacement(at, len(hunk.old_lines), hunk.new_lines, hunk.new_endings))
-        placements.append(Placement(hunk.line, at + 1, tier.name, hunk.added, hunk.removed))
-        if tier is not TIERS[0]:
-            label = f"the hunk at line {hunk.line}"
-            warnings.append(PatchWarning(
-                "fuzzy", where.relative, hunk.line, at + 1, tier.name, (at + 1,),
-                f"{where.relative}: {label} matched line {at + 1} only {TIER_WORDS[tier.name]}.",
-            ))  # fmt: skip
-        start = at + len(hunk.old_lines)
-    spliced = splice(text, replacements, policy)
-    new_text = with_explicit_endings(spliced, replacements, policy)
-    return Edited(_finish(new_text, text, policy), tuple(placements), tuple(warnings))
-
-
-def _place_hunk(
-    index: LineIndex,
-    hunk: DiffHunk,
-    start: int,
-    near: int,
-    text: TextFile,
-    op: ApplyHunks,
-    where: Location,
-    policy: Policy,
-) -> tuple[int, Tier]:
-    """The place of a hunk at or after `start`: the winning tier's place nearest `near`.
-
-    With the policy `ambiguous="error"` (`--unique`), several places are an error.
-    """
-    pattern = list(hunk.old_lines)
-    for tier in TIERS:
-        places: list[int] = []
-        at = start
-        while len(places) < _MAX_PLACES:
-            match = index.seek(pattern, at, eof=hunk.old_ends_file, tiers=(tier,))
-            if match is None:
-                break
-            places.append(match.index)
-            at = match.index + 1
-        if len(places) > 1 and policy.ambiguous == "error":
-            numbers = tuple(p + 1 for p in places)
-            raise AmbiguousChunkError(
-                f"The hunk at line {hunk.line} matches {len(places)} places in {where.shown} "
-                f"(lines {', '.join(map(str, numbers))}); add context lines so that it matches one place only",
-                path=where.relative,
-                patch_line=hunk.line,
-                candidates=numbers,
-            )
-        if places:
-            return min(places, key=lambda p: (abs(p - near), p)), tier
-    raise _hunk_not_found(index, hunk, start, text, op, where)
-
-
-def _hunk_not_found(
-    index: LineIndex, hunk: DiffHunk, start: int, text: TextFile, op: ApplyHunks, where: Location
-) -> ContextNotFoundError:
-    expected = hunk.old_lines
-    region = closest_region(text.lines, expected)
-    said = f"its header says line {hunk.old_start}" if hunk.old_start else "its header gives no line"
-    details = [
-        f"In {where.relative}, the hunk at diff line {hunk.line} matches nowhere "
-        f"(searched by content from line {start + 1}; {said})."
-    ]
-    details += show_region(region, expected, text.lines)
-    hints = []
-    new = list(hunk.new_lines)
-    if new and new != list(expected) and (applied := index.seek(new, 0)) is not None:
-        hints.append(f"The diff looks already applied: the hunk's new lines are at line {applied.index + 1}.")
-    if region is not None and region.start < start:
-        hints.append(
-            f"The closest region is above line {start + 1}, where the search started: "
-            "hunks must follow the order of the file."
-        )
-    if region is not None and region.first_difference is not None:
-        k = region.first_difference
-        hints += line_hints(expected[region.skip + k], region.lines[k], region.start + k)
-    return ContextNotFoundError(
-        f"Failed to find the hunk at line {hunk.line} in {where.shown}:\n" + "\n".join(expected),
-        path=where.relative,
-        patch_line=hunk.line,
-        expected=tuple(expected),
-        closest=region,
-        details=in_terms(details, "hunk"),
-        hints=in_terms(hints, "hunk"),
-    )

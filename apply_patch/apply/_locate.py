@@ -37,11 +37,18 @@ from __future__ import annotations
 from .._dataclass import dataclass
 
 from ..format import constants as C, Chunk, UpdateFile
-from ._doubts import PatchWarning, ambiguous_context, doubts
+from ._doubts import PatchWarning, ambiguous_context, doubts, slip_warning
+from ._gaps import blank_tolerant, elided, without_numbers
+from ._indent import reindenter
 from ._paths import Location
 from .._policy import Policy
 from ._seek import TIERS, Match, LineIndex
 from ._textfile import BOM, TextFile
+from ._unique import Spot, other_places
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 _NEW_LINE_ENDING = {"lf": "\n", "crlf": "\r\n"}
 
@@ -91,40 +98,131 @@ def update_lines(text: TextFile, update: UpdateFile, policy: Policy, where: Loca
 def locate(
     lines: list[str], chunks: tuple[Chunk, ...], policy: Policy, where: Location
 ) -> tuple[list[Replacement], list[Placement], list[PatchWarning]]:
-    """Find every chunk in `lines`, in order; raise for the first that is not there."""
+    """Find every chunk in `lines`, in order; raise for the first that is not there.
+
+    With the policy `ambiguous="error"` the chunks must fit in one way only
+    (`_unique`); with `"first"` (the reference's) each goes to the first place
+    that fits, with an `ambiguous` warning when another would have.
+    """
     index = LineIndex(lines)
     replacements: list[Replacement] = []
     placements: list[Placement] = []
     placed: list[tuple[Chunk, list[str], Match]] = []
+    spots: list[Spot] = []
     warnings: list[PatchWarning] = []
-    line_index = 0
+    line_index, drift = 0, 0
+    first = policy.ambiguous == "first"
     for chunk in chunks:
+        start = line_index
         anchor, line_index, anchors = _narrow(index, lines, chunk, line_index, where)
         if not any(s[0] != C.ADDED for s in chunk.lines):
-            at = _insertion_point(chunk, anchor, line_index, len(lines), policy)
-            if at == line_index and anchor is not None:  # placed right after its @@ line
-                warnings += _context_doubts(chunk, anchors, None, index, policy, where)
+            at = _insertion_point(chunk, anchor, line_index, len(lines), policy, drift)
+            if first and at == line_index and anchor is not None:  # placed right after its @@ line
+                warnings += _context_doubts(chunk, anchors, None, index, where)
             replacements.append(Replacement(at, 0, tuple(chunk.new_lines), chunk.added_endings))
             placements.append(Placement(chunk.line, at + 1, TIERS[0].name, chunk.added, 0))
+            spots.append(Spot(chunk, (), None, start, at, pinned=anchor is None or chunk.near is not None))
+            if chunk.near is not None:
+                drift = at - chunk.near
             continue
-        used, endings, pattern, match = _find_chunk(index, lines, chunk, line_index, anchor, where)
-        warnings += _context_doubts(chunk, anchors, (pattern, match), index, policy, where)
+        used, endings, pattern, match, slip = _find_chunk(index, lines, chunk, line_index, anchor, where)
+        if slip is not None:
+            warnings.append(slip_warning(chunk, match.index, slip, where))
+        by_numbers = False
+        if chunk.near is not None:
+            match, by_numbers = _by_numbers(index, pattern, match, chunk, chunk.near + drift, first)
+            drift = match.index - chunk.near
+        if first:
+            warnings += _context_doubts(chunk, anchors, (pattern, match), index, where)
         if match.tier is not TIERS[0]:
-            used = _without_copied_whitespace(used, match.index, lines)
+            used = without_copied_whitespace(used, match.index, lines)
+            used = reindented(used, match.index, lines, chunk, policy, where)
         placed.append((chunk, pattern, match))
-        replacements.extend(_replacements(used, match.index, endings))
+        pinned = by_numbers or chunk.is_end_of_file or not pattern  # an empty pattern is placed, not found
+        spots.append(Spot(chunk, tuple(pattern), match.tier, start, match.index, pinned))
+        replacements.extend(chunk_replacements(used, match.index, endings))
         added, removed = (sum(1 for s in used if s[0] == op) for op in (C.ADDED, C.REMOVED))
         placements.append(Placement(chunk.line, match.index + 1, match.tier.name, added, removed))
         line_index = match.index + len(pattern)
-    warnings += doubts(index, lines, placed, where)
-    for warning in warnings:
-        if warning.kind == "ambiguous" and policy.ambiguous == "error":
-            from ._diagnose import ambiguity_error  # failures only: start-up time
-
-            raise ambiguity_error(warning, where)
-    return replacements, placements, warnings
+    found = doubts(index, lines, placed, where)
+    if not first:
+        _refuse_other_places(index, spots, where)
+        found = [w for w in found if w.kind != "ambiguous"]  # the order leaves one place
+    return replacements, placements, warnings + found
 
 
+def _refuse_other_places(index: LineIndex, spots: list[Spot], where: Location) -> None:
+    """Raise AmbiguousChunkError if a chunk could also go elsewhere, the order kept."""
+    other = other_places(index, spots)
+    if other is not None:
+        from ._diagnose import ambiguity_error  # failures only: start-up time
+
+        spot, places = other
+        raise ambiguity_error(spot.chunk, tuple(p + 1 for p in places), where)
+
+
+def _by_numbers(
+    index: LineIndex, pattern: list[str], match: Match, chunk: Chunk, target: int, first: bool
+) -> tuple[Match, bool]:
+    """Among the places of a chunk that has line numbers (a hunk), the one they name.
+
+    The place at `target` (its header's line, shifted as the hunks before it
+    were) is taken; else, with the policy "first", the nearest to it (as
+    `patch` does); else the first, which must then be the only one.
+    """
+    places = [match.index]
+    while len(places) < _MAX_HUNK_PLACES:
+        further = index.seek(pattern, places[-1] + 1, eof=chunk.is_end_of_file, tiers=(match.tier,))
+        if further is None:
+            break
+        places.append(further.index)
+    if target in places:
+        return Match(target, match.tier), True
+    if first:
+        return Match(min(places, key=lambda p: (abs(p - target), p)), match.tier), False
+    return match, False
+
+
+def reindented(
+    used: tuple[str, ...], start: int, lines: list[str], chunk: Chunk, policy: Policy, where: Location
+) -> tuple[str, ...]:
+    """`used` with its added lines indented as the file's matched lines are (`_indent`).
+
+    The policy `indentation="verbatim"` (the reference's) writes them as sent.
+    Refused when the model's indentation differs from the file's by different
+    amounts on different lines, or an added line cannot be moved by it.
+    """
+    if policy.indentation == "verbatim":
+        return used
+    pairs, position = [], start
+    for line in used:
+        if line[0] != C.ADDED:
+            pairs.append((line[1:], lines[position]))
+            position += 1
+    window = lines[max(0, start - _INDENT_WINDOW) : position + _INDENT_WINDOW]
+    try:
+        old = [s[1:] for s in used if s[0] != C.ADDED]
+        move = reindenter(pairs, old, [s[1:] for s in used if s[0] != C.REMOVED], window)
+        result = used if move is None else tuple(_moved(line, move) for line in used)
+    except ValueError as error:
+        from ._diagnose import indentation_error  # failures only: start-up time
+
+        raise indentation_error(chunk, lines, start, position, str(error), where) from None
+    return result
+
+
+def _moved(line: str, move: Callable[[str], str | None]) -> str:
+    """An added line moved by `move`; ValueError if it cannot be."""
+    if line[0] != C.ADDED:
+        return line
+    moved = move(line[1:])
+    if moved is None:
+        raise ValueError(f"the added line {line[1:].strip()!r} cannot be indented as the file is")
+    return C.ADDED + moved
+
+
+_INDENT_WINDOW = 200  # file lines each side of a match read for the file's indentation unit
+_MAX_HUNK_PLACES = 1000  # places of a hunk compared with its line numbers
 _MAX_CANDIDATES = 10  # places of an ambiguous chunk or @@ line listed (and searched)
 
 
@@ -159,10 +257,9 @@ def _context_doubts(
     several: list[tuple[int, list[int], str]],
     found: tuple[list[str], Match] | None,
     index: LineIndex,
-    policy: Policy,
     where: Location,
 ) -> list[PatchWarning]:
-    """Warnings (or the error) for `@@` lines that match several places, when the choice matters.
+    """Warnings for `@@` lines that match several places, when the choice matters (policy "first").
 
     It matters for a pure addition (`found` None: it goes right after the
     `@@` line), and for a chunk found again, elsewhere, after another place
@@ -175,16 +272,11 @@ def _context_doubts(
             other = index.seek(pattern, places[1] + 1, eof=chunk.is_end_of_file)
             if other is None or other.index == match.index:
                 continue
-        warning = ambiguous_context(chunk, number, tuple(p + 1 for p in places), tier, where)
-        if policy.ambiguous == "error":
-            from ._diagnose import ambiguity_error  # failures only: start-up time
-
-            raise ambiguity_error(warning, where, context=True)
-        doubts.append(warning)
+        doubts.append(ambiguous_context(chunk, number, tuple(p + 1 for p in places), tier, where))
     return doubts
 
 
-def _without_copied_whitespace(
+def without_copied_whitespace(
     used: tuple[str, ...], start: int, lines: list[str]
 ) -> tuple[str, ...]:
     """`used` with trailing whitespace off the added lines that replace a removed line
@@ -209,10 +301,13 @@ def _without_copied_whitespace(
 
 
 def _insertion_point(
-    chunk: Chunk, anchor: int | None, line_index: int, size: int, policy: Policy
+    chunk: Chunk, anchor: int | None, line_index: int, size: int, policy: Policy, drift: int
 ) -> int:
+    """Where added lines only go: after their `@@` line, where their line numbers say, or at the end."""
     if anchor is not None and not chunk.is_end_of_file and policy.pure_addition == "after-context":
         return line_index
+    if chunk.near is not None and not chunk.is_end_of_file:
+        return min(max(chunk.near + drift, line_index), size)
     return size
 
 
@@ -223,11 +318,12 @@ def _find_chunk(
     line_index: int,
     anchor: int | None,
     where: Location,
-) -> tuple[tuple[str, ...], tuple[str | None, ...], list[str], Match]:
-    """Search the chunk, then retry at its `@@` line, then without a trailing blank line.
+) -> tuple[tuple[str, ...], tuple[str | None, ...], list[str], Match, str | None]:
+    """Search the chunk, then retry at its `@@` line, then without a trailing blank line,
+    then with a model's slips undone (`slips`).
 
     Returns the chunk lines used, their explicit endings (one per line, None
-    for none), the pattern searched, and the match.
+    for none), the pattern searched, the match, and the slip undone (None: none).
     """
     explicit = dict(chunk.endings)
     variants = [(chunk.lines, tuple(explicit.get(i) for i in range(len(chunk.lines))))]
@@ -243,10 +339,64 @@ def _find_chunk(
         for start in starts:
             match = index.seek(pattern, start, eof=chunk.is_end_of_file)
             if match is not None and (used is not without_bom or match.index == 0):
-                return used, endings, pattern, match
+                return used, endings, pattern, match, None
+    found = slips(index, lines, chunk, *variants[0], line_index, where)
+    if found is not None:
+        return found
     from ._diagnose import missing_chunk  # failures only: start-up time
 
     raise missing_chunk(index, lines, chunk, line_index, where)
+
+
+def slips(
+    index: LineIndex,
+    lines: list[str],
+    chunk: Chunk,
+    used: tuple[str, ...],
+    endings: tuple[str | None, ...],
+    start: int,
+    where: Location,
+) -> tuple[tuple[str, ...], tuple[str | None, ...], list[str], Match, str] | None:
+    """The chunk `used` found despite a model's slip (`_gaps`: line numbers copied from a
+    view, blank lines dropped or added, an elided middle), if it fits one place only.
+
+    Returns the chunk's lines rewritten against the file, their explicit endings,
+    the pattern, its match and the slip's name (a key of `_doubts.SLIP_WORDS`);
+    None if no slip explains it; AmbiguousChunkError if one does at several places.
+    """
+    numbered = without_numbers(used)
+    if numbered is not None:
+        pattern = [s[1:] for s in numbered if s[0] != C.ADDED]
+        match = index.seek(pattern, start, eof=chunk.is_end_of_file)
+        if match is not None:
+            return numbered, endings, pattern, match, "line-numbers"
+    lines_used = numbered or used
+    for name, finder in (("blank-lines", blank_tolerant), ("elided-middle", elided)):
+        places = [(rewritten, at) for rewritten, at in finder(index, lines, lines_used, start)
+                  if not chunk.is_end_of_file or at + _old_count(rewritten) == len(lines)]
+        if len(places) > 1:
+            from ._diagnose import ambiguity_error  # failures only: start-up time
+
+            raise ambiguity_error(chunk, tuple(at + 1 for _, at in places), where)
+        if places:
+            rewritten, at = places[0]
+            pattern = [s[1:] for s in rewritten if s[0] != C.ADDED]
+            match = index.seek(pattern, at)
+            if match is not None and match.index == at:
+                return rewritten, _added_endings(rewritten, lines_used, endings), pattern, match, name
+    return None
+
+
+def _old_count(lines: tuple[str, ...]) -> int:
+    return sum(1 for s in lines if s[0] != C.ADDED)
+
+
+def _added_endings(
+    rewritten: tuple[str, ...], used: tuple[str, ...], endings: tuple[str | None, ...]
+) -> tuple[str | None, ...]:
+    """The explicit endings of `used`'s added lines, on the same added lines of `rewritten`."""
+    added = iter([e for s, e in zip(used, endings) if s[0] == C.ADDED])
+    return tuple(next(added, None) if s[0] == C.ADDED else None for s in rewritten)
 
 
 def _without_bom(lines: tuple[str, ...]) -> tuple[str, ...] | None:
@@ -292,7 +442,7 @@ def _without_trailing_blank(
     )
 
 
-def _replacements(
+def chunk_replacements(
     lines: tuple[str, ...], start: int, endings: tuple[str | None, ...] = ()
 ) -> list[Replacement]:
     """The runs of removed/added lines between context lines, placed from `start`.

@@ -5,8 +5,9 @@ diff becomes:
 
 - a new file (`--- /dev/null`): `CreateFile` with the hunks' new lines;
 - a deleted file: its hunks (so that its content is checked), then `DeleteFile`;
-- a changed file: `ApplyHunks`, located by content (`_edits.apply_hunks`);
-- a git rename: its hunks on the old path, then a pure rename (`UpdateFile` + `Move to`);
+- a changed file: an `UpdateFile` whose chunks are the hunks, placed by content by the
+  locator every format goes through (`_locate`), the header's line a hint;
+- a git rename: its hunks on the old path and the rename, one `UpdateFile` with `move_to`;
   other diffs naming two paths (`diff -u a.orig a`) change the old one;
 - a mode change alone: nothing. A binary diff or a copy is refused.
 """
@@ -15,16 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ..format import (
-    ApplyHunks,
-    CreateFile,
-    DiffHunk,
-    DeleteFile,
-    UpdateFile,
-    FileDiff,
-    Hunk,
-    parse_unified_diff,
-)
+from ..format import Chunk, CreateFile, DeleteFile, FileDiff, Hunk, Line, UpdateFile, constants as C, parse_unified_diff
 from .._errors import UnifiedDiffError
 
 TYPE_CHECKING = False
@@ -85,35 +77,44 @@ def _file_operations(diff: FileDiff) -> list[Operation | EditOperation]:
         content = "".join(line.text + line.ending for h in diff.hunks for line in h.lines if line.is_new)
         label = f"the new file of the diff at line {diff.line}"
         return [CreateFile(new, content, line=diff.line, label=label)]
+    chunks = tuple(_chunk(h) for h in diff.hunks)
+    moved = new if new is not None and diff.renamed and new != old else None  # only git says a file moved
     operations: list[Operation | EditOperation] = []
-    if diff.hunks:
-        label = f"the diff of {old} at line {diff.line}"
-        hunks = tuple(_hunk(h) for h in diff.hunks)
-        operations.append(ApplyHunks(old, hunks, line=diff.line, label=label))
+    if chunks or moved is not None:
+        operations.append(UpdateFile(old, moved, chunks, line=diff.line))
     if new is None:
         operations.append(DeleteFile(old, line=diff.line))
-    elif diff.renamed and new != old:  # only git says a file moved: diff -u names differ anyway
-        operations.append(UpdateFile(old, new, (), line=diff.line))
     return operations
 
 
-def _hunk(hunk: Hunk) -> DiffHunk:
+def _chunk(hunk: Hunk) -> Chunk:
+    """The hunk as a chunk the locator places by content, as it places a Codex patch's.
+
+    Its context lines are matched, never written: the file keeps its own bytes
+    there. The header's old line is the chunk's `near` hint (where a chunk of
+    added lines only goes, and which of several places the numbers name).
+    """
     lines = hunk.lines
-    old = tuple(line.text for line in lines if line.is_old)
-    new_side = [line for line in lines if line.prefix != "-"]
     ends_file = any(not line.ending for line in lines if line.is_old)
-    # Explicit endings only where the diff says how the file ends: without a final
-    # newline, or with one where the old file had none.
-    endings: list[str | None] = ["" if not line.ending else None for line in new_side]
-    if ends_file and new_side and new_side[-1].ending:
-        endings[-1] = new_side[-1].ending
-    return DiffHunk(
-        old,
-        tuple(line.text for line in new_side),
-        hunk.old_start,
-        tuple(endings) if any(e is not None for e in endings) else (),
-        ends_file,
-        added=sum(1 for line in lines if line.prefix == "+"),
-        removed=sum(1 for line in lines if line.prefix == "-"),
+    explicit: list[tuple[int, str]] = []
+    for number, line in enumerate(lines):
+        # Explicit endings only where the diff says how the file ends: without a final
+        # newline, or with one where the old file had none.
+        if line.prefix == C.ADDED and (not line.ending or (ends_file and _last_new(lines, number))):
+            explicit.append((number, line.ending))
+    has_old = any(line.is_old for line in lines)
+    return Chunk(
+        (),
+        tuple(line.prefix + line.text for line in lines),
+        is_end_of_file=ends_file,
         line=hunk.line,
+        endings=tuple(explicit),
+        near=hunk.old_start - 1 if has_old else hunk.old_start,
+        label=f"the hunk at line {hunk.line}",
+        noun="hunk",
     )
+
+
+def _last_new(lines: tuple[Line, ...], number: int) -> bool:
+    """Whether `lines[number]` is the hunk's last line of the new file."""
+    return all(line.prefix == C.REMOVED for line in lines[number + 1 :])

@@ -76,7 +76,7 @@ def add_policies(parser: argparse.ArgumentParser, options: argparse._ActionsCont
     options.add_argument(
         "--unique",
         action="store_true",
-        help="a chunk or @@ line that matches several places is an error (same as --ambiguous error)",
+        help="chunks that fit in more than one way are refused (--ambiguous error, the default; with --codex too)",
     )
     policies = parser.add_argument_group("file policies (default first)")
     for name, choices in CHOICES.items():

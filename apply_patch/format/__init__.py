@@ -17,7 +17,7 @@ if TYPE_CHECKING:
         classify_argv,
     )
     from ._constants import WHITESPACE
-    from ._edits import ApplyHunks, CreateFile, DiffHunk, Edit, EditOperation, Insert, StrReplace
+    from ._edits import CreateFile, Edit, EditOperation, Insert, StrReplace
     from ._grammar import grammar_text
     from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
     from ._operations import OPERATION_TYPES, item_field, printable, read_operation, to_operation
@@ -40,9 +40,7 @@ _NAMES = {
     "NotApplyPatch": "._classify",
     "classify_argv": "._classify",
     "WHITESPACE": "._constants",
-    "ApplyHunks": "._edits",
     "CreateFile": "._edits",
-    "DiffHunk": "._edits",
     "Edit": "._edits",
     "EditOperation": "._edits",
     "Insert": "._edits",
@@ -79,8 +77,8 @@ _MODULES = {
 __getattr__ = exports(__name__, globals(), _NAMES, _MODULES)
 
 __all__ = [
-    "AddFile", "ApplyHunks", "ApplyPatchCall", "BrokenApplyPatchCall", "Chunk",
-    "Classification", "CreateFile", "DeleteFile", "DiffHunk", "Edit", "EditOperation",
+    "AddFile", "ApplyPatchCall", "BrokenApplyPatchCall", "Chunk",
+    "Classification", "CreateFile", "DeleteFile", "Edit", "EditOperation",
     "FileDiff", "Hunk", "ImplicitPatch", "Insert", "Line", "NotApplyPatch", "OPERATION_TYPES",
     "Operation", "PartialOperation", "PartialPatch", "Patch", "SEARCH", "StrReplace",
     "UpdateFile", "WHITESPACE", "classify_argv", "constants", "cut", "grammar_text",

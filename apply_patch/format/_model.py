@@ -28,6 +28,14 @@ class Chunk:
     `" "` context, `"-"` removed, `"+"` added (a blank patch line is `" "`).
     `is_end_of_file` pins the chunk to the end of the file. `endings`: see
     the module's docstring.
+
+    A chunk may come from another format (a unified diff's hunk); then
+    `near` is the 0-based file line where its own numbers put it (a hint
+    among several places, and where a chunk of added lines only goes),
+    `label` how messages name it ("the hunk at line 7"; default "the chunk
+    at patch line N") and `noun` how they name its side of a comparison
+    ("hunk"; default "patch"). None of the three is part of the patch text
+    or of equality.
     """
 
     contexts: tuple[str, ...]
@@ -35,6 +43,14 @@ class Chunk:
     is_end_of_file: bool = False
     line: int = field(default=0, compare=False, repr=False)
     endings: tuple[tuple[int, str], ...] = ()
+    near: int | None = field(default=None, compare=False, repr=False)
+    label: str = field(default="", compare=False, repr=False)
+    noun: str = field(default="patch", compare=False, repr=False)
+
+    @property
+    def name(self) -> str:
+        """How messages name the chunk: its `label`, or "the chunk at patch line N"."""
+        return self.label or f"the chunk at patch line {self.line}"
 
     @property
     def old_lines(self) -> list[str]:

@@ -239,13 +239,14 @@ def old_endings(old: TextFile) -> OldEndings:
 def unchanged_chunk(old: TextFile) -> Chunk | None:
     """A chunk changing nothing, found where it is: the reference needs one for a Move.
 
-    One context line whose first occurrence is itself, the first such line
-    after the first line of a file with a BOM (the reference sees the BOM).
+    One context line that occurs once in the file (so that it fits in one
+    way only), the first such line after the first line of a file with a
+    BOM (the reference sees the BOM). None if every line occurs more than once.
     """
-    first: dict[str, int] = {}
-    for index, text in enumerate(old.lines):
-        first.setdefault(text, index)
-    unique = [i for i, text in enumerate(old.lines) if first[text] == i]
+    from collections import Counter
+
+    counts = Counter(old.lines)
+    unique = [i for i, text in enumerate(old.lines) if counts[text] == 1]
     preferred = [i for i in unique if i > 0] if old.bom else unique
     chosen = preferred or unique
     return Chunk((), (C.CONTEXT + old.lines[chosen[0]],)) if chosen else None

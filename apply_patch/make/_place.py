@@ -4,7 +4,8 @@ Both appliers (this one and the reference) search each chunk from the end of
 the previous one, after its `@@` line if any, and take the first match; the
 exact tier is tried over the whole range first. A draft's lines are in the
 old file at `start`, so its place is certain when that search finds nothing
-earlier. For each draft, in order:
+earlier and no later place, before the next draft, fits it too (the default
+policy refuses a chunk that fits in more than one way). For each draft, in order:
 
 - `*** End of File` when it reaches the end of the old file (then only the
   last lines are tried: certain);
@@ -12,7 +13,8 @@ earlier. For each draft, in order:
   lies between the previous chunk and this one, searching it from there finds
   exactly it, and searching the chunk after it finds exactly the chunk;
 - otherwise, if the place is still not certain, one more line of context
-  above, and again (a chunk starting right where the search starts is certain).
+  above, and again; at the top of its search, one more below (a draft that
+  reaches the next one becomes one chunk with it).
 
 The searches are the applier's own (`_seek.LineIndex`), so what is checked
 here is what happens when the patch is applied.
@@ -37,7 +39,11 @@ def place(old: TextFile, drafts: list[Draft], *, hints: bool = True) -> list[Dra
     index = LineIndex(old.lines)
     placed: list[Draft] = []
     starts: list[int] = []  # where the search for each placed draft starts
-    for draft in drafts:
+    following = 0  # drafts[following:] are still to place
+    draft: Draft | None = None
+    while draft is not None or following < len(drafts):
+        if draft is None:
+            draft, following = drafts[following], following + 1
         line_index = placed[-1].end if placed else 0
         while placed and draft.start == line_index and _needs_line_above(draft, old):
             # The line it needs is the previous chunk's: it joins that chunk.
@@ -48,8 +54,14 @@ def place(old: TextFile, drafts: list[Draft], *, hints: bool = True) -> list[Dra
         draft = _without_context_below(draft, low)
         draft = _with_an_old_line(draft, old, low)
         draft = _with_a_last_line(draft, old, line_index)
-        placed.append(_certain(index, old, draft, line_index, low, hints=hints))
+        bound = drafts[following].start if following < len(drafts) else len(old.lines)
+        certain = _certain(index, old, draft, line_index, low, bound, hints=hints)
+        if certain is None:  # it needs the lines of the next draft: one chunk with it
+            draft, following = Draft(draft.start, draft.lines + drafts[following].lines), following + 1
+            continue
+        placed.append(certain)
         starts.append(line_index)
+        draft = None
     return placed
 
 
@@ -101,18 +113,35 @@ def _with_a_last_line(draft: Draft, old: TextFile, line_index: int) -> Draft:
 
 
 def _certain(
-    index: LineIndex, old: TextFile, draft: Draft, line_index: int, low: int, *, hints: bool
-) -> Draft:
+    index: LineIndex, old: TextFile, draft: Draft, line_index: int, low: int, bound: int, *, hints: bool
+) -> Draft | None:
+    """`draft` with the context (above, else below) and `@@` line that make its place certain.
+
+    Certain: the search from `line_index` finds it first, and no other place
+    of it ends by `bound` (where the next draft starts), so that it fits in
+    one way only. None when it needs lines from `bound` on (the next draft's).
+    """
     while True:
         eof = draft.end == len(old.lines)
         hint = _hint(index, old, draft, line_index, low, eof=eof) if hints else None
         contexts = () if hint is None else (hint,)
-        if eof or hint is not None or _found_at(index, draft, line_index) == draft.start:
+        first = hint is not None or _found_at(index, draft, line_index) == draft.start
+        if eof or (first and _alone(index, draft, bound)):
             return replace(draft, contexts=contexts, is_end_of_file=eof)
         if draft.start <= low:
             low = line_index  # the first line after all (its BOM is unavoidable)
         if draft.start > low:
             draft = draft.with_context_above(old)
+        elif draft.end < bound:
+            draft = draft.with_context_below(old)
+        else:
+            return None
+
+
+def _alone(index: LineIndex, draft: Draft, bound: int) -> bool:
+    """Whether no other place of the draft's old lines, below its own, ends by `bound`."""
+    further = _found_at(index, draft, draft.start + 1)
+    return further is None or further + len(draft.old_texts) > bound
 
 
 def _found_at(index: LineIndex, draft: Draft, start: int, *, eof: bool = False) -> int | None:

@@ -92,7 +92,8 @@ CRASH_PATCH = """\
 def _crash_tree(root: Path) -> None:
     root.mkdir()
     for name in ("one", "two", "three"):
-        (root / f"{name}.txt").write_text(f"{name}\n" * 1000)
+        # One line to change, once (a chunk must fit in one way), among 999 others.
+        (root / f"{name}.txt").write_text(f"{name}\n" + "".join(f"{name} {i}\n" for i in range(1, 1000)))
 
 
 def _kill_at(root: Path, step: int) -> "subprocess.CompletedProcess[str]":

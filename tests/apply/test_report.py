@@ -251,9 +251,9 @@ def test_report_is_the_summary_and_every_warning(tmp_path: Path) -> None:
     """Issue 12 item 11: `report()` is what the executable prints; `summary` the reference's text."""
     (tmp_path / "a.txt").write_text("x = 1  \ny = 2\nx = 1  \n")
     patch = json.dumps("*** Begin Patch\n*** Update File: a.txt\n@@\n-x = 1\n+x = 3\n*** End Patch")
-    printed = run_cli([patch], tmp_path)
+    printed = run_cli(["--ambiguous", "first", patch], tmp_path)
     (tmp_path / "a.txt").write_text("x = 1  \ny = 2\nx = 1  \n")
-    result = apply_patch(patch, tmp_path)
+    result = apply_patch(patch, tmp_path, ambiguous="first")
     assert result.summary == "Success. Updated the following files:\nM a.txt\n"
     assert result.report() == (printed.stdout + printed.stderr).decode()
     assert result.report() == result.summary + "".join(f"warning: {w.message}\n" for w in result.warnings)

@@ -1,0 +1,150 @@
+"""What a model's lines lack or add that the file does not, tried after every tier (pure).
+
+When a chunk's expected lines match nowhere, three slips of models are tried,
+each only where it leaves the chunk exactly one place:
+
+- **line numbers** copied from a `view` or `cat -n` (`12: text`, `    12\tt`) in
+  front of every expected line, consecutive: they are taken off (and off the
+  added lines that carry them too);
+- **blank lines** the model dropped or added: the expected lines match the file
+  once blank lines are left out of both; the file's blank lines are kept
+  (as context, or removed where they stand between removed lines);
+- **an elided middle**: one expected line is a placeholder (`...`, `# ...
+  existing code ...`) kept by the new lines too; the lines before it and after
+  it match, in order, with the file's lines between them kept as they are.
+
+Each returns the chunk's lines rewritten against the file's, and where they
+match; several places are an `AmbiguousChunkError`, no place None.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..format import constants as C
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ._seek import LineIndex
+
+_NUMBERED = re.compile(r"^ *(\d+)(?:: |\t|\u2192)")  # `12: `, `    12\t`, `12→` (Claude Code's Read)
+_PLACEHOLDER = re.compile(
+    r"^(?:\.\.\.|…|(?:#|//|/\*|<!--|--|;|\*)\s*(?:\.\.\.|…).*?)\s*(?:\*/|-->)?$"
+)
+_MAX_PLACES = 10
+
+
+def without_numbers(lines: Sequence[str]) -> tuple[str, ...] | None:
+    """The chunk `lines` without the line numbers a view put in front of its expected lines.
+
+    Only when every expected line (context and removed) carries one and they
+    are consecutive; an added line loses the same kind of prefix if it has one.
+    None when the lines are not so numbered.
+    """
+    old = [line[1:] for line in lines if line[0] != C.ADDED]
+    found = [_NUMBERED.match(text) for text in old]
+    if not old or not all(found):
+        return None
+    numbers = [int(m.group(1)) for m in found if m]
+    if numbers != list(range(numbers[0], numbers[0] + len(numbers))):
+        return None
+    return tuple(line[0] + _NUMBERED.sub("", line[1:], count=1) for line in lines)
+
+
+def blank_tolerant(
+    index: LineIndex, file_lines: Sequence[str], lines: Sequence[str], start: int
+) -> list[tuple[tuple[str, ...], int]]:
+    """Every place from `start` where the chunk `lines` match once blank lines are left out,
+    each with the chunk's lines rewritten to the file's blank lines."""
+    pattern = [line[1:] for line in lines if line[0] != C.ADDED]
+    wanted = [text.rstrip() for text in pattern if text.strip()]
+    if not wanted or not pattern[0].strip() or not pattern[-1].strip():
+        return []
+    solid = [i for i in range(start, len(file_lines)) if file_lines[i].strip()]
+    keys = [file_lines[i].rstrip() for i in solid]
+    places: list[tuple[tuple[str, ...], int]] = []
+    for k in range(len(keys) - len(wanted) + 1):
+        if keys[k : k + len(wanted)] == wanted:
+            aligned = _aligned(lines, file_lines, solid[k])
+            if aligned is None:  # a dropped blank line beside added lines: before or after them?
+                return []
+            places.append((aligned, solid[k]))
+            if len(places) > _MAX_PLACES:
+                break
+    return places
+
+
+def _aligned(lines: Sequence[str], file_lines: Sequence[str], first: int) -> tuple[str, ...] | None:
+    """The chunk `lines` with the file's blank lines from `first` put back and its own
+    blank expected lines that the file lacks left out.
+
+    None where the model's text does not say where the file's blank lines go
+    against the lines it adds or removes: a blank line it dropped beside added or
+    removed lines, or a run of blank lines shorter than the file's beside them. (A
+    blank line dropped between two lines it replaces may have been kept, or not.)
+    """
+    out: list[str] = []
+    at = first
+    for number, line in enumerate(lines):
+        if line[0] == C.ADDED:
+            out.append(line)
+            continue
+        if not line[1:].strip():
+            if at < len(file_lines) and not file_lines[at].strip():
+                first_of_run = number == 0 or lines[number - 1][1:].strip() or lines[number - 1][0] == C.ADDED
+                if first_of_run and not _run_is_sure(lines, number, file_lines, at):
+                    return None
+                out.append(line[0] + file_lines[at])
+                at += 1
+            continue  # a blank line the file does not have there: nothing to match
+        while not file_lines[at].strip():  # a blank line the model dropped: the file's is kept
+            if (out and out[-1][0] != C.CONTEXT) or line[0] != C.CONTEXT:
+                return None  # before or after the added lines, removed with the lines beside or kept?
+            out.append(C.CONTEXT + file_lines[at])
+            at += 1
+        out.append(line)
+        at += 1
+    return tuple(out)
+
+
+def _run_is_sure(lines: Sequence[str], number: int, file_lines: Sequence[str], at: int) -> bool:
+    """At the model's run of blank lines starting at `lines[number]`, matched from the file's
+    blank line `at`: whether the two runs are as long, or only context lines stand beside
+    the model's run (then where the file's extra blank lines go changes nothing)."""
+    end = number
+    while end < len(lines) and lines[end][0] != C.ADDED and not lines[end][1:].strip():
+        end += 1
+    run = at
+    while run < len(file_lines) and not file_lines[run].strip():
+        run += 1
+    if run - at <= end - number:
+        return True
+    before = number > 0 and lines[number - 1][0] != C.CONTEXT
+    after = end < len(lines) and lines[end][0] != C.CONTEXT
+    return not (before or after)
+
+
+def elided(
+    index: LineIndex, file_lines: Sequence[str], lines: Sequence[str], start: int
+) -> list[tuple[tuple[str, ...], int]]:
+    """Every place from `start` where the chunk `lines`, whose one placeholder line stands for
+    the lines it elides, match: the lines before it, then the first place of those after it."""
+    marks = [i for i, line in enumerate(lines) if line[0] != C.ADDED and _PLACEHOLDER.match(line[1:].strip())]
+    if len(marks) != 1 or lines[marks[0]][0] != C.CONTEXT:
+        return []  # none, several, or a middle the new lines would drop: no sure reading
+    mark = marks[0]
+    before = [line[1:] for line in lines[:mark] if line[0] != C.ADDED]
+    after = [line[1:] for line in lines[mark + 1 :] if line[0] != C.ADDED]
+    if not before or not after:
+        return []
+    places: list[tuple[tuple[str, ...], int]] = []
+    match = index.seek(before, start)
+    while match is not None and len(places) <= _MAX_PLACES:
+        tail = index.seek(after, match.index + len(before), tiers=(match.tier,))
+        if tail is not None:
+            middle = [C.CONTEXT + text for text in file_lines[match.index + len(before) : tail.index]]
+            places.append(((*lines[:mark], *middle, *lines[mark + 1 :]), match.index))
+        match = index.seek(before, match.index + 1, tiers=(match.tier,))
+    return places
