@@ -26,8 +26,8 @@ from __future__ import annotations
 import os
 
 from ._dataclass import replace
-from ._errors import ContextNotFoundError, EditError, ReplacementCountError, SearchReplaceError
-from .apply import ApplyResult
+from ._errors import ContextNotFoundError, EditError, PatchError, ReplacementCountError, SearchReplaceError
+from .apply import ApplyResult, Replay
 from ._policy import DEFAULT, Policy, policy_of
 from .format import CreateFile, Edit, Insert, StrReplace, parse_search_replace
 
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from typing import Final
 
     from .apply import PatchWarning
+    from .apply import Tree
 
 _WALK_LIMIT: Final = 20_000  # entries walked to read a reply's mangled names, at most
 
@@ -70,17 +71,30 @@ def apply_edits(
     confined to `root`. `policy` and keyword `options` as for `apply_patch`.
     Raises a PatchError subclass on any failure (ContextNotFoundError,
     ReplacementCountError, FilePolicyError, EditError...), and then no file
-    changed. Messages name an edit by its number in `edits` (from 1).
+    changed. Messages name an edit by its number in `edits` (from 1). Refused
+    before anything is read (EditError, one line saying what to send instead):
+    a replacement whose new text is its old text, an insertion of no text, and
+    new text or a whole file that brings in an omission placeholder
+    (`// ... existing code ...`, `(rest of methods ...)`) the text or file it
+    replaces does not hold.
     """
-    from .apply import apply_operations
+    replay = Replay(os.fspath(root), dry_run=dry_run, policy=policy_of(policy, options))
+    return replay_edits(edits, replay, os.fspath(workdir))
 
-    return apply_operations(
-        checked(edits), root, workdir=workdir, dry_run=dry_run, policy=policy, **options
-    )
+
+def replay_edits(edits: Iterable[Edit], replay: Replay, workdir: str = ".") -> ApplyResult:
+    """`edits` checked (`checked`), their whole-file texts checked against the files as
+    `replay` sees them (`write_refusal`), then planned and committed by `replay`."""
+    numbered = checked(edits)
+    _refuse_placeholder_writes(numbered, replay.tree(workdir))
+    return replay.apply_operations(numbered, workdir)
 
 
 def checked(edits: Iterable[Edit]) -> list[Edit]:
-    """`edits` numbered for messages (those that have no label yet), each checked."""
+    """`edits` numbered for messages (those that have no label yet), each checked:
+    EditError for one that is malformed or that `refusal` refuses."""
+    from .format import refusal
+
     numbered: list[Edit] = []
     for number, edit in enumerate(edits, 1):
         if not isinstance(edit, (StrReplace, CreateFile, Insert)):
@@ -94,8 +108,35 @@ def checked(edits: Iterable[Edit]) -> list[Edit]:
         if not edit.label:
             what = {StrReplace: "the old text", CreateFile: "the new file", Insert: "the insertion"}
             edit = replace(edit, label=f"{what[type(edit)]} of edit {number}", line=edit.line or number)
+        why = refusal(edit)
+        if why is not None:
+            raise EditError(why, path=edit.path, patch_line=edit.line)
         numbered.append(edit)
     return numbered
+
+
+def _refuse_placeholder_writes(edits: list[Edit], tree: Tree) -> None:
+    """EditError for a whole-file text bringing in a placeholder the file it replaces lacks.
+
+    Only a text that holds a placeholder reads its file (rarely, then). A path
+    that does not resolve is left to the plan, which says why.
+    """
+    from .format import omission_placeholders, whole_text, write_refusal
+    from .apply import FileState
+
+    for edit in edits:
+        text = whole_text(edit)
+        if text is None or not omission_placeholders(text):
+            continue
+        try:
+            where = tree.resolve(edit.path, line=edit.line)
+            state = tree.read(where.target)
+        except (PatchError, OSError):
+            continue
+        existing = state.data.decode("utf-8", "replace") if isinstance(state, FileState) else ""
+        why = write_refusal(edit, where.shown, existing)
+        if why is not None:
+            raise EditError(why, path=where.relative, patch_line=edit.line)
 
 
 def apply_search_replace(

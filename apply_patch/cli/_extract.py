@@ -182,10 +182,10 @@ def _apply_one(item: Extracted, replay: Replay) -> ApplyResult | PatchError:
         outside = OUTSIDE_ROOT.format(item.workdir, os.path.abspath(replay.root))
         return FilePolicyError(outside, path=item.workdir)
     try:  # the folder may not exist: the commit makes it if a file is written there
-        if isinstance(item, FoundEdits):  # another tool's edits, planned as a patch's operations
-            from ..edits import checked
+        if isinstance(item, FoundEdits):  # another tool's edits, checked and planned as apply_edits does
+            from ..edits import replay_edits
 
-            return replay.apply_operations(checked(item.edits), folder)
+            return replay_edits(item.edits, replay, folder)
         return replay.apply(item.parsed, folder)
     except PatchError as error:
         return error
