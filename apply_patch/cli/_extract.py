@@ -33,7 +33,8 @@ DESCRIPTION: Final = """\
 Find every apply_patch call in FILE (or stdin): a shell script, a JSON argv
 array, a terminal transcript, Markdown with shell blocks, or the JSON lines of
 an agent log; and the edits of other tools: Claude Code's Edit, MultiEdit and
-Write, Anthropic's text-editor tool, SEARCH/REPLACE blocks in a reply. Print each patch with a header (its line, its working folder),
+Write, OpenCode's exports (its apply_patch, edit and write tools), Anthropic's
+text-editor tool, SEARCH/REPLACE blocks in a reply. Print each patch with a header (its line, its working folder),
 or list them as JSON, or apply them in order, each one all or nothing.
 """
 
@@ -192,7 +193,12 @@ def _apply_one(item: Extracted, replay: Replay) -> ApplyResult | PatchError:
 
 
 def _folder(root: str, workdir: str) -> str | None:
-    """`workdir` (relative to `root`, absolute, or from `~`) as a folder inside `root`, else None."""
+    """`workdir` (relative to `root`, absolute, or from `~`) as a folder inside `root`, else None
+    (a Windows absolute folder the session's did not hold, too: here it is a folder name)."""
+    from ..extract import is_windows_absolute
+
+    if os.sep == "/" and is_windows_absolute(workdir):
+        return None
     base = os.path.abspath(root)
     folder = os.path.normpath(os.path.join(base, os.path.expanduser(workdir)))
     inside = folder == base or folder.startswith(base.rstrip(os.sep) + os.sep)

@@ -175,7 +175,7 @@ def write_refusal(edit: Edit, shown: str, existing: str) -> str | None:
 
 def _sides(label: str) -> tuple[str, str]:
     """How the format of a replacement labelled `label` names its new and its old text."""
-    for old, new in (("old_string", "new_string"), ("old_str", "new_str")):
+    for old, new in (("old_string", "new_string"), ("old_str", "new_str"), ("oldString", "newString")):
         if label.startswith(old):
             return new + label[len(old) :], old
     if "SEARCH block" in label:
