@@ -6,14 +6,19 @@
             result = editor.run(block.input)          # {"content": ..., "is_error": ...}
             results.append({"type": "tool_result", "tool_use_id": block.id, **result})
 
-Every command of the tool: `view` (a file with line numbers, `view_range`,
-the tool's `max_characters` truncation; or a folder), `create`
-(`file_text`), `str_replace` (`old_str`, `new_str`: exactly one match),
-`insert` (`insert_line`, `new_str`; line 0 is the top). Edits go through the
-package's plan and commit: confined to `root`, line endings and BOM kept,
-every policy applying, all or nothing. Each error starts with the sentence
-Anthropic's documentation gives for it, then says where and what differs
-(the closest region of the file; the line of each match).
+Every command of the tool: `view` (a file with line numbers, `view_range`
+(an end past the last line is clamped, with a note), the tool's
+`max_characters` truncation; or a folder, two levels deep, saying how many
+hidden entries it leaves out), `create` (`file_text`), `str_replace`
+(`old_str`, `new_str`: exactly one match), `insert` (`insert_line`,
+`new_str`; line 0 is the top). Edits go through the package's plan and
+commit: confined to `root`, line endings and BOM kept, every policy applying,
+all or nothing; a successful edit answers with the edited lines as they are
+now, numbered as `view` numbers them, `SNIPPET_CONTEXT` lines around them and
+`SNIPPET_LINES` lines at most (as Anthropic's reference tool shows a snippet).
+Each error starts with the sentence Anthropic's documentation gives for it,
+then says where and what differs (the closest region of the file; the line of
+each match).
 """
 
 from __future__ import annotations
@@ -29,10 +34,14 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any, Final
 
+    from .apply import ApplyResult
+
 TOOL_TYPE: Final = "text_editor_20250728"
 TOOL_NAME: Final = "str_replace_based_edit_tool"
 COMMANDS: Final = ("view", "create", "str_replace", "insert")
 _LISTING_DEPTH: Final = 2
+SNIPPET_CONTEXT: Final = 4  # lines shown around an edit, as Anthropic's reference tool shows them
+SNIPPET_LINES: Final = 24  # lines an edit's answer shows at most
 
 
 def tool_definition(max_characters: int | None = None) -> dict[str, Any]:
@@ -109,8 +118,8 @@ class TextEditor:
 
         if command == "create":
             text = _string(tool_input, "file_text")
-            apply_edits([CreateFile(path, text, label="the create command")], self.root, policy=self.policy)
-            return f"File created successfully at: {path}"
+            created = apply_edits([CreateFile(path, text, label="the create command")], self.root, policy=self.policy)
+            return self._answer(f"File created successfully at: {path}", created, path, whole=True)
         if command == "str_replace":
             old = _string(tool_input, "old_str")
             new = tool_input.get("new_str", "")
@@ -120,15 +129,21 @@ class TextEditor:
                 raise _ToolError("old_str is empty: give the exact text to replace (use create for a new file)")
             edit = StrReplace(path, old, new, label="old_str")
             result = apply_edits([edit], self.root, policy=self.policy)
-            return "\n".join(["Successfully replaced text at exactly one location.", *_warnings(result)])
+            return self._answer("Successfully replaced text at exactly one location.", result, path)
         line = tool_input.get("insert_line")
         if not isinstance(line, int) or isinstance(line, bool):
             raise _ToolError("insert_line must be an integer (0 inserts at the top)")
         inserted = tool_input.get("new_str", tool_input.get("insert_text"))
         if not isinstance(inserted, str):
             raise _ToolError("new_str must be a string")
-        apply_edits([Insert(path, line, inserted, label="the insert command")], self.root, policy=self.policy)
-        return f"Successfully inserted text after line {line}." if line else "Successfully inserted text at the top."
+        result = apply_edits([Insert(path, line, inserted, label="the insert command")], self.root, policy=self.policy)
+        done = f"Successfully inserted text after line {line}." if line else "Successfully inserted text at the top."
+        return self._answer(done, result, path)
+
+    def _answer(self, done: str, result: ApplyResult, path: str, *, whole: bool = False) -> str:
+        """`done`, then the edited lines as they are now, numbered as `view` numbers them
+        (`_snippet`), then the warnings; cut past `max_characters`."""
+        return self._truncated("\n".join([done, *_snippet(result, path, whole=whole), *_warnings(result)]))
 
     def _view(self, path: str, view_range: object) -> str:
         from .apply import DiskTree, decode_file, FileState, Kind
@@ -155,6 +170,8 @@ class TextEditor:
             return "(the file is empty)"
         first, last = _range(view_range, len(lines))
         shown = [f"{n}: {lines[n - 1]}" for n in range(first, last + 1)]
+        if isinstance(view_range, (list, tuple)) and view_range[1] > len(lines):  # clamped, as OpenHands does
+            shown.insert(0, f"Note: the file has {len(lines)} lines; lines {first}-{last} are shown.")
         return self._truncated("\n".join(shown))
 
     def _truncated(self, text: str) -> str:
@@ -190,8 +207,50 @@ def _warnings(result: Any) -> list[str]:
     return [f"Warning: {w.message}" for w in result.warnings]
 
 
+def _snippet(result: ApplyResult, path: str, *, whole: bool) -> list[str]:
+    """The lines of the edited region of the one file `result` changed, as they are now, with
+    `SNIPPET_CONTEXT` lines around it (`whole`: from the top), numbered as `view` numbers
+    them, at most `SNIPPET_LINES` of them (then a line says which are left)."""
+    from .apply import split_text
+
+    operation = result.operations[0]
+    change = next((c for c in result.changes if c.path == operation.target and c.after is not None), None)
+    if change is None or change.after is None:
+        return []
+    lines = split_text(change.after.data.decode("utf-8", "replace")).lines
+    if not lines:
+        return ["(the file is empty)"]
+    if whole or change.before is None:
+        start, end = 1, len(lines)
+    else:
+        before = split_text(change.before.data.decode("utf-8", "replace")).lines
+        first, last = _changed(before, lines)
+        start, end = max(1, first - SNIPPET_CONTEXT), min(len(lines), max(first, last) + SNIPPET_CONTEXT)
+    shown_end = min(end, start + SNIPPET_LINES - 1)
+    head = f"Line {start} of {path} now:" if start == shown_end else f"Lines {start}-{shown_end} of {path} now:"
+    shown = [head, *(f"{n}: {lines[n - 1]}" for n in range(start, shown_end + 1))]
+    if shown_end < end:
+        left = end - shown_end
+        shown.append(f"({left} more line{'' if left == 1 else 's'}: view_range [{shown_end + 1}, {end}] shows them.)")
+    return shown
+
+
+def _changed(before: list[str], after: list[str]) -> tuple[int, int]:
+    """The 1-based first and last lines of `after` that differ from `before` (one edited
+    region: the lines the two share at the top and at the bottom are left out); for a
+    deletion, last is first - 1 (the line after the deleted ones is first)."""
+    top = 0
+    while top < min(len(before), len(after)) and before[top] == after[top]:
+        top += 1
+    bottom = 0
+    while bottom < min(len(before), len(after)) - top and before[-1 - bottom] == after[-1 - bottom]:
+        bottom += 1
+    return top + 1, len(after) - bottom
+
+
 def _range(view_range: object, size: int) -> tuple[int, int]:
-    """The 1-based first and last lines `view_range` asks for ([start, end], end -1: the last)."""
+    """The 1-based first and last lines `view_range` asks for ([start, end], end -1: the last;
+    an end past the last line is the last line). A start outside the file is refused."""
     if view_range is None:
         return 1, size
     if (
@@ -201,26 +260,29 @@ def _range(view_range: object, size: int) -> tuple[int, int]:
     ):
         raise _ToolError("view_range must be two line numbers: [start, end] (end -1: to the end)")
     start, end = view_range
-    end = size if end == -1 else end
-    if not 1 <= start <= max(size, 1) or end < start or end > size:
+    end = size if end == -1 or end > size else end  # past the end: clamped (the caller says so)
+    if not 1 <= start <= max(size, 1) or end < start:
         raise _ToolError(
             f"Invalid view_range {list(view_range)}: the file has {size} lines "
-            "(1 <= start <= end <= number of lines, or end -1)"
+            "(1 <= start <= number of lines, start <= end; end -1 or past the last line: to the end)"
         )
     return start, end
 
 
 def _listing(folder: str, shown: str) -> str:
-    """The files and folders under `folder`, 2 levels deep, hidden ones left out."""
+    """The files and folders under `folder`, 2 levels deep, hidden ones left out and counted."""
     entries: list[str] = []
+    hidden = 0
 
     def walk(path: str, prefix: str, depth: int) -> None:
+        nonlocal hidden
         try:
             names = sorted(os.listdir(path))
         except OSError:
             return
         for name in names:
             if name.startswith("."):
+                hidden += 1
                 continue
             full = os.path.join(path, name)
             is_folder = os.path.isdir(full) and not os.path.islink(full)
@@ -229,5 +291,11 @@ def _listing(folder: str, shown: str) -> str:
                 walk(full, prefix + name + "/", depth + 1)
 
     walk(folder, "", 1)
-    head = f"Files and folders in {shown}, {_LISTING_DEPTH} levels deep, hidden ones left out:"
+    if hidden == 0:
+        left_out = "none hidden"
+    elif hidden == 1:
+        left_out = "1 hidden one left out (view it by its path)"
+    else:
+        left_out = f"{hidden} hidden ones left out (view one by its path)"
+    head = f"Files and folders in {shown}, {_LISTING_DEPTH} levels deep, {left_out}:"
     return "\n".join([head, *entries]) if entries else f"{head}\n(empty)"

@@ -26,14 +26,20 @@ from __future__ import annotations
 import os
 
 from ._dataclass import replace
-from ._errors import EditError, ReplacementCountError, SearchReplaceError
-from .apply import ApplyResult
-from ._policy import DEFAULT, Policy
+from ._errors import ContextNotFoundError, EditError, PatchError, ReplacementCountError, SearchReplaceError
+from .apply import ApplyResult, Replay
+from ._policy import DEFAULT, Policy, policy_of
 from .format import CreateFile, Edit, Insert, StrReplace, parse_search_replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from typing import Final
+
+    from .apply import PatchWarning
+    from .apply import Tree
+
+_WALK_LIMIT: Final = 20_000  # entries walked to read a reply's mangled names, at most
 
 __all__ = [
     "CreateFile",
@@ -65,23 +71,44 @@ def apply_edits(
     confined to `root`. `policy` and keyword `options` as for `apply_patch`.
     Raises a PatchError subclass on any failure (ContextNotFoundError,
     ReplacementCountError, FilePolicyError, EditError...), and then no file
-    changed. Messages name an edit by its number in `edits` (from 1).
+    changed. Messages name an edit by its number in `edits` (from 1). Refused
+    before anything is read (EditError, one line saying what to send instead):
+    a replacement whose new text is its old text, an insertion of no text, and
+    new text or a whole file that brings in an omission placeholder
+    (`// ... existing code ...`, `(rest of methods ...)`) the text or file it
+    replaces does not hold.
     """
-    from .apply import apply_operations
+    replay = Replay(os.fspath(root), dry_run=dry_run, policy=policy_of(policy, options))
+    return replay_edits(edits, replay, os.fspath(workdir))
 
-    return apply_operations(
-        checked(edits), root, workdir=workdir, dry_run=dry_run, policy=policy, **options
-    )
+
+def replay_edits(edits: Iterable[Edit], replay: Replay, workdir: str = ".") -> ApplyResult:
+    """`edits` checked (`checked`), their whole-file texts checked against the files as
+    `replay` sees them (`write_refusal`), then planned and committed by `replay`."""
+    numbered = checked(edits)
+    _refuse_placeholder_writes(numbered, replay.tree(workdir))
+    return replay.apply_operations(numbered, workdir)
 
 
 def checked(edits: Iterable[Edit]) -> list[Edit]:
-    """`edits` numbered for messages (those that have no label yet), each checked."""
+    """`edits` numbered for messages (those that have no label yet), each checked:
+    EditError for one that is malformed or that `refusal` refuses."""
+    from .format import refusal
+
     numbered: list[Edit] = []
     for number, edit in enumerate(edits, 1):
         if not isinstance(edit, (StrReplace, CreateFile, Insert)):
             raise EditError(f"Edit {number} is a {type(edit).__name__}, not a StrReplace, CreateFile or Insert")
         if not isinstance(edit.path, str) or not edit.path:
             raise EditError(f"Edit {number} has no path", patch_line=number)
+        if os.sep == "/" and _windows_absolute(edit.path):  # here a file name, never what was meant
+            raise EditError(
+                f"The path of {edit.label or f'edit {number}'}, {edit.path}, is a Windows absolute path "
+                "outside the session's folder: here it would name a file called so, not that file "
+                "(give the path relative to the root)",
+                path=edit.path,
+                patch_line=edit.line or number,
+            )
         if isinstance(edit, StrReplace) and edit.expected is not None and edit.expected < 1:
             raise EditError(
                 f"Edit {number} expects {edit.expected} replacements: at least 1", patch_line=number
@@ -89,8 +116,41 @@ def checked(edits: Iterable[Edit]) -> list[Edit]:
         if not edit.label:
             what = {StrReplace: "the old text", CreateFile: "the new file", Insert: "the insertion"}
             edit = replace(edit, label=f"{what[type(edit)]} of edit {number}", line=edit.line or number)
+        why = refusal(edit)
+        if why is not None:
+            raise EditError(why, path=edit.path, patch_line=edit.line)
         numbered.append(edit)
     return numbered
+
+
+def _windows_absolute(path: str) -> bool:
+    from .extract import is_windows_absolute
+
+    return is_windows_absolute(path)
+
+
+def _refuse_placeholder_writes(edits: list[Edit], tree: Tree) -> None:
+    """EditError for a whole-file text bringing in a placeholder the file it replaces lacks.
+
+    Only a text that holds a placeholder reads its file (rarely, then). A path
+    that does not resolve is left to the plan, which says why.
+    """
+    from .format import omission_placeholders, whole_text, write_refusal
+    from .apply import FileState
+
+    for edit in edits:
+        text = whole_text(edit)
+        if text is None or not omission_placeholders(text):
+            continue
+        try:
+            where = tree.resolve(edit.path, line=edit.line)
+            state = tree.read(where.target)
+        except (PatchError, OSError):
+            continue
+        existing = state.data.decode("utf-8", "replace") if isinstance(state, FileState) else ""
+        why = write_refusal(edit, where.shown, existing)
+        if why is not None:
+            raise EditError(why, path=where.relative, patch_line=edit.line)
 
 
 def apply_search_replace(
@@ -102,10 +162,119 @@ def apply_search_replace(
     policy: Policy = DEFAULT,
     **options: str,
 ) -> ApplyResult:
-    """Apply every SEARCH/REPLACE block of the model reply `text`, all or nothing."""
-    return apply_edits(
-        parse_search_replace(text), root, workdir=workdir, dry_run=dry_run, policy=policy, **options
-    )
+    """Apply every SEARCH/REPLACE block of the model reply `text`, all or nothing.
+
+    The names the reply writes are read against the files under `root` (from
+    `workdir`): a bare word (`Makefile`) is a path only if it names a file; a
+    name that names no file but is, once separators, dots, underscores and
+    dashes are set aside, the name of exactly one file (`file1_py` for
+    `file1.py`, or one file of that name in a subfolder) is taken as that file,
+    with a warning. A block whose SEARCH part starts with a blank line that is
+    not in the file is matched without it, with a warning.
+    """
+    chosen = policy_of(policy, options)
+    names = _Names(root, workdir, chosen)
+    edits: list[Edit] = list(parse_search_replace(text, names=names))
+    result, dropped = _applied_without_blank_first_lines(edits, root, workdir, dry_run, chosen)
+    notes = [*names.warnings, *dropped]
+    return replace(result, warnings=(*notes, *result.warnings)) if notes else result
+
+
+def _applied_without_blank_first_lines(
+    edits: list[Edit], root: str | os.PathLike[str], workdir: str | os.PathLike[str], dry_run: bool, policy: Policy
+) -> tuple[ApplyResult, list[PatchWarning]]:
+    """`edits` applied; a block not found whose SEARCH part starts with a blank line is
+    tried again without that line (models add one; Aider drops it too), once per block.
+
+    Each retry plans everything again and writes nothing until all is found, so
+    the result is still all or nothing.
+    """
+    from .apply import PatchWarning
+
+    dropped: list[PatchWarning] = []
+    while True:
+        try:
+            return apply_edits(edits, root, workdir=workdir, dry_run=dry_run, policy=policy), dropped
+        except ContextNotFoundError as error:
+            at = next(
+                (i for i, e in enumerate(edits)
+                 if isinstance(e, StrReplace) and e.line == error.patch_line and _blank_first(e.old)),
+                None,
+            )  # fmt: skip
+            if at is None:
+                raise
+            edit = edits[at]
+            assert isinstance(edit, StrReplace)
+            # A blank first line of REPLACE is the same slip, and goes too.
+            new = edit.new.partition("\n")[2] if _blank_first(edit.new) else edit.new
+            edits = [*edits[:at], replace(edit, old=edit.old.partition("\n")[2], new=new), *edits[at + 1 :]]
+            message = (
+                f"{error.path}: {edit.label} starts with a blank line that is not in the file there; "
+                "it was matched without it."
+            )
+            dropped.append(PatchWarning("input", error.path, edit.line, None, None, (), message))
+
+
+def _blank_first(text: str) -> bool:
+    """A first line that is blank, followed by at least one other line."""
+    first, newline, rest = text.partition("\n")
+    return bool(newline) and not first.strip() and bool(rest.strip())
+
+
+class _Names:
+    """Which file under the root a name written in a reply means (for `parse_search_replace`).
+
+    The files are walked once, when a name first needs them (at most
+    `WALK_LIMIT` entries, hidden and VCS folders skipped, as "did you mean" walks them).
+    """
+
+    def __init__(self, root: str | os.PathLike[str], workdir: str | os.PathLike[str], policy: Policy) -> None:
+        self.root, self.workdir, self.policy = os.fspath(root), os.fspath(workdir), policy
+        self.warnings: list[PatchWarning] = []
+        self._by_path: dict[str, list[str]] | None = None
+        self._by_name: dict[str, list[str]] = {}
+
+    def __call__(self, written: str, line: int, mangled: bool) -> str | None:
+        """`written` if it names a file; else (if `mangled` may be) the one file it is a
+        mangled name of; else None."""
+        if os.path.isfile(os.path.join(self.root, self.workdir, written)):
+            return written
+        if not mangled:
+            return None
+        by_path, by_name = self._index()
+        key = _name_key(written)
+        found = by_path.get(key, [])
+        if len(found) != 1 and not any(c in written for c in "/\\"):
+            found = by_name.get(key, [])
+        if len(found) != 1:
+            return None
+        from .apply import PatchWarning
+
+        message = (
+            f"the SEARCH block at line {line} names '{written}', taken as {found[0]}: it is the one "
+            "file with that name once separators, dots, underscores and dashes are set aside."
+        )
+        self.warnings.append(PatchWarning("input", found[0], line, None, None, (), message))
+        return found[0]
+
+    def _index(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+        if self._by_path is None:
+            from .apply import DiskTree
+
+            paths, _ = DiskTree(self.root, self.policy).walk_files(_WALK_LIMIT)
+            prefix = "" if os.path.normpath(self.workdir) == "." else os.path.normpath(self.workdir).replace(os.sep, "/") + "/"
+            self._by_path = {}
+            for path in paths:
+                if path.startswith(prefix):
+                    relative = path[len(prefix) :]
+                    self._by_path.setdefault(_name_key(relative), []).append(relative)
+                    self._by_name.setdefault(_name_key(relative.rsplit("/", 1)[-1]), []).append(relative)
+        return self._by_path, self._by_name
+
+
+def _name_key(name: str) -> str:
+    """`name` without separators, dots, underscores and dashes: how a mangled name is matched."""
+    return "".join(c for c in name if c not in "/\\._-")
 
 
 def apply_unified_diff(

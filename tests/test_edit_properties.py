@@ -16,11 +16,12 @@ import difflib
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from apply_patch import UpdateFile, make_patch
-from apply_patch.edits import Edit, StrReplace, apply_edits, apply_unified_diff
+from apply_patch.edits import Edit, EditError, StrReplace, apply_edits, apply_unified_diff
 
 from _support import PROPERTY
 
@@ -100,5 +101,10 @@ def test_a_replacement_is_the_text_replacement_endings_kept(
     expected = text.replace(old, new).replace("\n", ending)
     with tempfile.TemporaryDirectory() as folder:
         Path(folder, "f.txt").write_bytes(text.replace("\n", ending).encode())
-        apply_edits([StrReplace("f.txt", old, new)], folder)
+        if old == new:  # it would change nothing: refused, nothing written
+            with pytest.raises(EditError, match="identical"):
+                apply_edits([StrReplace("f.txt", old, new)], folder)
+            expected = text.replace("\n", ending)
+        else:
+            apply_edits([StrReplace("f.txt", old, new)], folder)
         assert Path(folder, "f.txt").read_bytes().decode() == expected

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ._report import NOTHING_CHANGED, error_json, failure, result_json, warnings_text
     from ._seek import LineIndex
     from ._textfile import BOM, TextFile, split_text
-    from ._tree import FileState, Kind
+    from ._tree import FileState, Kind, Tree
     from ._unified import unified_operations
     from .._errors import PolicyValueError
     from .._policy import CODEX, DEFAULT, Policy
@@ -48,6 +48,7 @@ _NAMES = {
     "split_text": "._textfile",
     "FileState": "._tree",
     "Kind": "._tree",
+    "Tree": "._tree",
     "unified_operations": "._unified",
     "PolicyValueError": ".._errors",
     "CODEX": ".._policy",
@@ -62,7 +63,7 @@ __getattr__ = exports(__name__, globals(), _NAMES, _MODULES)
 __all__ = [
     "ApplyResult", "BOM", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState", "Kind",
     "LineIndex", "Location", "NOTHING_CHANGED", "OperationResult", "PatchWarning", "Policy",
-    "PolicyValueError", "Replay", "TextFile", "apply_operations", "apply_patch",
+    "PolicyValueError", "Replay", "TextFile", "Tree", "apply_operations", "apply_patch",
     "apply_to_mapping", "decode_file", "error_json", "failure", "result_json", "signals",
     "split_text", "unified_operations", "update_lines", "warnings_text",
 ]

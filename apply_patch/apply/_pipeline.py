@@ -149,14 +149,20 @@ class Replay:
 
         return self._run(lambda tree: make_edit_plan(operations, tree), workdir)
 
-    def _run(
-        self, plan_in: Callable[[Tree], Plan], workdir: str, notes: tuple[str, ...] = ()
-    ) -> ApplyResult:
+    def tree(self, workdir: str = ".") -> Tree:
+        """The files the next patch from `workdir` is planned over: the disk, with the
+        patches planned before it laid over them in a dry run (read only)."""
         tree: Tree = DiskTree(self.root, self.policy, workdir)
         if self.dry_run:
             from ._overlay_tree import OverlayTree  # only for a dry run of several patches
 
             tree = OverlayTree(tree, self._planned)
+        return tree
+
+    def _run(
+        self, plan_in: Callable[[Tree], Plan], workdir: str, notes: tuple[str, ...] = ()
+    ) -> ApplyResult:
+        tree = self.tree(workdir)
         plan = _plan(plan_in, tree, commit_it=not self.dry_run)
         self._planned.append(plan)
         return _result(plan, self.dry_run, notes)

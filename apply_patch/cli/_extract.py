@@ -33,7 +33,8 @@ DESCRIPTION: Final = """\
 Find every apply_patch call in FILE (or stdin): a shell script, a JSON argv
 array, a terminal transcript, Markdown with shell blocks, or the JSON lines of
 an agent log; and the edits of other tools: Claude Code's Edit, MultiEdit and
-Write, Anthropic's text-editor tool, SEARCH/REPLACE blocks in a reply. Print each patch with a header (its line, its working folder),
+Write, OpenCode's exports (its apply_patch, edit and write tools), Anthropic's
+text-editor tool, SEARCH/REPLACE blocks in a reply. Print each patch with a header (its line, its working folder),
 or list them as JSON, or apply them in order, each one all or nothing.
 """
 
@@ -182,17 +183,22 @@ def _apply_one(item: Extracted, replay: Replay) -> ApplyResult | PatchError:
         outside = OUTSIDE_ROOT.format(item.workdir, os.path.abspath(replay.root))
         return FilePolicyError(outside, path=item.workdir)
     try:  # the folder may not exist: the commit makes it if a file is written there
-        if isinstance(item, FoundEdits):  # another tool's edits, planned as a patch's operations
-            from ..edits import checked
+        if isinstance(item, FoundEdits):  # another tool's edits, checked and planned as apply_edits does
+            from ..edits import replay_edits
 
-            return replay.apply_operations(checked(item.edits), folder)
+            return replay_edits(item.edits, replay, folder)
         return replay.apply(item.parsed, folder)
     except PatchError as error:
         return error
 
 
 def _folder(root: str, workdir: str) -> str | None:
-    """`workdir` (relative to `root`, absolute, or from `~`) as a folder inside `root`, else None."""
+    """`workdir` (relative to `root`, absolute, or from `~`) as a folder inside `root`, else None
+    (a Windows absolute folder the session's did not hold, too: here it is a folder name)."""
+    from ..extract import is_windows_absolute
+
+    if os.sep == "/" and is_windows_absolute(workdir):
+        return None
     base = os.path.abspath(root)
     folder = os.path.normpath(os.path.join(base, os.path.expanduser(workdir)))
     inside = folder == base or folder.startswith(base.rstrip(os.sep) + os.sep)

@@ -8,14 +8,18 @@ Recognised, in a JSON record (any object of it, as `_records` walks them):
 - an Anthropic text-editor tool use (`str_replace_based_edit_tool`, or the
   older `str_replace_editor`): `create`, `str_replace`, `insert` (`view` edits
   nothing);
+- an OpenCode tool part (`opencode export`: `{"type": "tool", "tool": ...,
+  "state": {"status", "input"}}`): `edit`, `multiedit`, `write`, and its
+  `apply_patch` (`patchText`, a Codex patch), when it completed;
 - a text block (`{"type": "text", "text": ...}`) or a message whose `content`
   is a string, holding SEARCH/REPLACE blocks (Aider, Reasonix).
 
 What a user or a tool said (a message whose role is `user`, a tool result) is
 not looked into: a file shown by a tool may hold SEARCH/REPLACE blocks.
 
-Absolute paths inside the session's folder become relative to it (as working
-folders do); relative ones are taken from the call's folder.
+Absolute paths (POSIX, or Windows: `C:\\...`, `\\\\server\\share\\...`) inside the
+session's folder become relative to it (as working folders do); relative ones
+are taken from the call's folder.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import re
 
 from ..format import CreateFile, Insert, StrReplace
 from ._script import ShellCall
+from ._session import is_absolute
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,6 +40,8 @@ if TYPE_CHECKING:
     from ._session import Session
 
 CLAUDE_CODE_TOOLS: Final = ("Edit", "MultiEdit", "Write")
+OPENCODE_TOOLS: Final = ("apply_patch", "patch", "edit", "multiedit", "write")
+OPENCODE_PATCH_TOOLS: Final = ("apply_patch", "patch")
 TEXT_EDITOR_TOOLS: Final = ("str_replace_based_edit_tool", "str_replace_editor")
 _NOT_THE_MODEL: Final = ("tool_result", "function_call_output", "custom_tool_call_output")
 _SEARCH_LINE: Final = re.compile(r"^<{5,9} SEARCH>?[ \t]*$", re.MULTILINE)
@@ -64,7 +71,13 @@ def reply_calls(record: Mapping[str, object], line: int, session: Session) -> li
 
 
 def _call(edits: list[Edit], kind: str, line: int, session: Session) -> list[ShellCall]:
-    """One call of `edits`, from the session's folder: each path made relative to it."""
+    """One call of `edits`, from the session's folder: each path made relative to it.
+
+    An absolute path (POSIX or Windows: `_session`) inside the session's folder
+    becomes relative to it; one outside stays absolute (and is refused when
+    replayed); a relative one is taken from the current folder, with `/` for a
+    Windows session's `\\`.
+    """
     if not edits:
         return []
     from .._dataclass import replace
@@ -72,11 +85,45 @@ def _call(edits: list[Edit], kind: str, line: int, session: Session) -> list[She
     folder = session.folder(None)
     placed = tuple(
         replace(e, path=session.relative(e.path))
-        if posixpath.isabs(e.path)
-        else replace(e, path=posixpath.normpath(posixpath.join(folder, e.path)))
+        if is_absolute(e.path)
+        else replace(e, path=posixpath.normpath(posixpath.join(folder, session.written(e.path))))
         for e in edits
     )
     return [ShellCall(kind, ".", line, edits=placed)]
+
+
+def opencode_calls(tool: str, state: Mapping[str, object], line: int, session: Session) -> list[ShellCall]:
+    """The call of an OpenCode tool part (`opencode export`): `apply_patch` (its
+    `patchText`), `edit` (`filePath`, `oldString`, `newString`, `replaceAll`),
+    `multiedit` (`filePath`, `edits`) or `write` (`filePath`, `content`).
+
+    Only a part whose `status` is `completed` ran: one that failed (`error`) or
+    never ran changed nothing, and gives nothing to replay.
+    """
+    given = state.get("input")
+    if state.get("status") != "completed" or not isinstance(given, dict):
+        return []
+    if tool in OPENCODE_PATCH_TOOLS:
+        patch = given.get("patchText")
+        return [ShellCall(patch, session.folder(None), line)] if isinstance(patch, str) else []
+    path = given.get("filePath")
+    if not isinstance(path, str):
+        return []
+    if tool == "write":
+        content = given.get("content")
+        if not isinstance(content, str):
+            return []
+        return _call([CreateFile(path, content, overwrite=True, line=line, label=f"the write at line {line}")], "opencode", line, session)
+    specs = given.get("edits") if tool == "multiedit" else [given]
+    edits: list[Edit] = []
+    for number, spec in enumerate(specs if isinstance(specs, list) else [], 1):
+        old, new = (spec.get(k) if isinstance(spec, dict) else None for k in ("oldString", "newString"))
+        if not isinstance(old, str) or not isinstance(new, str):
+            return []
+        which = f"edit {number} of the multiedit" if tool == "multiedit" else "the edit"
+        replace_all = bool(spec.get("replaceAll", False))
+        edits.append(StrReplace(path, old, new, replace_all, line=line, label=f"oldString of {which} at line {line}"))
+    return _call(edits, "opencode", line, session)
 
 
 def _claude_code(name: str, given: Mapping[str, object], line: int) -> list[Edit]:

@@ -13,11 +13,13 @@ unless it was given as an absolute path or from `~`.
 
 from __future__ import annotations
 
+import posixpath
+
 from .._dataclass import dataclass
 
 from .._errors import PatchSyntaxError
 from ..format import Patch, parse_patch
-from ._records import is_argv, json_calls
+from ._records import failed_calls, is_argv, json_calls
 from ._session import Session
 from ._script import ShellCall, ShellState, script_calls
 from ._transcript import ShellText, regions
@@ -34,7 +36,8 @@ class FoundPatch:
     `patch` is the text the call gave apply_patch; `workdir` the folder it ran
     in; `line` the 1-based line of the call in the text; `source` the kind of
     text around it: `script`, `terminal`, `markdown`, `argv` (a JSON argv
-    array) or `log` (a JSON record of an agent log).
+    array) or `log` (a JSON record of an agent log); `parsed` the patch, its
+    absolute paths inside a log's session folder made relative to `workdir`.
     """
 
     patch: str
@@ -59,8 +62,9 @@ class BrokenPatch:
 class FoundEdits:
     """The edits of another tool's call (fields as FoundPatch).
 
-    `kind` is `claude-code` (Edit, MultiEdit, Write), `text-editor` (Anthropic's
-    text-editor tool) or `search-replace` (SEARCH/REPLACE blocks in a reply);
+    `kind` is `claude-code` (Edit, MultiEdit, Write), `opencode` (its edit,
+    multiedit and write tools), `text-editor` (Anthropic's text-editor tool) or
+    `search-replace` (SEARCH/REPLACE blocks in a reply);
     `edits` what they do, applied with `apply_patch.edits.apply_edits`;
     `patch` the edits written as SEARCH/REPLACE blocks, for reading.
     """
@@ -80,10 +84,14 @@ def extract_patches(source: str) -> tuple[Extracted, ...]:
     """Every apply_patch call in `source`, in order; never raises.
 
     A broken patch is a `BrokenPatch` and the calls after it are still found.
+    In an agent log, a call whose result the log records as failed (an
+    `is_error` tool result, a non-zero exit code, an OpenCode part that did not
+    complete) changed nothing, and is left out.
     Text that is no apply_patch call (a patch written to a file, echoed, in a
     comment, `apply_patch --help`) gives nothing.
     """
     found: list[tuple[ShellCall, str]] = []
+    failed: set[str] = set()
     state, session = ShellState(), Session()
     for region in regions(source):
         if isinstance(region, ShellText):
@@ -94,8 +102,11 @@ def extract_patches(source: str) -> tuple[Extracted, ...]:
             label = region.source
         else:
             calls, session = json_calls(region.value, region.line, session)
+            failed |= failed_calls(region.value)
             label = "argv" if is_argv(region.value) else "log"
         found.extend((call, label) for call in calls)
+    if failed:  # the log says these calls failed: they changed nothing, and a replay must not apply them
+        found = [(call, label) for call, label in found if call.call_id not in failed]
     blocks = _reply_blocks(source)  # in JSON, blocks are in strings: no line of the text is a marker
     if blocks:
         found = sorted(found + blocks, key=lambda pair: pair[0].line)
@@ -138,6 +149,45 @@ def _parsed(call: ShellCall, source: str) -> Extracted:
         return BrokenPatch(call.text, call.workdir, call.line, source, error)
     try:
         patch = parse_patch(call.text)
+        if call.base is not None:
+            patch = _inside_session(patch, call.base, call.workdir)
     except PatchSyntaxError as error:
         return BrokenPatch(call.text, call.workdir, call.line, source, error)
     return FoundPatch(call.text, call.workdir, call.line, source, patch)
+
+
+def _inside_session(patch: Patch, base: str, workdir: str) -> Patch:
+    """`patch` with its absolute paths inside the session's folder `base` made relative to
+    the call's folder `workdir` (itself relative to `base`), as the agent meant them.
+
+    An absolute Windows path outside the session's folder names nothing here:
+    PatchSyntaxError rather than a file named `C:\\...` (a POSIX one outside is
+    refused by the plan, as any path outside the root is).
+    """
+    from .._dataclass import replace
+    from ..format import AddFile, DeleteFile, Operation, UpdateFile
+    from ._session import Session, is_absolute, is_windows_absolute
+
+    session = Session(base, base)
+
+    def mapped(path: str) -> str:
+        if not is_absolute(path):
+            return path
+        inside = session.relative(path)
+        if is_windows_absolute(inside):
+            raise PatchSyntaxError(
+                f"the path {path} is a Windows absolute path outside the session's folder {base}: "
+                "it names no file under the root"
+            )
+        if is_absolute(inside) or is_absolute(workdir):
+            return inside
+        return posixpath.relpath(inside, workdir)
+
+    operations: list[Operation] = []
+    for op in patch.operations:
+        if isinstance(op, UpdateFile):
+            move_to = None if op.move_to is None else mapped(op.move_to)
+            operations.append(replace(op, path=mapped(op.path), move_to=move_to))
+        elif isinstance(op, (AddFile, DeleteFile)):
+            operations.append(replace(op, path=mapped(op.path)))
+    return replace(patch, operations=tuple(operations))

@@ -12,15 +12,22 @@ until an object is one of these tool calls:
 - a `local_shell_call`: `action.command` and `action.working_directory`;
 - a tool use whose `input` holds `command` (a shell string or argv), and maybe
   `workdir` (or `cwd`);
+- an OpenCode tool part (`{"type": "tool", "tool": "apply_patch", "state":
+  {"status": "completed", "input": {"patchText": ...}}}`, and its `edit`,
+  `multiedit`, `write`: `_edit_calls`), when it completed;
 - an `apply_patch_call` of the Responses API's native tool (a Responses
   transcript, an agent SDK's run item, a rollout that records them): its
   `operation` (or `operations`) as the equivalent `*** Begin Patch` text, in the
   session's current folder.
 
+A call whose result the log records as failed (`failed_calls`) changed
+nothing, and is left out by `extract_patches`.
+
 Working folders are reported relative to the session's folder when they are
 inside it: the first `cwd` of a record (top-level, or in the `payload` of a
-`session_meta` or `turn_context` record). A call without a folder runs in the
-latest such `cwd`.
+`session_meta` or `turn_context` record, or the `info.directory` of an
+`opencode export`), a POSIX or a Windows path (`_session`). A call without a
+folder runs in the latest such `cwd`.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from collections.abc import Mapping
 from .._dataclass import replace
 
 from ..format import is_apply_patch
-from ._edit_calls import edit_calls, reply_calls
+from ._edit_calls import OPENCODE_TOOLS, edit_calls, opencode_calls, reply_calls
 from ._session import Session
 from ._script import ShellCall, ShellState, argv_calls, script_calls
 
@@ -43,6 +50,7 @@ _COMMAND_KEYS: Final = ("command", "cmd")
 _FOLDER_KEYS: Final = ("workdir", "cwd", "working_directory")
 _SESSION_RECORDS: Final = ("session_meta", "turn_context")
 _NATIVE_CALL: Final = "apply_patch_call"
+_NATIVE_OUTPUTS: Final = ("custom_tool_call_output", "function_call_output")
 
 
 def is_argv(value: object) -> TypeGuard[list[str]]:
@@ -59,8 +67,9 @@ def json_calls(value: object, line: int, session: Session) -> tuple[list[ShellCa
         session = _session_after(value, session)
         _walk(value, line, session, calls)
     # A script's own `cd /abs/path` is made relative to the session too; and the
-    # lines of a script inside a JSON string are not lines of the text.
-    return [replace(c, workdir=session.relative(c.workdir), line=line) for c in calls], session
+    # lines of a script inside a JSON string are not lines of the text. A patch's
+    # absolute paths inside the session's folder are read against it (`base`).
+    return [replace(c, workdir=session.relative(c.workdir), line=line, base=session.base) for c in calls], session
 
 
 def _session_after(record: object, session: Session) -> Session:
@@ -69,6 +78,8 @@ def _session_after(record: object, session: Session) -> Session:
     cwd = _text(record, ("cwd",))
     if cwd is None and record.get("type") in _SESSION_RECORDS:
         cwd = _text(record.get("payload"), ("cwd",))
+    if cwd is None and isinstance(record.get("messages"), list):  # `opencode export`: its session's folder
+        cwd = _text(record.get("info"), ("directory",))
     return session if cwd is None else session.seen(cwd)
 
 
@@ -79,17 +90,60 @@ def _walk(value: object, line: int, session: Session, calls: list[ShellCall]) ->
     elif isinstance(value, Mapping):
         found = _tool_call(value, line, session)
         if found is not None:
-            calls.extend(found)
+            call_id = _call_id(value)
+            calls.extend(c if call_id is None else replace(c, call_id=call_id) for c in found)
             return
         calls.extend(reply_calls(value, line, session))  # SEARCH/REPLACE blocks in its text
         for item in value.values():
             _walk(item, line, session, calls)
 
 
+def _call_id(record: Mapping[str, object]) -> str | None:
+    """The id a later record answers a tool call by: Codex's `call_id`, a tool use's `id`."""
+    if isinstance(call_id := record.get("call_id"), str):
+        return call_id
+    tool_use_id = record.get("id")
+    return tool_use_id if record.get("type") == "tool_use" and isinstance(tool_use_id, str) else None
+
+
+def failed_calls(value: object) -> set[str]:
+    """The ids of the tool calls whose result, in the JSON value `value`, says they failed.
+
+    A Claude Code or Anthropic `tool_result` with `is_error: true`; a Codex
+    `custom_tool_call_output` or `function_call_output` whose output's
+    `metadata.exit_code` is not 0. Such a call changed nothing: a replay leaves it out.
+    """
+    failed: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, Mapping):
+            kind = item.get("type")
+            if kind == "tool_result" and item.get("is_error") is True and isinstance(item.get("tool_use_id"), str):
+                failed.add(str(item["tool_use_id"]))
+            elif kind in _NATIVE_OUTPUTS and isinstance(item.get("call_id"), str) and _exit_code(item) not in (None, 0):
+                failed.add(str(item["call_id"]))
+            else:
+                stack.extend(item.values())
+    return failed
+
+
+def _exit_code(output: Mapping[str, object]) -> object:
+    """The `metadata.exit_code` of a Codex tool output (its `output` is JSON text), or None."""
+    decoded = _decoded(output.get("output"))
+    metadata = decoded.get("metadata") if isinstance(decoded, Mapping) else None
+    return metadata.get("exit_code") if isinstance(metadata, Mapping) else None
+
+
 def _tool_call(record: Mapping[str, object], line: int, session: Session) -> list[ShellCall] | None:
     """The calls of `record` if it is a tool call (see the module's list), else None."""
     if record.get("type") == _NATIVE_CALL:
         return [ShellCall(_native_patch(record), session.folder(None), line)]
+    tool, state = record.get("tool"), record.get("state")
+    if record.get("type") == "tool" and tool in OPENCODE_TOOLS and isinstance(state, Mapping):
+        return opencode_calls(str(tool), state, line, session)
     edits = edit_calls(record, line, session)  # Claude Code, text editor, SEARCH/REPLACE
     if edits is not None:
         return edits

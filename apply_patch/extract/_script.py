@@ -93,6 +93,8 @@ class ShellCall:
     line: int
     edits: tuple[Edit, ...] | None = None
     too_deep: bool = False
+    base: str | None = None  # the session's folder, in a log: the patch's absolute paths are read against it
+    call_id: str | None = None  # in a log: the id its result answers it by
 
 
 def script_calls(

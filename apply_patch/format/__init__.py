@@ -17,11 +17,21 @@ if TYPE_CHECKING:
         classify_argv,
     )
     from ._constants import WHITESPACE
-    from ._edits import CreateFile, Edit, EditOperation, Insert, StrReplace
+    from ._edits import (
+        CreateFile,
+        Edit,
+        EditOperation,
+        Insert,
+        StrReplace,
+        refusal,
+        whole_text,
+        write_refusal,
+    )
     from ._grammar import grammar_text
     from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
     from ._operations import OPERATION_TYPES, item_field, printable, read_operation, to_operation
     from ._parse import parse_patch
+    from ._placeholders import introduced_placeholders, omission_placeholders
     from ._search_replace import SEARCH, parse_search_replace
     from ._stream import PartialOperation, PartialPatch, parse_partial
     from ._syntax_hints import cut, quoted
@@ -45,6 +55,9 @@ _NAMES = {
     "EditOperation": "._edits",
     "Insert": "._edits",
     "StrReplace": "._edits",
+    "refusal": "._edits",
+    "whole_text": "._edits",
+    "write_refusal": "._edits",
     "grammar_text": "._grammar",
     "AddFile": "._model",
     "Chunk": "._model",
@@ -58,6 +71,8 @@ _NAMES = {
     "read_operation": "._operations",
     "to_operation": "._operations",
     "parse_patch": "._parse",
+    "introduced_placeholders": "._placeholders",
+    "omission_placeholders": "._placeholders",
     "SEARCH": "._search_replace",
     "parse_search_replace": "._search_replace",
     "PartialOperation": "._stream",
@@ -82,7 +97,8 @@ __all__ = [
     "FileDiff", "Hunk", "ImplicitPatch", "Insert", "Line", "NotApplyPatch", "OPERATION_TYPES",
     "Operation", "PartialOperation", "PartialPatch", "Patch", "SEARCH", "StrReplace",
     "UpdateFile", "WHITESPACE", "classify_argv", "constants", "cut", "grammar_text",
-    "is_apply_patch", "item_field", "liberal_arguments", "liberal_script", "parse_partial",
-    "parse_patch", "parse_search_replace", "parse_unified_diff", "printable", "program_name",
-    "quoted", "read_operation", "shell", "to_operation",
+    "introduced_placeholders", "is_apply_patch", "item_field", "liberal_arguments",
+    "liberal_script", "omission_placeholders", "parse_partial", "parse_patch",
+    "parse_search_replace", "parse_unified_diff", "printable", "program_name", "quoted",
+    "read_operation", "refusal", "shell", "to_operation", "whole_text", "write_refusal",
 ]

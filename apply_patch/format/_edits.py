@@ -10,11 +10,20 @@ Each operation records where it came from, for messages: `line` (the reply
 or diff line, or the edit's number in a list; 0: unknown) and `label`, how
 the format names it ("old_string of edit 2", "the SEARCH block at line 14").
 Neither takes part in equality.
+
+`refusal` and `write_refusal` say why an edit must not be applied whatever
+the file holds (it changes nothing, or writes an omission placeholder for
+code), in the format's own terms; the adapters refuse such edits before
+planning (`apply_patch.edits`).
 """
 
 from __future__ import annotations
 
 from .._dataclass import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,3 +73,92 @@ class Insert:
 
 Edit = StrReplace | CreateFile | Insert
 EditOperation = Edit
+
+
+# ---------------------------------------------------------------- edits refused whatever the file holds
+
+_RETRY: Final = "Send the text the file should have there instead (or no edit if it already has it)."
+_WRITE_OUT: Final = "written as is, the file would lose the code it stands for."
+
+
+def refusal(edit: Edit) -> str | None:
+    """Why `edit` must not be applied, whatever the file holds, as one line that tells
+    the model what to send instead; None when it may be applied.
+
+    Refused: a replacement whose new text is its old text (nothing would change;
+    line endings aside), an insertion of no text, and a replacement or an
+    insertion whose new text holds an omission placeholder (`// ... existing
+    code ...`) its old text does not (`_placeholders`). A whole-file text is
+    checked against the file it replaces: `write_refusal`. Messages name the
+    sides as the edit's format does (`label`: old_str, old_string, SEARCH block).
+    """
+    from ._placeholders import introduced_placeholders
+
+    if isinstance(edit, StrReplace) and edit.old:
+        new, old = _sides(edit.label)
+        if _lf(edit.old) == _lf(edit.new):
+            return f"{_capital(new)} is identical to {old}: nothing would change. {_RETRY}"
+        introduced = introduced_placeholders(edit.new, edit.old)
+        if introduced:
+            return (
+                f"{_capital(new)} holds an omission placeholder ({introduced[0]!r}) that {old} does not: "
+                f"{_WRITE_OUT} Send the complete text, every line written out."
+            )
+    if isinstance(edit, Insert):
+        label = edit.label or "the insertion"
+        if not edit.text:
+            to = " in new_str" if label.startswith("the insert command") else ""
+            return f"{_capital(label)} has no text: nothing would be inserted. Send the lines to insert{to}."
+        introduced = introduced_placeholders(edit.text, "")
+        if introduced:
+            return (
+                f"The text of {label} holds an omission placeholder ({introduced[0]!r}): {_WRITE_OUT} "
+                "Send the lines to insert, every line written out."
+            )
+    return None
+
+
+def whole_text(edit: Edit) -> str | None:
+    """The text `edit` writes as a whole file (a created file, an empty old text), else None."""
+    if isinstance(edit, CreateFile):
+        return edit.text
+    if isinstance(edit, StrReplace) and not edit.old:
+        return edit.new
+    return None
+
+
+def write_refusal(edit: Edit, shown: str, existing: str) -> str | None:
+    """`refusal` for the whole-file text of `edit` (see `whole_text`), written over
+    `existing` (the file's text, "" for a new file) of the file named `shown`."""
+    from ._placeholders import introduced_placeholders
+
+    text = whole_text(edit)
+    introduced = [] if text is None else introduced_placeholders(text, existing)
+    if not introduced:
+        return None
+    label = _sides(edit.label)[0] if isinstance(edit, StrReplace) else edit.label or "the new file"
+    return (
+        f"{_capital(label)} holds an omission placeholder ({introduced[0]!r}) that {shown} does not: "
+        f"{_WRITE_OUT} Send the whole file, every line written out."
+    )
+
+
+def _sides(label: str) -> tuple[str, str]:
+    """How the format of a replacement labelled `label` names its new and its old text."""
+    for old, new in (("old_string", "new_string"), ("old_str", "new_str"), ("oldString", "newString")):
+        if label.startswith(old):
+            return new + label[len(old) :], old
+    if "SEARCH block" in label:
+        return f"the REPLACE part of {label}", "its SEARCH part"
+    if label.startswith("the old text"):
+        return "the new text" + label[len("the old text") :], "its old text"
+    return f"the new text of {label or 'the edit'}", "its old text"
+
+
+def _capital(text: str) -> str:
+    """`text` starting a sentence: "the ..." capitalised, a field name (new_str) as it is."""
+    return "T" + text[1:] if text.startswith("the ") else text
+
+
+def _lf(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")

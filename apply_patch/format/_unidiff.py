@@ -8,6 +8,10 @@ end of file`. Text around the file diffs (a commit message, `index` lines,
 `diff -r` command lines) is skipped. The diff is split at `\\n` only: a `\\r`
 before it is part of the line, as in the file (CRLF files).
 
+A file diff that creates its file (`--- /dev/null`) but removes lines, or
+deletes it (`+++ /dev/null`) but adds lines, is refused: those lines would
+otherwise be dropped without a word.
+
 Paths lose their first `strip` components (`a/`, `b/`, or the folder names of
 `diff -ruN old new`), as with `patch -p1`; a path with no more components
 than that keeps its last one. `rename from`/`copy from` lines carry no `a/`,
@@ -195,7 +199,27 @@ def _plain_file(reader: _Reader, strip: int) -> FileDiff:
     number = reader.number
     old = _header_path(reader.take().removesuffix("\r")[4:], strip, number)
     new = _header_path(reader.take().removesuffix("\r")[4:], strip, number + 1)
-    return FileDiff(old, new, _hunks(reader), line=number)
+    return _one_sided(FileDiff(old, new, _hunks(reader), line=number))
+
+
+def _one_sided(diff: FileDiff) -> FileDiff:
+    """`diff`, unless it creates its file but removes lines, or deletes it but adds lines.
+
+    Such a hunk cannot be applied as written: a new file has no line to remove
+    and a deleted file keeps none, so reading it would silently drop those lines.
+    """
+    sides = ((diff.old_path, C.REMOVED, "removes lines from", "creates (--- /dev/null)", "a new file has no lines to remove; write each of its lines with '+'"),
+             (diff.new_path, C.ADDED, "adds lines to", "deletes (+++ /dev/null)", "a deleted file keeps none; write each of its lines with '-'"))  # fmt: skip
+    for path, prefix, does, which, why in sides:
+        if path is not None or diff.old_path == diff.new_path:
+            continue
+        hunk = next((h for h in diff.hunks if any(p == prefix for p, _ in h.raw)), None)
+        if hunk is not None:
+            raise UnifiedDiffError(
+                f"the hunk at line {hunk.line} {does} {diff.shown}, which the diff {which}: {why}",
+                line=hunk.line,
+            )
+    return diff
 
 
 def _git_file(reader: _Reader, strip: int) -> FileDiff:
@@ -208,7 +232,7 @@ def _git_file(reader: _Reader, strip: int) -> FileDiff:
         new = _header_path(reader.take().removesuffix("\r")[4:], strip, reader.number - 1)
     old, new = _git_paths(info, old, new, strip, number)
     renamed, copied = "rename from" in info, "copy from" in info
-    return FileDiff(old, new, _hunks(reader), binary, renamed, copied, line=number)
+    return _one_sided(FileDiff(old, new, _hunks(reader), binary, renamed, copied, line=number))
 
 
 def _git_headers(reader: _Reader) -> tuple[dict[str, str], bool]:

@@ -251,9 +251,10 @@ def test_the_text_editor_tool(tmp_path: Path) -> None:
     ])
     assert [(is_error, text) for is_error, text, _ in results] == [
         (False, "1: a = 1\n2: b = 2"),
-        (False, "Successfully replaced text at exactly one location."),
-        (False, "Successfully inserted text at the top."),
-        (False, "File created successfully at: pkg/new.py"),
+        # Each edit answers with the lines it left, numbered as view numbers them.
+        (False, "Successfully replaced text at exactly one location.\nLines 1-2 of app.py now:\n1: a = 1\n2: b = 20"),
+        (False, "Successfully inserted text at the top.\nLines 1-3 of app.py now:\n1: # top\n2: a = 1\n3: b = 20"),
+        (False, "File created successfully at: pkg/new.py\nLine 1 of pkg/new.py now:\n1: n = 0"),
         (False, "2: a = 1\n3: b = 20"),
     ]
     assert (root / "app.py").read_text() == "# top\na = 1\nb = 20\n"

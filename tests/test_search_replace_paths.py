@@ -1,0 +1,136 @@
+"""Which file a SEARCH/REPLACE block means, and a blank first SEARCH line (issue 23, item 1).
+
+Through the installed executable (`--format search-replace`) and the public
+API: the path is on the line right above the block or its fence, or in the
+fence; prose is never a path; a block without one reuses the previous
+block's; a bare word must name a file; a mangled name of exactly one file is
+taken with a warning. Every refusal leaves the tree byte for byte as it was.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from _support import NOTHING_CHANGED, Entry, run_cli, snapshot
+from apply_patch.edits import CreateFile, SearchReplaceError, StrReplace, apply_search_replace, parse_search_replace
+
+BLOCK = "<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n"
+
+
+def _tree(root: Path, files: dict[str, str]) -> dict[str, Entry]:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return snapshot(root)
+
+
+@pytest.mark.parametrize("prose", ["...", "Then.", "Here:", "Done!", "**Note**: see below", "---"])
+def test_a_prose_line_is_not_a_path(prose: str) -> None:
+    reply = f"a.py\n{BLOCK}\n{prose}\n\n{BLOCK}"
+    assert [e.path for e in parse_search_replace(reply)] == ["a.py", "a.py"]
+    with pytest.raises(SearchReplaceError, match="line 2: no file path before it"):
+        parse_search_replace(f"{prose}\n{BLOCK}")
+
+
+@pytest.mark.parametrize(
+    ("reply", "paths"),
+    [
+        (f"src/app.py\n```python\n{BLOCK}```\n", ["src/app.py"]),  # the line right above the fence
+        (f"```python src/app.py\n{BLOCK}```\n", ["src/app.py"]),  # on the fence
+        (f"```\nsrc/app.py\n```\n```python\n{BLOCK}```\n", ["src/app.py"]),  # in its own fence
+        (f".gitignore\n{BLOCK}", [".gitignore"]),  # a dotfile
+        (f"src\\app.py\n{BLOCK}", ["src\\app.py"]),  # a Windows separator: still a path (as written)
+        (f"a.py\n{BLOCK}```\n\n```python\n{BLOCK}```\n", ["a.py", "a.py"]),  # next fence, no path: reused
+    ],
+)
+def test_where_the_path_is_written(reply: str, paths: list[str]) -> None:
+    assert [e.path for e in parse_search_replace(reply)] == paths
+
+
+def test_a_bare_word_is_a_path_only_if_it_names_a_file(tmp_path: Path) -> None:
+    _tree(tmp_path, {"Makefile": "one\n", "a.py": "one\n"})
+    apply_search_replace(f"Makefile\n{BLOCK}", tmp_path)
+    assert (tmp_path / "Makefile").read_text() == "two\n"
+    before = snapshot(tmp_path)
+    # "Dockerfile" names no file: not a path; the first block has no other, so it is refused.
+    create = "Dockerfile\n<<<<<<< SEARCH\n=======\nFROM scratch\n>>>>>>> REPLACE\n"
+    with pytest.raises(SearchReplaceError, match="no file path before it"):
+        apply_search_replace(create, tmp_path)
+    assert snapshot(tmp_path) == before
+    # Without a root to look in, the bare word is taken as written.
+    assert parse_search_replace(create) == [CreateFile("Dockerfile", "FROM scratch\n")]
+    # A path to create is written with a dot or a slash: ./Dockerfile.
+    apply_search_replace(create.replace("Dockerfile\n", "./Dockerfile\n", 1), tmp_path)
+    assert (tmp_path / "Dockerfile").read_text() == "FROM scratch\n"
+
+
+def test_a_mangled_name_of_one_file_is_taken_with_a_warning(tmp_path: Path) -> None:
+    _tree(tmp_path, {"pkg/file_one.py": "one\n"})
+    result = run_cli(["--format", "search-replace"], tmp_path, stdin=f"pkg/file-one_py\n{BLOCK}".encode())
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == b"Success. Updated the following files:\nM pkg/file_one.py\n"
+    assert result.stderr.decode() == (
+        "warning: the SEARCH block at line 2 names 'pkg/file-one_py', taken as pkg/file_one.py: it is the "
+        "one file with that name once separators, dots, underscores and dashes are set aside.\n"
+    )
+    assert (tmp_path / "pkg/file_one.py").read_text() == "two\n"
+
+
+def test_a_mangled_name_of_several_files_is_not_guessed(tmp_path: Path) -> None:
+    before = _tree(tmp_path, {"a_b.py": "one\n", "ab.py": "one\n"})
+    result = run_cli(["--format", "search-replace"], tmp_path, stdin=f"a-b_py\n{BLOCK}".encode())
+    assert result.returncode == 1
+    assert result.stderr.decode().endswith(NOTHING_CHANGED)
+    assert snapshot(tmp_path) == before
+
+
+def test_a_mangled_name_is_not_taken_for_a_new_file(tmp_path: Path) -> None:
+    """An empty SEARCH creates the file it names: a name like an existing one is not changed."""
+    before = _tree(tmp_path, {"notes.md": "one\n"})
+    with pytest.raises(SearchReplaceError, match="no file path"):  # a bare word naming no file
+        apply_search_replace("notes_md\n<<<<<<< SEARCH\n=======\nx\n>>>>>>> REPLACE\n", tmp_path)
+    result = apply_search_replace("notes-2.md\n<<<<<<< SEARCH\n=======\nx\n>>>>>>> REPLACE\n", tmp_path)
+    assert [o.path for o in result.operations] == ["notes-2.md"]
+    assert snapshot(tmp_path) != before and (tmp_path / "notes.md").read_text() == "one\n"
+
+
+def test_a_blank_first_search_line_is_tolerated_with_a_warning(tmp_path: Path) -> None:
+    _tree(tmp_path, {"a.py": "one\nthree\n"})
+    reply = "a.py\n<<<<<<< SEARCH\n\none\n=======\n\ntwo\n>>>>>>> REPLACE\n"
+    result = run_cli(["--format", "search-replace", "--json"], tmp_path, stdin=reply.encode())
+    document = json.loads(result.stdout)
+    assert result.returncode == 0 and document["ok"], result.stderr
+    assert [w["message"] for w in document["warnings"]] == [
+        "a.py: the SEARCH block at line 2 starts with a blank line that is not in the file there; it was matched without it."
+    ]
+    assert (tmp_path / "a.py").read_text() == "two\nthree\n"
+
+
+def test_a_blank_first_search_line_that_is_in_the_file_is_kept(tmp_path: Path) -> None:
+    _tree(tmp_path, {"a.py": "zero\n\none\n"})
+    result = apply_search_replace("a.py\n<<<<<<< SEARCH\n\none\n=======\n\ntwo\n>>>>>>> REPLACE\n", tmp_path)
+    assert result.warnings == ()
+    assert (tmp_path / "a.py").read_text() == "zero\n\ntwo\n"
+
+
+def test_a_block_not_found_without_its_blank_line_either_changes_nothing(tmp_path: Path) -> None:
+    before = _tree(tmp_path, {"a.py": "one\n", "b.py": "one\n"})
+    reply = f"b.py\n{BLOCK}a.py\n<<<<<<< SEARCH\n\nnothing\n=======\nx\n>>>>>>> REPLACE\n"
+    result = run_cli(["--format", "search-replace"], tmp_path, stdin=reply.encode())
+    assert result.returncode == 1
+    assert "Failed to find the SEARCH block at line 8" in result.stderr.decode()
+    assert snapshot(tmp_path) == before
+
+
+def test_names_are_read_from_the_workdir(tmp_path: Path) -> None:
+    _tree(tmp_path, {"pkg/Makefile": "one\n"})
+    apply_search_replace(f"Makefile\n{BLOCK}", tmp_path, workdir="pkg")
+    assert (tmp_path / "pkg/Makefile").read_text() == "two\n"
+
+
+def test_parse_alone_still_reads_every_block() -> None:
+    assert parse_search_replace(f"a.py\n{BLOCK}Makefile\n{BLOCK}") == [
+        StrReplace("a.py", "one\n", "two\n"),
+        StrReplace("Makefile", "one\n", "two\n"),
+    ]
