@@ -58,16 +58,18 @@ class PatchWarning:
 
 def doubts(
     index: LineIndex, lines: Sequence[str], placed: Sequence[Placed], where: Location
-) -> list[PatchWarning]:
+) -> tuple[list[PatchWarning], list[bool]]:
     """Warnings for chunks placed by a fuzzy tier, or at the first of several places.
 
     Asked once for all the chunks of a file: one pass counts the file's lines
     that occur in exact patterns, and a pattern holding a line that occurs once
-    needs no second search (it cannot be anywhere else).
+    needs no second search (it cannot be anywhere else). Also says, for each
+    chunk, whether it matches nowhere else after its place (then it is sure).
     """
     wanted = {line for chunk, pattern, match in placed if match.tier is TIERS[0] for line in pattern}
     counts = Counter(filter(wanted.__contains__, lines))
     found: list[PatchWarning] = []
+    alone: list[bool] = []
     for chunk, pattern, match in placed:
         # An empty pattern (a chunk whose only line was a dropped blank) is placed, not found.
         single = not pattern or (
@@ -80,7 +82,8 @@ def doubts(
                 break
             candidates.append(further.index)
         found += _warnings(chunk, match, tuple(c + 1 for c in candidates), where)
-    return found
+        alone.append(len(candidates) == 1 and not chunk.is_end_of_file)
+    return found, alone
 
 
 def _warnings(

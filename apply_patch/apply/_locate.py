@@ -38,13 +38,10 @@ from .._dataclass import dataclass
 
 from ..format import constants as C, Chunk, UpdateFile
 from ._doubts import PatchWarning, ambiguous_context, doubts, slip_warning
-from ._gaps import blank_tolerant, elided, without_numbers
-from ._indent import reindenter
 from ._paths import Location
 from .._policy import Policy
-from ._seek import TIERS, Match, LineIndex
+from ._seek import TIERS, Match, LineIndex, Tier
 from ._textfile import BOM, TextFile
-from ._unique import Spot, other_places
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -108,7 +105,7 @@ def locate(
     replacements: list[Replacement] = []
     placements: list[Placement] = []
     placed: list[tuple[Chunk, list[str], Match]] = []
-    spots: list[Spot] = []
+    spots: list[_Spot] = []
     warnings: list[PatchWarning] = []
     line_index, drift = 0, 0
     first = policy.ambiguous == "first"
@@ -121,7 +118,7 @@ def locate(
                 warnings += _context_doubts(chunk, anchors, None, index, where)
             replacements.append(Replacement(at, 0, tuple(chunk.new_lines), chunk.added_endings))
             placements.append(Placement(chunk.line, at + 1, TIERS[0].name, chunk.added, 0))
-            spots.append(Spot(chunk, (), None, start, at, pinned=anchor is None or chunk.near is not None))
+            spots.append((chunk, (), None, start, at, anchor is None or chunk.near is not None or not anchors))
             if chunk.near is not None:
                 drift = at - chunk.near
             continue
@@ -139,21 +136,43 @@ def locate(
             used = reindented(used, match.index, lines, chunk, policy, where)
         placed.append((chunk, pattern, match))
         pinned = by_numbers or chunk.is_end_of_file or not pattern  # an empty pattern is placed, not found
-        spots.append(Spot(chunk, tuple(pattern), match.tier, start, match.index, pinned))
+        if chunk.contexts and not anchors:  # each @@ line has one place: so has the chunk
+            pinned = True
+        spots.append((chunk, tuple(pattern), match.tier, start, match.index, pinned))
         replacements.extend(chunk_replacements(used, match.index, endings))
         added, removed = (sum(1 for s in used if s[0] == op) for op in (C.ADDED, C.REMOVED))
         placements.append(Placement(chunk.line, match.index + 1, match.tier.name, added, removed))
         line_index = match.index + len(pattern)
-    found = doubts(index, lines, placed, where)
+    found, alone = doubts(index, lines, placed, where)
     if not first:
-        _refuse_other_places(index, spots, where)
+        _refuse_other_places(index, _sure(spots, alone), where)
         found = [w for w in found if w.kind != "ambiguous"]  # the order leaves one place
     return replacements, placements, warnings + found
 
 
-def _refuse_other_places(index: LineIndex, spots: list[Spot], where: Location) -> None:
+# (chunk, pattern, tier, search start, place, pinned): see `_unique.Spot`
+_Spot = tuple[Chunk, tuple[str, ...], "Tier | None", int, int, bool]
+
+
+def _sure(spots: list[_Spot], alone: list[bool]) -> list[_Spot]:
+    """`spots` with every chunk without `@@` lines that matches nowhere after its place
+    (`doubts` said: `alone`, in the order of the chunks that were matched) pinned."""
+    matched = iter(alone)
+    result = []
+    for chunk, pattern, tier, start, at, pinned in spots:
+        if pattern:
+            pinned = pinned or (next(matched) and not chunk.contexts)
+        result.append((chunk, pattern, tier, start, at, pinned))
+    return result
+
+
+def _refuse_other_places(index: LineIndex, spots: list[_Spot], where: Location) -> None:
     """Raise AmbiguousChunkError if a chunk could also go elsewhere, the order kept."""
-    other = other_places(index, spots)
+    if all(spot[5] for spot in spots):
+        return  # every chunk has one place: nothing to weigh (`_unique` not even imported)
+    from ._unique import Spot, other_places
+
+    other = other_places(index, [Spot(*spot) for spot in spots])
     if other is not None:
         from ._diagnose import ambiguity_error  # failures only: start-up time
 
@@ -194,6 +213,8 @@ def reindented(
     """
     if policy.indentation == "verbatim":
         return used
+    from ._indent import reindenter  # a tolerant match only (start-up time)
+
     pairs, position = [], start
     for line in used:
         if line[0] != C.ADDED:
@@ -364,6 +385,8 @@ def slips(
     the pattern, its match and the slip's name (a key of `_doubts.SLIP_WORDS`);
     None if no slip explains it; AmbiguousChunkError if one does at several places.
     """
+    from ._gaps import blank_tolerant, elided, without_numbers  # a chunk found nowhere (start-up time)
+
     numbered = without_numbers(used)
     if numbered is not None:
         pattern = [s[1:] for s in numbered if s[0] != C.ADDED]
