@@ -365,20 +365,25 @@ def _slipped(
 def _refuse_uncertain_pairs(
     used: tuple[str, ...], at: int, lines: list[str], chunk: Chunk, where: Location
 ) -> None:
-    """Refuse when a line the old and new text share (so that it keeps the file's bytes)
-    differs from the file's line and is not the only one of its text on either side:
-    which of the model's lines is the file's line is then a guess."""
+    """Refuse when a line the file has with other bytes than the model's (the tolerance
+    the match needed) cannot be told to be kept or replaced: it is shared by the old and
+    new text (so kept as the file has it) but not the only one of its text on either
+    side, or it is removed while the new text writes it again (a pairing the comparison
+    of old and new text did not make: the model's bytes would replace the file's)."""
     olds = Counter(line[1:] for line in used if line[0] != C.ADDED)
     news = Counter(line[1:] for line in used if line[0] != C.REMOVED)
+    added = {line[1:] for line in used if line[0] == C.ADDED}
     position = at
     for line in used:
         if line[0] == C.ADDED:
             continue
         text = line[1:]
-        if line[0] == C.CONTEXT and lines[position] != text and (olds[text] > 1 or news[text] > 1):
-            from ._diagnose import uncertain_pair_error  # failures only: start-up time
+        if lines[position] != text:
+            shared = line[0] == C.CONTEXT and (olds[text] > 1 or news[text] > 1)
+            if shared or (line[0] == C.REMOVED and text in added):
+                from ._diagnose import uncertain_pair_error  # failures only: start-up time
 
-            raise uncertain_pair_error(chunk, text, at, position, where)
+                raise uncertain_pair_error(chunk, text, at, position, where)
         position += 1
 
 

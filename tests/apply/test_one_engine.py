@@ -224,3 +224,14 @@ def test_counts_of_a_whole_line_deletion_are_the_lines_it_deletes(tmp_path: Path
     (tmp_path / "m.txt").write_text("x = 1\ny = 2\n")
     result = apply_edits([StrReplace("m.txt", "y = 2", "y = 3")], tmp_path)
     assert [(f.added, f.removed) for f in result.files] == [(1, 1)]
+
+
+def test_a_kept_line_that_cannot_be_told_from_another_is_refused(tmp_path: Path) -> None:
+    """Found only ignoring trailing spaces, with `a` twice in the edit: which `a` keeps
+    the file's spaces cannot be told, so nothing is guessed."""
+    (tmp_path / "m.py").write_text("a  \nb\na  \n")
+    before = snapshot(tmp_path)
+    with pytest.raises(ContextNotFoundError) as refused:
+        apply_edits([StrReplace("m.py", "a\nb\na\n", "a\nc\na\n")], tmp_path)
+    assert "cannot be told" in str(refused.value)
+    assert snapshot(tmp_path) == before
