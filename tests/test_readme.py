@@ -1,8 +1,9 @@
 """Every Python example in README.md and docs/*.md runs, and prints what the page says.
 
-A page's ```python blocks run in order, in one namespace, in an empty folder (each page
-its own); a block followed directly by a ```text block must print exactly that text.
-There is one test per block: it runs the page's blocks up to it and checks its output.
+Each ```python block runs alone, in a fresh namespace and its own empty folder, as a
+reader pasting it into an empty folder would run it (names it uses are imported in it,
+files it reads are made in it); a block followed directly by a ```text block must print
+exactly that text. There is one test per block.
 """
 
 import contextlib
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from _support import REPO
+from _support import REPO, run_cli
 
 BLOCK = re.compile(r"```(\w+)\n(.*?)```\n", re.S)
 PAGES = ["README.md", *sorted(str(path.relative_to(REPO)) for path in (REPO / "docs").glob("*.md"))]
@@ -50,10 +51,40 @@ def test_python_example_prints_what_the_page_shows(
     page: str, number: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    namespace: dict[str, object] = {}
-    for index, (code, printed) in enumerate(_examples(page)[:number], 1):
-        output = io.StringIO()
-        with contextlib.redirect_stdout(output):
-            exec(compile(code, f"{page} python example {index}", "exec"), namespace)
-        if index == number and printed is not None:
-            assert output.getvalue() == printed, f"{page} python example {number}"
+    code, printed = _examples(page)[number - 1]
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        exec(compile(code, f"{page} python example {number}", "exec"), {"__name__": "__main__"})
+    if printed is not None:
+        assert output.getvalue() == printed, f"{page} python example {number}"
+
+
+def test_readme_says_where_its_first_example_runs() -> None:
+    """Its first example writes files: run in the repository it would meet README.md."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    before = text[: text.index("```python")]
+    paragraph = before.rstrip().rsplit("\n\n", 1)[-1]
+    assert "In an empty folder" in paragraph, paragraph
+
+
+# The diagnostics example of docs/format.md, made again: the file, then the patch.
+GREET = '"""Greetings."""\n\n\ndef greet(name):\n    return "Hello, " + name\n\n\nprint(greet("world"))\n'
+GREET_PATCH = (
+    "*** Begin Patch\n*** Add File: README.md\n+# demo\n*** Update File: src/greet.py\n@@\n"
+    ' def greet(name):\n-    return "Hi, " + name\n+    return f"Hi, {name}!"\n*** End Patch\n'
+)
+
+
+def test_the_diagnostics_example_is_what_the_executable_prints(tmp_path: Path) -> None:
+    """docs/format.md shows a failure as the default prints it (paths relative to the root)."""
+    text = (REPO / "docs/format.md").read_text(encoding="utf-8")
+    section = text[text.index("## Diagnostics") :]
+    shown = section[section.index("```\n") + 4 : section.index("\n```", section.index("```\n") + 4)]
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/greet.py").write_text(GREET)
+    result = run_cli([], tmp_path, stdin=GREET_PATCH.encode())
+    assert result.returncode == 1
+    printed = [line.rstrip() for line in result.stderr.decode().splitlines()]
+    assert printed == [line.rstrip() for line in shown.splitlines()]
+    assert (tmp_path / "src/greet.py").read_text() == GREET and not (tmp_path / "README.md").exists()
+
