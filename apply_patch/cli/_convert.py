@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from ..make._convert import ConvertOptions, convert, reader_of
 from .._errors import PatchError
+from . import _output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
@@ -49,7 +50,7 @@ def main(argv: Sequence[str]) -> int:
     for path in result.skipped:
         sys.stderr.write(f"Skipped {path}: binary\n")
     if result.patch.operations:
-        sys.stdout.buffer.write(str(result.patch).encode("utf-8"))
+        _output.write_bytes(str(result.patch).encode("utf-8"))
     return 0
 
 

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from .._errors import PatchError
+from . import _output
 from ..make._make import Options, TreeDiff, UnsupportedChangeError, diff_trees
 from ..make._folder_files import VCS_FOLDERS, FolderFiles, read_folder
 
@@ -50,7 +51,7 @@ def main(argv: Sequence[str]) -> int:
     for path in result.skipped:
         sys.stderr.write(f"Skipped {path}: a binary file\n")
     if result.patch.operations:
-        sys.stdout.buffer.write(str(result.patch).encode("utf-8"))
+        _output.write_bytes(str(result.patch).encode("utf-8"))
     return 0
 
 

@@ -19,7 +19,7 @@ from .._errors import FilePolicyError, PatchError
 from ..apply._pipeline import ApplyResult, Replay
 from ..apply._report import error_json, failure, result_json, warnings_text
 from ..extract._extract import BrokenPatch, Extracted, FoundEdits, extract_patches
-from . import _options
+from . import _options, _output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
@@ -52,10 +52,10 @@ def main(argv: Sequence[str]) -> int:
         return 1
     found = extract_patches(text)
     if options.json and not options.apply:
-        sys.stdout.write(json.dumps([_as_json(item) for item in found], indent=2) + "\n")
+        _output.write(json.dumps([_as_json(item) for item in found], indent=2) + "\n")
     if not found:
         if options.json and options.apply:
-            sys.stdout.write("[]\n")
+            _output.write("[]\n")
         sys.stderr.write(NONE_FOUND + "\n")
         return 1
     if options.apply:
@@ -64,7 +64,7 @@ def main(argv: Sequence[str]) -> int:
     if not options.json:
         for number, item in enumerate(found, 1):
             error = f": {item.error.headline}" if isinstance(item, BrokenPatch) else ""
-            sys.stdout.write(_header(number, found, item, error) + _with_newline(item.patch))
+            _output.write(_header(number, found, item, error) + _with_newline(item.patch))
     return 0
 
 
@@ -155,12 +155,11 @@ def _apply_all(found: Sequence[Extracted], replay: Replay, *, as_json: bool) -> 
         documents.append({**_identity(number, item), "status": "applied", **result_json(
             outcome.operations, outcome.warnings, dry_run=outcome.dry_run, diff=None)})  # fmt: skip
         if not as_json:
-            sys.stdout.write(_header(number, found, item) + outcome.summary)
+            _output.write(_header(number, found, item) + outcome.summary)
             sys.stderr.write(warnings_text(outcome.warnings))
     if as_json:
         text = json.dumps(documents, indent=2, ensure_ascii=False) + "\n"
-        sys.stdout.buffer.write(text.encode("utf-8", "backslashreplace"))
-        sys.stdout.flush()
+        _output.write_bytes(text.encode("utf-8", "backslashreplace"))
     return 1 if stopped else 0
 
 

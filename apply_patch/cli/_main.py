@@ -13,7 +13,7 @@ from ..apply._pipeline import apply_patch
 from .._errors import PatchError, os_reason
 from ..apply import _signals
 from ..apply._report import NOTHING_CHANGED, error_json, failure, result_json, warnings_text
-from . import _options
+from . import _options, _output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # start-up time: typing, argparse and importlib.metadata cost more than the rest
@@ -60,22 +60,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     Never a traceback: Ctrl-C before the commit ends with nothing changed
     (exit 130); any unexpected error is one line and exit 1 (nothing changed:
     the commit undoes itself on any exception). A signal held during a
-    commit is honoured once the summary is printed (`_signals`).
+    commit is honoured once the summary is printed (`_signals`). A reader of
+    stdout that goes away (`| head`) changes nothing: the rest of the output
+    is dropped quietly and the exit code is what it would have been (`_output`).
     """
     _signals.defer()
     try:
         code = _main(argv)
     except KeyboardInterrupt:
-        if _signals.commits_done():  # `extract --apply`: the patches before this one stay
-            _say("apply_patch: interrupted; the patches applied before stay applied.\n")
-        else:
-            _say(f"apply_patch: interrupted. {NOTHING_CHANGED}\n")
+        _say(f"apply_patch: interrupted{_outcome(argv)}\n")
         return 130
-    except Exception as exc:  # a bug of ours: one clean line, never a traceback
-        _say(f"apply_patch: internal error: {type(exc).__name__}: {exc}. {NOTHING_CHANGED}\n")
+    except _output.OutputError as exc:  # a subcommand's result could not be printed
+        _say(f"apply_patch: the output could not be written: {exc.reason}{_outcome(argv)}\n")
         return 1
+    except Exception as exc:  # a bug of ours: one clean line, never a traceback
+        _say(f"apply_patch: internal error: {type(exc).__name__}: {exc}{_outcome(argv)}\n")
+        return 1
+    code = _flushed(code, argv)
     if code == 0:  # after an error (its rollback done) the exit status is the error's
         _signals.honour()
+    return code
+
+
+def _outcome(argv: Sequence[str] | None) -> str:
+    """What a run cut short by an exception leaves on disk, said truthfully.
+
+    No commit has happened in this process, or the commit undid itself: no file
+    changed. After a commit (`extract --apply`, `calls`: several patches, one
+    after the other) the patches applied before stay applied. Applying one patch
+    never gets here after its commit (`_print_result` catches everything).
+    """
+    if _signals.commits_done():
+        return "; the patches applied before stay applied."
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in SUBCOMMANDS:  # listing, making or serving: no patch was in question
+        return ". No file was changed."
+    return f". {NOTHING_CHANGED}"
+
+
+def _flushed(code: int, argv: Sequence[str] | None) -> int:
+    """`code`, once what is left of stdout is flushed (before the interpreter's own last flush,
+    which would print a traceback-like error). A write error other than a closed pipe is
+    said, and makes the exit code 1: the command's result was not printed."""
+    try:
+        _output.flush()
+    except _output.OutputError as exc:
+        _say(f"apply_patch: the output could not be written: {exc.reason}{_outcome(argv)}\n")
+        return code or 1
     return code
 
 
@@ -142,9 +173,11 @@ def _main(argv: Sequence[str] | None) -> int:
         return 1
     try:  # the patch is applied: nothing from here on may turn it into "not applied"
         _print_result(result, options, chosen)
-    except OSError as exc:  # stdout on a full disk, a closed pipe
-        _silence_stdout()
-        _say(f"apply_patch: the patch was applied, but its summary could not be printed: {os_reason(exc)}\n")
+    except Exception as exc:  # stdout on a full disk (a closed pipe is no error: `_output`)
+        done = "applies (dry run: nothing was written)" if result.dry_run else "was applied"
+        reason = exc.reason if isinstance(exc, _output.OutputError) else os_reason(exc)
+        _output.drop()  # said once: the interpreter's last flush must not fail again
+        _say(f"apply_patch: the patch {done}, but its summary could not be printed: {reason}\n")
     return 0
 
 
@@ -154,23 +187,11 @@ def _print_result(result: ApplyResult, options: argparse.Namespace | _options.De
         document = result_json(result.operations, result.warnings, dry_run=result.dry_run, diff=diff)
         _print_json(_with_format(document, options.format, chosen))
     else:
-        sys.stdout.write(result.summary)
+        _output.write(result.summary)
         if options.diff:
-            sys.stdout.write(result.diff)
-        sys.stderr.write(warnings_text(result.warnings))
-    sys.stdout.flush()
-
-
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null, so that the interpreter's last flush fails no more."""
-    import os
-
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, sys.stdout.fileno())
-        os.close(null)
-    except (OSError, ValueError, AttributeError):
-        pass
+            _output.write(result.diff)
+        _say(warnings_text(result.warnings))
+    _output.flush()
 
 
 def _with_format(document: dict[str, Any], asked: str, chosen: str) -> dict[str, Any]:
@@ -181,7 +202,7 @@ def _with_format(document: dict[str, Any], asked: str, chosen: str) -> dict[str,
 def _print_json(document: dict[str, object]) -> None:
     import json  # only when asked for: start-up time matters
 
-    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    _output.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
 
 
 def _read_patch(arguments: list[str], stdin: TextIO | None, stderr: TextIO) -> str | int:

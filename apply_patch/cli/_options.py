@@ -12,8 +12,6 @@ asked), are a good part of the executable's start-up time. A parser made by
 
 from __future__ import annotations
 
-import sys
-
 from ..apply._policy import CHOICES, CODEX, DEFAULT, HELP, Policy
 
 TYPE_CHECKING = False
@@ -109,7 +107,9 @@ def add_version(parser: argparse._ActionsContainer) -> None:
                              help="print the version and exit")  # fmt: skip
 
         def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:  # the parser, not a group
-            sys.stdout.write(f"{parser.prog} {version()}\n")
+            from . import _output  # a closed stdout drops the line quietly
+
+            _output.write(f"{parser.prog} {version()}\n")
             parser.exit()
 
     parser.add_argument("--version", action=_Version, dest=argparse.SUPPRESS)
