@@ -88,3 +88,13 @@ def test_the_diagnostics_example_is_what_the_executable_prints(tmp_path: Path) -
     assert printed == [line.rstrip() for line in shown.splitlines()]
     assert (tmp_path / "src/greet.py").read_text() == GREET and not (tmp_path / "README.md").exists()
 
+
+
+def test_the_replay_example_is_what_the_executable_prints() -> None:
+    """docs/extraction.md shows the stderr of fixtures/extract_apply/011 (run by the
+    extraction tests), word for word: paths relative to the root, as the default prints them."""
+    text = (REPO / "docs/extraction.md").read_text(encoding="utf-8")
+    start = text.index("```\n# patch 2 of 3") + 4
+    shown = text[start : text.index("```", start)]
+    printed = (REPO / "fixtures/extract_apply/011_stops_at_the_first_failure/stderr.txt").read_text()
+    assert shown == printed

@@ -78,7 +78,7 @@ def _read(file: str | None) -> str:
 
 
 def _argument_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _options.argument_parser(
         prog="apply_patch calls",
         description=(
             "Apply the apply_patch_call items of the Responses API's native apply_patch tool "

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from .._errors import PatchError
-from . import _output
+from . import _options, _output
 from ..make._make import Options, TreeDiff, UnsupportedChangeError, diff_trees
 from ..make._folder_files import VCS_FOLDERS, FolderFiles, read_folder
 
@@ -118,7 +118,7 @@ def _count(text: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _options.argument_parser(
         prog="apply_patch diff",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -29,6 +29,10 @@ NONE_FOUND: Final = "no apply_patch call found"
 OUTSIDE_ROOT: Final = "Working folder '{}' is outside the root folder {}"
 DRY_RUN_ALONE: Final = "apply_patch extract: error: --dry-run needs --apply"
 STOPPED: Final = "Stopped at patch {} of {}: {} applied, {} not applied."
+DRY_RUN_STOPPED: Final = "Stopped at patch {} of {}: {} would apply, {} would not be applied (dry run: nothing was written)."
+# `--json`'s status of a patch that applied; in a dry run, nothing is: it would apply.
+APPLIED: Final = "applied"
+WOULD_APPLY: Final = "would apply"
 
 DESCRIPTION: Final = """\
 Find every apply_patch call in FILE (or stdin): a shell script, a JSON argv
@@ -69,7 +73,7 @@ def main(argv: Sequence[str]) -> int:
 
 
 def _argument_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _options.argument_parser(
         prog="apply_patch extract",
         usage="apply_patch extract [--json] [FILE]\n"
         "       apply_patch extract --apply [--json] [--dry-run] [-C DIR] [POLICY OPTIONS] [FILE]",
@@ -81,8 +85,8 @@ def _argument_parser() -> argparse.ArgumentParser:
         "--json",
         action="store_true",
         help="print a JSON list: patch, workdir, line, source, error; with --apply, one "
-        "object per patch: its status (applied, not applied, skipped) and the --json "
-        "object of apply_patch",
+        "object per patch: its status (applied, or with --dry-run would apply; not applied; "
+        "skipped) and the --json object of apply_patch",
     )
     parser.add_argument("--apply", action="store_true", help="apply the patches in order")
     group = parser.add_argument_group("with --apply (as for apply_patch itself)")
@@ -150,9 +154,11 @@ def _apply_all(found: Sequence[Extracted], replay: Replay, *, as_json: bool) -> 
                               **error_json(outcome, dry_run=replay.dry_run)})  # fmt: skip
             if not as_json:
                 sys.stderr.write(_header(number, found, item) + failure(outcome, dry_run=replay.dry_run))
-                sys.stderr.write(STOPPED.format(number, len(found), number - 1, len(found) - number + 1) + "\n")
+                stopped_at = DRY_RUN_STOPPED if replay.dry_run else STOPPED
+                sys.stderr.write(stopped_at.format(number, len(found), number - 1, len(found) - number + 1) + "\n")
             continue
-        documents.append({**_identity(number, item), "status": "applied", **result_json(
+        status = WOULD_APPLY if replay.dry_run else APPLIED
+        documents.append({**_identity(number, item), "status": status, **result_json(
             outcome.operations, outcome.warnings, dry_run=outcome.dry_run, diff=None)})  # fmt: skip
         if not as_json:
             _output.write(_header(number, found, item) + outcome.summary)

@@ -27,6 +27,8 @@ USAGE: Final = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch"
 EXTRA_ARGUMENT: Final = "Error: apply_patch accepts exactly one argument."
 NOT_UTF8_ARGUMENT: Final = "Error: apply_patch requires a UTF-8 PATCH argument."
 STDIN_FAILED: Final = "Error: Failed to read PATCH from stdin."
+NO_PATCH: Final = "Error: no patch: there is no PATCH argument, and stdin is empty."
+SEE_HELP: Final = "Run 'apply_patch --help' for the options, examples and exit codes."
 
 DESCRIPTION: Final = """\
 Apply a patch in the Codex apply_patch format (*** Begin Patch ... *** End Patch)
@@ -40,6 +42,22 @@ other commands (each has --help):
   apply_patch convert [DIFF]   turn a unified diff into a patch
   apply_patch calls [FILE]     apply the Responses API's apply_patch_call items (JSON)
   apply_patch serve            run an MCP server over stdio (needs apply-patch[mcp])
+"""
+
+EPILOG: Final = """\
+examples:
+  apply_patch < change.patch                      apply the patch in change.patch
+  apply_patch --dry-run --diff < change.patch     show what it would change; write nothing
+  apply_patch -C src "$(cat change.patch)"        the patch as the argument, under src/
+  git diff | apply_patch --format unified-diff    apply a unified diff as it is
+  apply_patch extract --apply session.log         replay the patches of an agent's log
+
+exit codes:
+  0    the patch was applied (--dry-run: it applies; nothing was written)
+  1    the patch was not applied (--dry-run: it does not apply); no file was changed
+  2    usage error: nothing was read or written
+  130  interrupted (Ctrl-C) before the commit; no file was changed
+  A reader of stdout that goes away (| head) changes neither the files nor the exit code.
 """
 
 
@@ -166,6 +184,9 @@ def _main(argv: Sequence[str] | None) -> int:
                 patch, chosen, options.root, dry_run=options.dry_run, policy=_options.policy(options)
             )
     except PatchError as error:
+        from ._advice import with_format_hint  # what to do next, when it is about --format
+
+        error = with_format_hint(error, patch, options.format)
         if options.json:
             _print_json(_with_format(error_json(error, dry_run=options.dry_run), options.format, chosen))
         else:
@@ -206,11 +227,15 @@ def _print_json(document: dict[str, object]) -> None:
 
 
 def _read_patch(arguments: list[str], stdin: TextIO | None, stderr: TextIO) -> str | int:
-    """The patch text, or the exit code after printing the reference's message."""
+    """The patch text, or the exit code after printing the reference's message (and, for a
+    usage error, what to do instead)."""
     if arguments[:1] == ["--"]:
         arguments = arguments[1:]
     if len(arguments) > 1:
-        stderr.write(EXTRA_ARGUMENT + "\n")
+        from ._advice import extra_arguments
+
+        advice = extra_arguments(arguments, _argument_parser()._option_string_actions, SUBCOMMANDS)
+        stderr.write(EXTRA_ARGUMENT + "\n" + (advice and advice + "\n"))
         return 2
     if arguments:
         try:
@@ -223,8 +248,8 @@ def _read_patch(arguments: list[str], stdin: TextIO | None, stderr: TextIO) -> s
         stderr.write(f"{STDIN_FAILED}\nstdin is closed\n")
         return 1
     data = stdin.buffer.read()
-    if not data:
-        stderr.write(USAGE + "\n")
+    if not data:  # the reference prints its usage alone
+        stderr.write(f"{NO_PATCH}\n{USAGE}\n{SEE_HELP}\n")
         return 2
     try:
         return data.decode("utf-8")
@@ -240,6 +265,7 @@ def _argument_parser() -> argparse.ArgumentParser:
         prog="apply_patch",
         usage="apply_patch [OPTIONS] 'PATCH'\n       echo 'PATCH' | apply_patch [OPTIONS]",
         description=DESCRIPTION,
+        epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _options.add_root(options)

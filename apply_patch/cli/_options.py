@@ -18,7 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # start-up time: typing and argparse are imported only when used
     import argparse
     from collections.abc import Callable, Sequence
-    from typing import Any, Final
+    from typing import Any, Final, NoReturn
 
 
 # `apply_patch --format`: the formats the executable reads (cli/_formats applies them).
@@ -36,11 +36,40 @@ def new_parser(**settings: Any) -> tuple[argparse.ArgumentParser, argparse._Argu
     """
     import argparse
 
-    parser = argparse.ArgumentParser(add_help=False, **settings)
+    parser = argument_parser(add_help=False, **settings)
     options = parser.add_argument_group("options")
     options.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
                          help="show this help message and exit")  # fmt: skip
     return parser, options
+
+
+def argument_parser(**settings: Any) -> argparse.ArgumentParser:
+    """`argparse.ArgumentParser(**settings)`, whose usage errors also say what was probably
+    meant: `unrecognized arguments: --dryrun (did you mean --dry-run?)`."""
+    import argparse
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:
+            super().error(message + _did_you_mean(self, message))
+
+    return _Parser(**settings)
+
+
+def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
+    """` (did you mean --dry-run?)` for the options of an "unrecognized arguments" `message`
+    that are close to one of `parser`'s, else ""."""
+    prefix = "unrecognized arguments: "
+    if not message.startswith(prefix):
+        return ""
+    from ._advice import closest  # an error: its imports cost nothing that matters
+
+    known = [name for name in parser._option_string_actions if name.startswith("--")]
+    guesses = [
+        guess
+        for word in message[len(prefix) :].split()
+        if word.startswith("--") and (guess := closest(word.partition("=")[0], known))
+    ]
+    return f" (did you mean {' or '.join(guesses)}?)" if guesses else ""
 
 
 def parse(build: Callable[[], argparse.ArgumentParser], argv: Sequence[str]) -> argparse.Namespace | int:
@@ -98,7 +127,7 @@ def policy(options: argparse.Namespace | Defaults) -> Policy:
 
 
 def add_version(parser: argparse._ActionsContainer) -> None:
-    """`--version`: prints `PROG VERSION`; the version is read only then."""
+    """`-V`, `--version`: prints `PROG VERSION`; the version is read only then."""
     import argparse
 
     class _Version(argparse.Action):
@@ -112,7 +141,7 @@ def add_version(parser: argparse._ActionsContainer) -> None:
             _output.write(f"{parser.prog} {version()}\n")
             parser.exit()
 
-    parser.add_argument("--version", action=_Version, dest=argparse.SUPPRESS)
+    parser.add_argument("-V", "--version", action=_Version, dest=argparse.SUPPRESS)
 
 
 def version() -> str:

@@ -211,7 +211,7 @@ async def _serve_stdio(server: Server[Any]) -> None:
 
 
 def _argument_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _options.argument_parser(
         prog="apply_patch serve",
         description="Serve the apply_patch tools over MCP (stdio), confined to one root folder.",
     )

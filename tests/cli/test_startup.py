@@ -52,6 +52,8 @@ FAILURE_ONLY = {
     "apply_patch.apply._diagnose": "explains a chunk that failed",
     "apply_patch.apply._closest": "finds the closest region for _diagnose",
     "apply_patch.format._syntax_hints": "explains a syntax error",
+    "apply_patch.cli._advice": "says what to do next on the command line",
+    "difflib": "finds the option or command meant (and diffs, when asked)",
 }
 PATCH = "*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+2\n*** End Patch\n"
 BAD_CHUNK = "*** Begin Patch\n*** Update File: a.txt\n@@\n-three\n+3\n*** End Patch\n"
