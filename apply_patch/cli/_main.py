@@ -208,9 +208,13 @@ def _print_result(result: ApplyResult, options: argparse.Namespace | _options.De
         document = result_json(result.operations, result.warnings, dry_run=result.dry_run, diff=diff)
         _print_json(_with_format(document, options.format, chosen))
     else:
-        _output.write(result.summary)
-        if options.diff:
-            _output.write(result.diff)
+        summary, diff = result.summary, result.diff if options.diff else ""
+        if options.color != "never":
+            from . import _color
+
+            if _color.wanted(options.color, sys.stdout):
+                summary, diff = _color.summary(summary), _color.diff(diff)
+        _output.write(summary + diff)
         _say(warnings_text(result.warnings))
     _output.flush()
 
@@ -282,6 +286,13 @@ def _argument_parser() -> argparse.ArgumentParser:
         choices=_options.FORMATS,
         help="what the input is: a Codex patch, SEARCH/REPLACE blocks (Aider), a unified diff "
         "(git diff, diff -u), or auto (the first marker says; --json names it) (default: codex)",
+    )
+    options.add_argument(
+        "--color",
+        default="auto",
+        choices=_options.COLORS,
+        help="colour the summary and --diff: auto (when stdout is a terminal; NO_COLOR set: "
+        "never, FORCE_COLOR set: always), always, never; --json never is (default: auto)",
     )
     _options.add_policies(parser, options)
     _options.add_version(options)

@@ -23,6 +23,8 @@ if TYPE_CHECKING:  # start-up time: typing and argparse are imported only when u
 
 # `apply_patch --format`: the formats the executable reads (cli/_formats applies them).
 FORMATS: Final = ("codex", "search-replace", "unified-diff", "auto")
+# `apply_patch --color`: when the summary and --diff are coloured (cli/_color says how).
+COLORS: Final = ("auto", "always", "never")
 
 
 def new_parser(**settings: Any) -> tuple[argparse.ArgumentParser, argparse._ArgumentGroup]:
@@ -170,6 +172,7 @@ class Defaults:
         "json": False,
         "unique": False,
         "format": "codex",
+        "color": "auto",
         **dict.fromkeys(CHOICES),
     }
 
