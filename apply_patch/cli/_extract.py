@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from .._errors import FilePolicyError, PatchError
 from ..apply._pipeline import ApplyResult, Replay
-from ..apply._report import error_json, failure, result_json, warnings_text
+from ..apply._report import SCHEMA, error_json, failure, result_json, warnings_text
 from ..extract._extract import BrokenPatch, Extracted, FoundEdits, extract_patches
 from . import _options, _output
 
@@ -113,6 +113,7 @@ def _read_file(path: str) -> bytes:
 def _as_json(item: Extracted) -> dict[str, object]:
     error = str(item.error) if isinstance(item, BrokenPatch) else None
     document: dict[str, object] = {
+        "schema": SCHEMA,
         "patch": item.patch,
         "workdir": item.workdir,
         "line": item.line,
@@ -175,8 +176,8 @@ def _identity(number: int, item: Extracted) -> dict[str, object]:
 
 def _skipped(replay: Replay) -> dict[str, object]:
     """The --json fields of a patch not tried (after one that was not applied)."""
-    return {"ok": False, "dry_run": replay.dry_run, "operations": [], "warnings": [],
-            "diff": None, "error": None}  # fmt: skip
+    return {"schema": SCHEMA, "ok": False, "dry_run": replay.dry_run, "operations": [],
+            "warnings": [], "diff": None, "error": None}  # fmt: skip
 
 
 def _apply_one(item: Extracted, replay: Replay) -> ApplyResult | PatchError:
