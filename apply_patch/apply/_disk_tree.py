@@ -5,6 +5,7 @@ import stat
 
 from .._errors import PatchIOError
 from ._paths import Location, Resolver, check_name
+from ._platform import check as check_platform
 from ._policy import Policy
 from ._tree import FileState, Kind, State, Tree
 
@@ -16,6 +17,7 @@ class DiskTree(Tree):
     """The tree under `root`; paths resolve from `workdir` as `_paths.Resolver` says."""
 
     def __init__(self, root: str, policy: Policy, workdir: str = ".") -> None:
+        check_platform()  # before anything is read: where the commit cannot be safe, no folder is
         check_name(root, "root folder")
         if not os.path.isdir(root):
             raise PatchIOError(f"The root folder {os.path.abspath(root)} does not exist", path=root)
