@@ -2,6 +2,8 @@
 changelog, the package's metadata, the platforms."""
 
 import json
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -97,3 +99,65 @@ def test_without_posix_calls_what_needs_no_folder_works(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout == "{'a.txt': 'a\\n'}\n*** Update File: a.txt\n1\nio 0\n"
     assert snapshot(tmp_path) == {}
+
+
+def test_license_changelog_and_metadata() -> None:
+    """The license file is Apache-2.0's text; the changelog starts with what is not released
+    yet; the installed package says its license, URLs, keywords and Python versions."""
+    from importlib import metadata
+
+    license_text = (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert "Apache License\n                           Version 2.0, January 2004" in license_text
+    assert "END OF TERMS AND CONDITIONS" in license_text
+    changelog = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert changelog.split("\n## ")[1].startswith("Unreleased\n")
+    meta = metadata.metadata("apply-patch")
+    assert meta["License-Expression"] == "Apache-2.0"
+    urls = dict(url.split(", ", 1) for url in meta.get_all("Project-URL") or [])
+    assert {"Homepage", "Documentation", "Changelog", "Issues"} <= set(urls)
+    assert "apply_patch" in (meta["Keywords"] or "").split(",")
+    classifiers = meta.get_all("Classifier") or []
+    assert "Operating System :: POSIX :: Linux" in classifiers and "Typing :: Typed" in classifiers
+    # Every version the README says was tested is a classifier, and the other way round.
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    platforms = readme[readme.index("## Platforms") :]
+    tested = platforms[: platforms.index("(`make test-all`")]
+    versions = {c.rsplit(" ", 1)[1] for c in classifiers if c.startswith("Programming Language :: Python :: 3.")}
+    assert set(re.findall(r"\b(3\.\d+)\.\d+\b", tested)) == versions, tested
+    assert "Windows" in platforms and "refuses" in platforms
+
+
+def test_installed_as_a_tool_it_runs_by_name_from_path(tmp_path: Path) -> None:
+    """README, "Install as a tool on PATH": what pipx and uv do, by hand (a wheel in a venv
+    of its own, its bin folder on PATH), then the executable by name in an empty folder."""
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "wheel", "--no-deps", "-w", tmp_path / "dist", REPO], check=True, timeout=600)
+    (wheel,) = (tmp_path / "dist").glob("apply_patch-*.whl")
+    venv = tmp_path / "tool"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True, timeout=600)
+    subprocess.run([*pip, "--python", venv / "bin" / "python", "install", wheel], check=True, timeout=600)
+    work = tmp_path / "work"
+    work.mkdir()
+    path = f"{venv / 'bin'}:/usr/bin:/bin"
+    result = subprocess.run(
+        ["apply_patch", ADD], cwd=work, capture_output=True, text=True, env={"PATH": path}, timeout=60
+    )
+    assert (result.returncode, result.stdout) == (0, "Success. Updated the following files:\nA a.txt\n")
+    version = subprocess.run(["apply_patch", "-V"], capture_output=True, text=True, env={"PATH": path}, timeout=60)
+    assert version.stdout.startswith("apply_patch ")
+
+
+@pytest.mark.parametrize("tool", ["pipx", "uv"])
+def test_the_install_commands_of_the_readme(tool: str, tmp_path: Path) -> None:
+    """`pipx install .` and `uv tool install .` themselves, where they are on PATH (each in
+    folders of this test's own, never the user's)."""
+    found = shutil.which(tool)
+    if found is None:
+        pytest.skip(f"needs {tool} on PATH (the README's install route; the test above does what it does)")
+    home, bin_dir = tmp_path / "home", tmp_path / "bin"
+    env = {**os.environ, "PIPX_HOME": str(home), "PIPX_BIN_DIR": str(bin_dir),
+           "UV_TOOL_DIR": str(home), "UV_TOOL_BIN_DIR": str(bin_dir)}  # fmt: skip
+    command = [found, "install", str(REPO)] if tool == "pipx" else [found, "tool", "install", str(REPO)]
+    subprocess.run(command, env=env, capture_output=True, check=True, timeout=600)
+    result = subprocess.run([bin_dir / "apply_patch", "-V"], capture_output=True, text=True, timeout=60)
+    assert result.stdout.startswith("apply_patch ")

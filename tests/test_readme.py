@@ -19,7 +19,7 @@ BLOCK = re.compile(r"```(\w+)\n(.*?)```\n", re.S)
 PAGES = ["README.md", *sorted(str(path.relative_to(REPO)) for path in (REPO / "docs").glob("*.md"))]
 # Examples the pages held when the manual left the README; a page may gain more, never lose one.
 AT_LEAST = {
-    "README.md": 3, "docs/agents.md": 5, "docs/extraction.md": 2, "docs/making-patches.md": 1,
+    "README.md": 3, "docs/agents.md": 6, "docs/extraction.md": 2, "docs/making-patches.md": 1,
     "docs/native-tool.md": 5, "docs/edit-formats.md": 6,
 }
 
@@ -98,3 +98,31 @@ def test_the_replay_example_is_what_the_executable_prints() -> None:
     shown = text[start : text.index("```", start)]
     printed = (REPO / "fixtures/extract_apply/011_stops_at_the_first_failure/stderr.txt").read_text()
     assert shown == printed
+
+
+def test_the_mcp_configurations_start_the_server(tmp_path: Path) -> None:
+    """Each client configuration of docs/agents.md, with its placeholders made real (the
+    clone's .venv is the one running these tests), starts a server that answers."""
+    import asyncio
+    import json
+    import sys
+
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    text = (REPO / "docs/agents.md").read_text(encoding="utf-8")
+    configurations = [b.group(2) for b in BLOCK.finditer(text) if b.group(1) == "json" and "mcpServers" in b.group(2)]
+    assert len(configurations) == 2
+    venv = str(Path(sys.executable).parent.parent)
+
+    async def tools(command: str, args: list[str]) -> list[str]:
+        server = StdioServerParameters(command=command, args=args)
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            return [tool.name for tool in (await session.list_tools()).tools]
+
+    for configuration in configurations:
+        real = configuration.replace("/path/to/apply_patch/.venv", venv).replace("/path/to/project", str(tmp_path))
+        (entry,) = json.loads(real)["mcpServers"].values()
+        assert Path(entry["command"]).is_absolute()
+        assert "apply_patch" in asyncio.run(tools(entry["command"], entry["args"])), configuration
