@@ -64,7 +64,7 @@ def closest(word: str, choices: Iterable[str]) -> str | None:
     return found[0] if found else None
 
 
-def extra_arguments(arguments: Sequence[str], options: Iterable[str], commands: Iterable[str]) -> str:
+def extra_arguments(arguments: Sequence[str], commands: Iterable[str]) -> str:
     """What to say after "accepts exactly one argument" about these `arguments`.
 
     Options after the patch: options go first. A first argument that is a

@@ -238,7 +238,7 @@ def _read_patch(arguments: list[str], stdin: TextIO | None, stderr: TextIO) -> s
     if len(arguments) > 1:
         from ._advice import extra_arguments
 
-        advice = extra_arguments(arguments, _argument_parser()._option_string_actions, SUBCOMMANDS)
+        advice = extra_arguments(arguments, SUBCOMMANDS)
         stderr.write(EXTRA_ARGUMENT + "\n" + (advice and advice + "\n"))
         return 2
     if arguments:
