@@ -11,7 +11,7 @@ import os
 
 # O_PATH: a descriptor for *at() calls that needs no read permission on the folder. The
 # others are read with a default so that the module imports where they are missing
-# (Windows), where nothing of this runs (`_platform.check`).
+# (Windows), where nothing of this runs (`_disk_tree.check_platform`).
 _FLAGS: int = (
     getattr(os, "O_PATH", os.O_RDONLY)
     | getattr(os, "O_DIRECTORY", 0)

@@ -13,7 +13,7 @@ thread is not interrupted by them.
 import signal
 import sys
 
-# SIGHUP is missing on Windows, where no commit runs (`_platform.check`): the package imports.
+# SIGHUP is missing on Windows, where no commit runs (`_disk_tree.check_platform`): the package imports.
 HELD = frozenset(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 _deferred: list[int] = []
 _defer = False

@@ -1,22 +1,16 @@
-"""`--color`: the summary and the `--diff` in colour on a terminal, as git colours them.
+"""`--color`: the summary and the `--diff` in colour, as git colours them.
 
-Whether to colour (`wanted`): `--color always` or `never` decide; `auto` (the
-default) colours when stdout is a terminal, unless `NO_COLOR` is set (not
-empty), or `FORCE_COLOR` is set (not empty) to colour a pipe too; `TERM=dumb`
-means no colour. The same order as CPython's own (3.13): `NO_COLOR` wins over
-`FORCE_COLOR`, and the command line over both. `--json` is never coloured
-(the caller does not ask). Only what goes to stdout is coloured: errors and
-warnings on stderr stay plain text.
+Whether to colour is `_output.colors_wanted` (a terminal, `NO_COLOR`,
+`FORCE_COLOR`): this module is imported only to paint. Only what goes to
+stdout is coloured: errors and warnings on stderr stay plain text, and
+`--json` never is.
 """
 
 from __future__ import annotations
 
-import os
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
-    from collections.abc import Mapping
-    from typing import Final, TextIO
+    from typing import Final
 
 RESET: Final = "\x1b[m"
 BOLD: Final = "\x1b[1m"
@@ -25,22 +19,6 @@ GREEN: Final = "\x1b[32m"
 YELLOW: Final = "\x1b[33m"
 CYAN: Final = "\x1b[36m"
 _LETTERS: Final = {"A": GREEN, "M": YELLOW, "D": RED}  # the summary's lines, by their letter
-
-
-def wanted(choice: str, stream: TextIO | None, environ: Mapping[str, str] = os.environ) -> bool:
-    """Whether to colour what is printed on `stream` with `--color choice`."""
-    if choice != "auto":
-        return choice == "always"
-    if environ.get("NO_COLOR"):
-        return False
-    if environ.get("FORCE_COLOR"):
-        return True
-    if environ.get("TERM") == "dumb" or stream is None:
-        return False
-    try:
-        return stream.isatty()
-    except (OSError, ValueError):  # closed
-        return False
 
 
 def summary(text: str) -> str:

@@ -209,11 +209,10 @@ def _print_result(result: ApplyResult, options: argparse.Namespace | _options.De
         _print_json(_with_format(document, options.format, chosen))
     else:
         summary, diff = result.summary, result.diff if options.diff else ""
-        if options.color != "never":
-            from . import _color
+        if _output.colors_wanted(options.color):
+            from . import _color  # only to paint: start-up time
 
-            if _color.wanted(options.color, sys.stdout):
-                summary, diff = _color.summary(summary), _color.diff(diff)
+            summary, diff = _color.summary(summary), _color.diff(diff)
         _output.write(summary + diff)
         _say(warnings_text(result.warnings))
     _output.flush()

@@ -10,6 +10,9 @@ output closed from the start (`>&-`, `sys.stdout` is None) is the same.
 Any other write error (a full disk: ENOSPC) is raised as `OutputError`, so
 that the caller can tell it from an error of the work itself and say what it
 could not print.
+
+Whether stdout takes colours (`colors_wanted`, for `--color`) is decided here
+too, so that `_color` is imported only when there is something to paint.
 """
 
 from __future__ import annotations
@@ -50,6 +53,29 @@ def flush() -> None:
     """Flush stdout, so that nothing is left for the interpreter's last flush to fail on."""
     if not _gone:
         _guarded(lambda stream: stream.flush())
+
+
+def colors_wanted(choice: str) -> bool:
+    """Whether to colour stdout with `--color choice`.
+
+    `always` and `never` decide; `auto` (the default) colours when stdout is a
+    terminal, unless `NO_COLOR` is set (not empty), or `FORCE_COLOR` is set (not
+    empty) to colour a pipe too; `TERM=dumb` means no colour. The same order as
+    CPython's own (3.13): `NO_COLOR` wins over `FORCE_COLOR`, the command line
+    over both.
+    """
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("TERM") == "dumb" or _gone or sys.stdout is None:
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (OSError, ValueError):  # closed
+        return False
 
 
 def _guarded(act: Callable[[TextIO], object]) -> None:

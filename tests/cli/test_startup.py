@@ -31,6 +31,7 @@ HEAVY = {
     "shutil": "argparse imports it to format help: building the parser must not (_options.new_parser)",
     "apply_patch.cli._formats": "the other formats, for --format only",
     "copy": "asdict gives str, int and None back as they are (--json)",
+    "apply_patch.cli._color": "only to paint (a terminal, --color always): _output says whether",
 }
 
 
