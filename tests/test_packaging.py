@@ -127,33 +127,13 @@ def test_license_changelog_and_metadata() -> None:
     assert "Windows" in platforms and "refuses" in platforms
 
 
-def test_installed_as_a_tool_it_runs_by_name_from_path(tmp_path: Path) -> None:
-    """README, "Install as a tool on PATH": what pipx and uv do, by hand (a wheel in a venv
-    of its own, its bin folder on PATH), then the executable by name in an empty folder."""
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    subprocess.run([*pip, "wheel", "--no-deps", "-w", tmp_path / "dist", REPO], check=True, timeout=600)
-    (wheel,) = (tmp_path / "dist").glob("apply_patch-*.whl")
-    venv = tmp_path / "tool"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True, timeout=600)
-    subprocess.run([*pip, "--python", venv / "bin" / "python", "install", wheel], check=True, timeout=600)
-    work = tmp_path / "work"
-    work.mkdir()
-    path = f"{venv / 'bin'}:/usr/bin:/bin"
-    result = subprocess.run(
-        ["apply_patch", ADD], cwd=work, capture_output=True, text=True, env={"PATH": path}, timeout=60
-    )
-    assert (result.returncode, result.stdout) == (0, "Success. Updated the following files:\nA a.txt\n")
-    version = subprocess.run(["apply_patch", "-V"], capture_output=True, text=True, env={"PATH": path}, timeout=60)
-    assert version.stdout.startswith("apply_patch ")
-
-
 @pytest.mark.parametrize("tool", ["pipx", "uv"])
 def test_the_install_commands_of_the_readme(tool: str, tmp_path: Path) -> None:
     """`pipx install .` and `uv tool install .` themselves, where they are on PATH (each in
     folders of this test's own, never the user's)."""
     found = shutil.which(tool)
     if found is None:
-        pytest.skip(f"needs {tool} on PATH (the README's install route; the test above does what it does)")
+        pytest.skip(f"needs {tool} on PATH (the README's install route; tests/test_wheel.py does by hand what it does)")
     home, bin_dir = tmp_path / "home", tmp_path / "bin"
     env = {**os.environ, "PIPX_HOME": str(home), "PIPX_BIN_DIR": str(bin_dir),
            "UV_TOOL_DIR": str(home), "UV_TOOL_BIN_DIR": str(bin_dir)}  # fmt: skip
