@@ -2,6 +2,7 @@
 #   make demo   install into .venv, apply a sample patch to a scratch copy, show the result
 #   make test   install into .venv with the test extra, run the whole suite and mypy --strict
 #   make bench  install into .venv, run the benchmarks (benchmarks/run.py, robustness.py), print their tables
+#   make test-all  the same as make test under every CPython >= 3.11 on PATH, one venv each
 PYTHON ?= python3
 # setuptools reuses build/ between installs: a module moved or removed would linger in it
 # and be installed again, so every install starts from an empty build/.
@@ -10,7 +11,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 DEMO   := .demo
 
-.PHONY: demo test bench tables clean
+.PHONY: demo test test-all bench tables clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +33,25 @@ test: $(BIN)/python
 	$(BIN)/pytest
 	$(BIN)/mypy --strict apply_patch tests
 
+# Every CPython >= 3.11 found on PATH as python3.N, each in its own .venv-3.N: install with
+# the test extra, run the suite and mypy; then one line per version, and a failure if any
+# failed. (With pyenv, make the versions visible first: `pyenv shell 3.11 3.12 3.13`.)
+PYTHONS := $(shell for n in $$(seq 11 30); do if python3.$$n -c 'import sys; sys.exit(sys.implementation.name != "cpython")' >/dev/null 2>&1; then echo python3.$$n; fi; done)
+
+test-all:
+	@test -n "$(PYTHONS)" || { echo "make test-all: no python3.N (N >= 11) runs on this PATH"; exit 1; }
+	@failed=""; summary=""; \
+	for python in $(PYTHONS); do \
+	  venv=.venv-$${python#python}; version=$$($$python -c 'import platform; print(platform.python_version())'); \
+	  echo "== CPython $$version ($$python, $$venv)"; \
+	  if { test -x $$venv/bin/python || $$python -m venv $$venv; } \
+	     && rm -rf build && $$venv/bin/python -m pip install -q ".[test]" \
+	     && $$venv/bin/pytest -q && $$venv/bin/mypy --strict apply_patch tests; \
+	  then summary="$$summary\n  CPython $$version: passed"; \
+	  else summary="$$summary\n  CPython $$version: FAILED"; failed="$$failed $$version"; fi; \
+	done; \
+	printf "make test-all:$$summary\n"; test -z "$$failed"
+
 # After a change to grammar/apply_patch.lark: rebuild the LALR tables the parser runs.
 tables: $(BIN)/python
 	@$(INSTALL) .  # lark, to build the tables
@@ -46,4 +66,4 @@ bench: $(BIN)/python
 	@$(BIN)/python benchmarks/robustness.py $(ROBUSTNESS_ARGS)
 
 clean:
-	rm -rf $(VENV) $(DEMO) build dist *.egg-info .pytest_cache .mypy_cache
+	rm -rf $(VENV) .venv-3.* $(DEMO) build dist *.egg-info .pytest_cache .mypy_cache

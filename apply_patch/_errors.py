@@ -338,7 +338,8 @@ class UnifiedDiffError(PatchError):
         super().__init__(message, patch_line=line)
         self.line = line
 
-    def __str__(self) -> str:
+    @property
+    def headline(self) -> str:
         where = "" if self.line is None else f" on line {self.line}"
         return f"Invalid unified diff{where}: {self.message}"
 

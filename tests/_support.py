@@ -14,7 +14,8 @@ REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
 SHARED = REPO.parent / "shared"
 SHARED_MISSING = (
-    "../shared is absent (a clone outside the workplace); CI always has it beside the checkout"
+    "needs the reference implementation's conformance scenarios "
+    "(shared/conformance/codex-scenarios beside the checkout), which are missing"
 )
 NOTHING_CHANGED = "The patch was not applied; no file was changed.\n"
 # Every policy option of the executable, written out (not derived from the policy's

@@ -10,14 +10,16 @@ Layout of a case folder (the upstream layout, plus `case.json`):
     expected_outside/   optional: beside the root afterwards (default: outside/)
     case.json           {"rule", "args", "exit", "stdout", "stderr",
                          "unchanged"?, "modes"?: {"input"|"expected": {path: "0755"}},
-                         "cli_only"?}
+                         "cli_only"?, "library_stderr"?}
 
 `<root>` in stdout/stderr stands for the absolute root folder. Every case runs
 through the installed executable and through the library API (where a patch
 applies, `ApplyResult.report()` is the summary then every warning, one
 `warning:` line each, as the executable prints them); the whole
 temporary folder (root and beside it: files, symlinks, folders, modes) must
-equal the expectation byte for byte.
+equal the expectation byte for byte. `library_stderr`, where given, is what the
+library's error says when the executable says more (its command-line advice:
+`--format unified-diff`).
 """
 
 import json
@@ -44,6 +46,7 @@ class Case:
     unchanged: bool
     modes: dict[str, dict[str, str]]
     cli_only: bool
+    library_stderr: str
 
     @property
     def patch(self) -> str:
@@ -62,6 +65,7 @@ def _load(folder: Path) -> Case:
         unchanged=data.get("unchanged", False),
         modes=data.get("modes", {}),
         cli_only=data.get("cli_only", False),
+        library_stderr=data.get("library_stderr", data["stderr"]),
     )
 
 
@@ -127,7 +131,7 @@ def test_library(case: Case, tmp_path: Path) -> None:
     else:
         with pytest.raises(PatchError) as caught:
             apply_patch(case.patch, root, policy=policy)
-        assert f"{caught.value}\n{NOTHING_CHANGED}" == _text(case.stderr, root), case.rule
+        assert f"{caught.value}\n{NOTHING_CHANGED}" == _text(case.library_stderr, root), case.rule
     assert snapshot(root.parent) == _expected(case, tmp_path, before), case.rule
 
 

@@ -1,4 +1,6 @@
-"""The built wheel carries the grammar: install it into a fresh venv and parse with it."""
+"""The built wheel carries the grammar: install it into a fresh venv and parse with it; its
+executable runs by name from PATH, as after `pipx install` or `uv tool install` (README,
+"Install as a tool on PATH": a venv of its own, its bin folder on PATH)."""
 
 import subprocess
 import sys
@@ -43,3 +45,6 @@ def test_wheel_installs_into_a_fresh_venv_and_parses(tmp_path: Path) -> None:
         "*** Add File: a.py\n+pass\n",
     ), cwd=tmp_path / "work")
     assert summary == "Success. Updated the following files:\nA a.py\n"
+    on_path = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin"}
+    version = subprocess.run(["apply_patch", "-V"], capture_output=True, text=True, env=on_path, timeout=60)
+    assert version.stdout.startswith("apply_patch ")

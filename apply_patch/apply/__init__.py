@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ._paths import Location
     from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping
     from ._plan import OperationResult, decode_file
-    from ._report import NOTHING_CHANGED, error_json, failure, result_json, warnings_text
+    from ._report import SCHEMA, NOTHING_CHANGED, error_json, failure, result_json, warnings_text
     from ._seek import LineIndex
     from ._textfile import BOM, TextFile, split_text
     from ._tree import FileState, Kind, Tree
@@ -38,6 +38,7 @@ _NAMES = {
     "OperationResult": "._plan",
     "decode_file": "._plan",
     "NOTHING_CHANGED": "._report",
+    "SCHEMA": "._report",
     "error_json": "._report",
     "failure": "._report",
     "result_json": "._report",
@@ -62,7 +63,7 @@ __getattr__ = exports(__name__, globals(), _NAMES, _MODULES)
 
 __all__ = [
     "ApplyResult", "BOM", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState", "Kind",
-    "LineIndex", "Location", "NOTHING_CHANGED", "OperationResult", "PatchWarning", "Policy",
+    "LineIndex", "Location", "NOTHING_CHANGED", "SCHEMA", "OperationResult", "PatchWarning", "Policy",
     "PolicyValueError", "Replay", "TextFile", "Tree", "apply_operations", "apply_patch",
     "apply_to_mapping", "decode_file", "error_json", "failure", "result_json", "signals",
     "split_text", "unified_operations", "update_lines", "warnings_text",

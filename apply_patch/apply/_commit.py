@@ -34,8 +34,11 @@ from ._signals import Held
 
 TEMP_SUFFIX = ".apply_patch.tmp"
 _NAME_BYTES = 100  # of the target's name in a temporary name: any legal name fits in 255
-_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-_WRITE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+# POSIX flags, read with a default so that the module imports where they are missing
+# (Windows), where no commit runs (`_disk_tree.check_platform`).
+_NOFOLLOW_CLOEXEC: int = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _NOFOLLOW_CLOEXEC
+_WRITE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW_CLOEXEC
 _NO_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS}
 
 

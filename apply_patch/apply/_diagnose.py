@@ -8,6 +8,8 @@ it brings `_closest`); the doubts about chunks that were placed are `_doubts`.
 
 from __future__ import annotations
 
+import re
+
 from ..format import constants as C, Chunk, cut as _cut, quoted as _quoted
 from ._closest import Region, closest_region, similar_lines
 from .._errors import AmbiguousChunkError, ContextNotFoundError
@@ -23,6 +25,9 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
 
 
 _AROUND: Final = 2  # file lines shown before and after the closest region
+# What follows `@@ ` in a unified diff's hunk header (`@@ -1,2 +1,2 @@ def f():`), with the
+# section heading git writes after it. Compiled when first used (a failure): start-up time.
+_HUNK_HEADER: Final = r"-\d+(?:,\d+)? \+\d+(?:,\d+)? @@[ \t]?(.*)"
 
 def missing_chunk(
     index: LineIndex,
@@ -59,7 +64,14 @@ def missing_chunk(
 def missing_context(
     index: LineIndex, lines: Sequence[str], chunk: Chunk, context: str, start: int, where: Location
 ) -> ContextNotFoundError:
-    """The error for an `@@ context` line found nowhere at or after line index `start`."""
+    """The error for an `@@ context` line found nowhere at or after line index `start`.
+
+    An `@@ -1,2 +1,2 @@` line is a unified diff's hunk header: it is said so,
+    rather than that its numbers are not in the file (`_hunk_header`).
+    """
+    header = re.fullmatch(_HUNK_HEADER, context)
+    if header is not None:
+        return _hunk_header(chunk, context, header.group(1).strip(), where)
     details = [
         f"In {where.relative}, the @@ line at patch line {chunk.line} matches no line "
         f"(searched from line {start + 1})."
@@ -85,6 +97,26 @@ def missing_context(
         closest=Region(nearest[0], (lines[nearest[0]],), 0) if nearest else None,
         details=tuple(details),
         hints=tuple(hints),
+    )
+
+
+def _hunk_header(chunk: Chunk, context: str, section: str, where: Location) -> ContextNotFoundError:
+    """The error for a unified diff's hunk header used as an `@@` line (`section`: the
+    heading after it, such as `def f():`, or "")."""
+    instead = "'@@' alone" + (f", or '@@ {section}'" if section else "")
+    return ContextNotFoundError(
+        f"'@@ {context}' is a unified diff's hunk header, not an @@ line of this format "
+        f"(in {where.shown})",
+        path=where.relative,
+        patch_line=chunk.line,
+        expected=(context,),
+        context=context,
+        details=(
+            f"In {where.relative}, the @@ line at patch line {chunk.line} has line numbers. "
+            "An @@ line of this format holds no numbers: it is '@@' alone, or '@@ ' and a line "
+            "of the file to search for (the class or function the change is in).",
+        ),
+        hints=(f"Write {instead} in its place: chunks are found by their lines, not by numbers.",),
     )
 
 

@@ -9,8 +9,15 @@ caller with the folder's name. This module only opens and closes descriptors.
 import errno
 import os
 
-# O_PATH: a descriptor for *at() calls that needs no read permission on the folder.
-_FLAGS = getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+# O_PATH: a descriptor for *at() calls that needs no read permission on the folder. The
+# others are read with a default so that the module imports where they are missing
+# (Windows), where nothing of this runs (`_disk_tree.check_platform`).
+_FLAGS: int = (
+    getattr(os, "O_PATH", os.O_RDONLY)
+    | getattr(os, "O_DIRECTORY", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
 
 
 class FolderChanged(Exception):

@@ -1,6 +1,12 @@
-"""The files under a root folder, as the planner sees them (reads, never writes)."""
+"""The files under a root folder, as the planner sees them (reads, never writes).
+
+It is also the door to the disk: a `DiskTree` is made before any folder is read
+or written, so it is where a system that cannot keep the commit's guarantees is
+refused (`check_platform`).
+"""
 
 import os
+import signal
 import stat
 
 from .._errors import PatchIOError
@@ -12,10 +18,47 @@ from ._tree import FileState, Kind, State, Tree
 _NOT_WALKED = (".git", ".hg", ".svn")  # version control data: never a file a patch means
 
 
+def missing_calls() -> list[str]:
+    """The POSIX calls this system lacks that applying to a folder needs (none on Linux, macOS).
+
+    The guarantees of docs/safety.md rest on them: `fcntl.flock` (cooperating
+    writers take turns), `O_NOFOLLOW` and `O_DIRECTORY` with the `*at()` calls
+    (`dir_fd`: a folder swapped for a symlink cannot redirect a write),
+    `pthread_sigmask` (Ctrl-C waits for the commit). Windows has none of them.
+    The modules that use them read them when they run, or with a harmless
+    default at import, so that the package imports everywhere.
+    """
+    try:
+        import fcntl  # noqa: F401  (only its presence matters here; the commit imports it anyway)
+    except ImportError:
+        absent = ["fcntl"]
+    else:
+        absent = []
+    absent += [f"os.{name}" for name in ("O_NOFOLLOW", "O_DIRECTORY") if not hasattr(os, name)]
+    if os.open not in os.supports_dir_fd:
+        absent.append("dir_fd")
+    if not hasattr(signal, "pthread_sigmask"):
+        absent.append("signal.pthread_sigmask")
+    return absent
+
+
+def check_platform() -> None:
+    """Raise PatchIOError (one line, nothing read or written) where applying to a folder
+    cannot keep its guarantees; elsewhere (in memory: `apply_to_mapping`) nothing is needed."""
+    absent = missing_calls()
+    if absent:
+        raise PatchIOError(
+            f"Applying to a folder is not supported on this system: it lacks {', '.join(absent)}, "
+            "on which the all-or-nothing commit rests (docs/safety.md). Use Linux or macOS "
+            "(on Windows: WSL), or apply_to_mapping() in memory."
+        )
+
+
 class DiskTree(Tree):
     """The tree under `root`; paths resolve from `workdir` as `_paths.Resolver` says."""
 
     def __init__(self, root: str, policy: Policy, workdir: str = ".") -> None:
+        check_platform()  # before anything is read: where the commit cannot be safe, no folder is
         check_name(root, "root folder")
         if not os.path.isdir(root):
             raise PatchIOError(f"The root folder {os.path.abspath(root)} does not exist", path=root)

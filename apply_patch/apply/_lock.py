@@ -19,7 +19,6 @@ the commit checks every file again (see `_commit`).
 """
 
 import _thread  # threading itself costs the executable's start-up 3 ms
-import fcntl
 import os
 
 _THREADS = _thread.RLock()
@@ -79,6 +78,8 @@ class RootLock:
         return True
 
     def _lock(self, *, blocking: bool) -> None:
+        import fcntl  # here, not at import: the package imports where there is none (Windows)
+
         for folder in self.chain:
             try:
                 fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)

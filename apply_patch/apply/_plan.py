@@ -25,6 +25,7 @@ from ._tree import FileState, Kind, State, Tree
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import Final
 
     from ..format import Operation
 
@@ -364,6 +365,16 @@ def _count_lines(data: bytes) -> int:
     return data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
 
 
+# What to do about a file the default policy will not edit: the policy that edits it.
+BINARY_HINT: Final = (
+    "To edit it anyway, as text with its NUL bytes: --binary allow (in Python: binary=\"allow\")."
+)
+NON_UTF8_HINT: Final = (
+    "To edit it anyway, keeping the bytes that are not UTF-8 as they are: --non-utf8 preserve "
+    "(in Python: non_utf8=\"preserve\")."
+)
+
+
 def decode_file(data: bytes, where: Location, policy: Policy, line: int) -> TextFile:
     """A file's bytes → its text by the policy (binary, non-UTF-8); FilePolicyError naming `where` at patch `line`."""
     failure = f"Failed to read file to update {where.shown}"
@@ -373,6 +384,7 @@ def decode_file(data: bytes, where: Location, policy: Policy, line: int) -> Text
             f"{failure}: it looks binary (a NUL byte at offset {nul})",
             path=where.relative,
             patch_line=line,
+            hints=(BINARY_HINT,),
         )
     try:
         return split_text(data.decode("utf-8"))
@@ -384,6 +396,7 @@ def decode_file(data: bytes, where: Location, policy: Policy, line: int) -> Text
             f"from index {exc.start} (the file is not UTF-8 text)",
             path=where.relative,
             patch_line=line,
+            hints=(NON_UTF8_HINT,),
         ) from None
 
 

@@ -20,6 +20,9 @@ DRY_RUN_HEADER: Final = "Dry run, nothing was written. The patch applies and wou
 NOTHING_CHANGED: Final = "The patch was not applied; no file was changed."
 DRY_RUN_FAILED: Final = "Dry run: the patch does not apply; nothing was written."
 _OPERATION_NAMES: Final = {"A": "add", "M": "update", "D": "delete"}
+# The version of the `--json` objects (docs/cli.md): raised when a field is removed or
+# changes meaning, not when one is added.
+SCHEMA: Final = 1
 
 
 def summary(operations: Iterable[OperationResult], *, header: str = SUCCESS_HEADER) -> str:
@@ -101,6 +104,7 @@ def result_json(
 ) -> dict[str, Any]:
     """The `--json` document of a patch that applied (or would, in a dry run)."""
     return {
+        "schema": SCHEMA,
         "ok": True,
         "dry_run": dry_run,
         "operations": [_operation_json(op) for op in operations],
@@ -113,6 +117,7 @@ def result_json(
 def error_json(error: PatchError, *, dry_run: bool) -> dict[str, Any]:
     """The `--json` document of a patch that was not applied."""
     return {
+        "schema": SCHEMA,
         "ok": False,
         "dry_run": dry_run,
         "operations": [],

@@ -13,7 +13,8 @@ thread is not interrupted by them.
 import signal
 import sys
 
-HELD = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+# SIGHUP is missing on Windows, where no commit runs (`_disk_tree.check_platform`): the package imports.
+HELD = frozenset(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 _deferred: list[int] = []
 _defer = False
 _commits = 0  # commits (or rollbacks) finished in this process
@@ -54,7 +55,9 @@ class Held:
             return
         arrived = sorted(HELD & signal.sigpending() - self._old)
         for number in arrived:
-            signal.sigtimedwait([number], 0)  # taken off the pending set
+            # Taken off the pending set. It is pending and blocked, so sigwait returns at once;
+            # sigtimedwait would do the same, but macOS has none.
+            signal.sigwait([number])
         signal.pthread_sigmask(signal.SIG_SETMASK, self._old)
         if _defer:
             _deferred.extend(arrived)

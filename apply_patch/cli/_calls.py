@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from .._errors import PatchError
 from ..responses import apply_calls
-from . import _options
+from . import _options, _output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,8 +44,7 @@ def main(argv: Sequence[str]) -> int:
         return 2
     text = json.dumps(outputs, indent=2, ensure_ascii=False) + "\n"
     # A lone surrogate (a JSON input may hold one) becomes its JSON escape, `\udc80`.
-    sys.stdout.buffer.write(text.encode("utf-8", "backslashreplace"))
-    sys.stdout.flush()
+    _output.write_bytes(text.encode("utf-8", "backslashreplace"))
     return 0 if all(output["status"] == "completed" for output in outputs) else 1
 
 
@@ -79,7 +78,7 @@ def _read(file: str | None) -> str:
 
 
 def _argument_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _options.argument_parser(
         prog="apply_patch calls",
         description=(
             "Apply the apply_patch_call items of the Responses API's native apply_patch tool "

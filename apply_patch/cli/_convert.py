@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from ..make import ConvertOptions, convert, reader_of
 from .._errors import PatchError
+from . import _options, _output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
@@ -49,7 +50,7 @@ def main(argv: Sequence[str]) -> int:
     for path in result.skipped:
         sys.stderr.write(f"Skipped {path}: binary\n")
     if result.patch.operations:
-        sys.stdout.buffer.write(str(result.patch).encode("utf-8"))
+        _output.write_bytes(str(result.patch).encode("utf-8"))
     return 0
 
 
@@ -65,16 +66,24 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _options.argument_parser(
         prog="apply_patch convert",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("diff", nargs="?", metavar="DIFF", help="the diff file (default: stdin)")
     parser.add_argument(
-        "-p", "--strip", type=int, default=1, metavar="N",
-        help="leading path components to remove, as patch -pN (default: 1, for a/ and b/)",
+        "-p", "--strip", type=_count, default=1, metavar="N",
+        help="leading path components to remove, as patch -pN (default: 1, for a/ and b/); "
+        "a path left with none is refused, as git apply refuses it",
     )
     parser.add_argument(
         "--old", metavar="DIR", help="the folder holding the old files (exact hints, checks)"

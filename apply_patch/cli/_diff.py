@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from .._errors import PatchError, UnsupportedChangeError
+from . import _options, _output
 from ..make import Options, TreeDiff, diff_trees, VCS_FOLDERS, FolderFiles, read_folder
 
 TYPE_CHECKING = False
@@ -49,7 +50,7 @@ def main(argv: Sequence[str]) -> int:
     for path in result.skipped:
         sys.stderr.write(f"Skipped {path}: a binary file\n")
     if result.patch.operations:
-        sys.stdout.buffer.write(str(result.patch).encode("utf-8"))
+        _output.write_bytes(str(result.patch).encode("utf-8"))
     return 0
 
 
@@ -116,7 +117,7 @@ def _count(text: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _options.argument_parser(
         prog="apply_patch diff",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -16,9 +16,9 @@ import sys
 from collections.abc import Sequence
 
 from .._errors import FilePolicyError, PatchError
-from ..apply import ApplyResult, Replay, error_json, failure, result_json, warnings_text
+from ..apply import SCHEMA, ApplyResult, Replay, error_json, failure, result_json, warnings_text
 from ..extract import BrokenPatch, Extracted, FoundEdits, extract_patches
-from . import _options
+from . import _options, _output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
@@ -28,6 +28,10 @@ NONE_FOUND: Final = "no apply_patch call found"
 OUTSIDE_ROOT: Final = "Working folder '{}' is outside the root folder {}"
 DRY_RUN_ALONE: Final = "apply_patch extract: error: --dry-run needs --apply"
 STOPPED: Final = "Stopped at patch {} of {}: {} applied, {} not applied."
+DRY_RUN_STOPPED: Final = "Stopped at patch {} of {}: {} would apply, {} would not be applied (dry run: nothing was written)."
+# `--json`'s status of a patch that applied; in a dry run, nothing is: it would apply.
+APPLIED: Final = "applied"
+WOULD_APPLY: Final = "would apply"
 
 DESCRIPTION: Final = """\
 Find every apply_patch call in FILE (or stdin): a shell script, a JSON argv
@@ -52,10 +56,10 @@ def main(argv: Sequence[str]) -> int:
         return 1
     found = extract_patches(text)
     if options.json and not options.apply:
-        sys.stdout.write(json.dumps([_as_json(item) for item in found], indent=2) + "\n")
+        _output.write(json.dumps([_as_json(item) for item in found], indent=2) + "\n")
     if not found:
         if options.json and options.apply:
-            sys.stdout.write("[]\n")
+            _output.write("[]\n")
         sys.stderr.write(NONE_FOUND + "\n")
         return 1
     if options.apply:
@@ -64,12 +68,12 @@ def main(argv: Sequence[str]) -> int:
     if not options.json:
         for number, item in enumerate(found, 1):
             error = f": {item.error.headline}" if isinstance(item, BrokenPatch) else ""
-            sys.stdout.write(_header(number, found, item, error) + _with_newline(item.patch))
+            _output.write(_header(number, found, item, error) + _with_newline(item.patch))
     return 0
 
 
 def _argument_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _options.argument_parser(
         prog="apply_patch extract",
         usage="apply_patch extract [--json] [FILE]\n"
         "       apply_patch extract --apply [--json] [--dry-run] [-C DIR] [POLICY OPTIONS] [FILE]",
@@ -81,8 +85,8 @@ def _argument_parser() -> argparse.ArgumentParser:
         "--json",
         action="store_true",
         help="print a JSON list: patch, workdir, line, source, error; with --apply, one "
-        "object per patch: its status (applied, not applied, skipped) and the --json "
-        "object of apply_patch",
+        "object per patch: its status (applied, or with --dry-run would apply; not applied; "
+        "skipped) and the --json object of apply_patch",
     )
     parser.add_argument("--apply", action="store_true", help="apply the patches in order")
     group = parser.add_argument_group("with --apply (as for apply_patch itself)")
@@ -109,6 +113,7 @@ def _read_file(path: str) -> bytes:
 def _as_json(item: Extracted) -> dict[str, object]:
     error = str(item.error) if isinstance(item, BrokenPatch) else None
     document: dict[str, object] = {
+        "schema": SCHEMA,
         "patch": item.patch,
         "workdir": item.workdir,
         "line": item.line,
@@ -150,17 +155,18 @@ def _apply_all(found: Sequence[Extracted], replay: Replay, *, as_json: bool) -> 
                               **error_json(outcome, dry_run=replay.dry_run)})  # fmt: skip
             if not as_json:
                 sys.stderr.write(_header(number, found, item) + failure(outcome, dry_run=replay.dry_run))
-                sys.stderr.write(STOPPED.format(number, len(found), number - 1, len(found) - number + 1) + "\n")
+                stopped_at = DRY_RUN_STOPPED if replay.dry_run else STOPPED
+                sys.stderr.write(stopped_at.format(number, len(found), number - 1, len(found) - number + 1) + "\n")
             continue
-        documents.append({**_identity(number, item), "status": "applied", **result_json(
+        status = WOULD_APPLY if replay.dry_run else APPLIED
+        documents.append({**_identity(number, item), "status": status, **result_json(
             outcome.operations, outcome.warnings, dry_run=outcome.dry_run, diff=None)})  # fmt: skip
         if not as_json:
-            sys.stdout.write(_header(number, found, item) + outcome.summary)
+            _output.write(_header(number, found, item) + outcome.summary)
             sys.stderr.write(warnings_text(outcome.warnings))
     if as_json:
         text = json.dumps(documents, indent=2, ensure_ascii=False) + "\n"
-        sys.stdout.buffer.write(text.encode("utf-8", "backslashreplace"))
-        sys.stdout.flush()
+        _output.write_bytes(text.encode("utf-8", "backslashreplace"))
     return 1 if stopped else 0
 
 
@@ -170,8 +176,8 @@ def _identity(number: int, item: Extracted) -> dict[str, object]:
 
 def _skipped(replay: Replay) -> dict[str, object]:
     """The --json fields of a patch not tried (after one that was not applied)."""
-    return {"ok": False, "dry_run": replay.dry_run, "operations": [], "warnings": [],
-            "diff": None, "error": None}  # fmt: skip
+    return {"schema": SCHEMA, "ok": False, "dry_run": replay.dry_run, "operations": [],
+            "warnings": [], "diff": None, "error": None}  # fmt: skip
 
 
 def _apply_one(item: Extracted, replay: Replay) -> ApplyResult | PatchError:

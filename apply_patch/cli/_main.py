@@ -19,7 +19,7 @@ from ..apply import (
     warnings_text,
 )
 from .._errors import PatchError, os_reason
-from . import _options
+from . import _options, _output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # start-up time: typing, argparse and importlib.metadata cost more than the rest
@@ -33,6 +33,8 @@ USAGE: Final = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch"
 EXTRA_ARGUMENT: Final = "Error: apply_patch accepts exactly one argument."
 NOT_UTF8_ARGUMENT: Final = "Error: apply_patch requires a UTF-8 PATCH argument."
 STDIN_FAILED: Final = "Error: Failed to read PATCH from stdin."
+NO_PATCH: Final = "Error: no patch: there is no PATCH argument, and stdin is empty."
+SEE_HELP: Final = "Run 'apply_patch --help' for the options, examples and exit codes."
 
 DESCRIPTION: Final = """\
 Apply a patch in the Codex apply_patch format (*** Begin Patch ... *** End Patch)
@@ -46,6 +48,22 @@ other commands (each has --help):
   apply_patch convert [DIFF]   turn a unified diff into a patch
   apply_patch calls [FILE]     apply the Responses API's apply_patch_call items (JSON)
   apply_patch serve            run an MCP server over stdio (needs apply-patch[mcp])
+"""
+
+EPILOG: Final = """\
+examples:
+  apply_patch < change.patch                      apply the patch in change.patch
+  apply_patch --dry-run --diff < change.patch     show what it would change; write nothing
+  apply_patch -C src "$(cat change.patch)"        the patch as the argument, under src/
+  git diff | apply_patch --format unified-diff    apply a unified diff as it is
+  apply_patch extract --apply session.log         replay the patches of an agent's log
+
+exit codes:
+  0    the patch was applied (--dry-run: it applies; nothing was written)
+  1    the patch was not applied (--dry-run: it does not apply); no file was changed
+  2    usage error: nothing was read or written
+  130  interrupted (Ctrl-C) before the commit; no file was changed
+  A reader of stdout that goes away (| head) changes neither the files nor the exit code.
 """
 
 
@@ -66,22 +84,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     Never a traceback: Ctrl-C before the commit ends with nothing changed
     (exit 130); any unexpected error is one line and exit 1 (nothing changed:
     the commit undoes itself on any exception). A signal held during a
-    commit is honoured once the summary is printed (`_signals`).
+    commit is honoured once the summary is printed (`_signals`). A reader of
+    stdout that goes away (`| head`) changes nothing: the rest of the output
+    is dropped quietly and the exit code is what it would have been (`_output`).
     """
     _signals.defer()
     try:
         code = _main(argv)
     except KeyboardInterrupt:
-        if _signals.commits_done():  # `extract --apply`: the patches before this one stay
-            _say("apply_patch: interrupted; the patches applied before stay applied.\n")
-        else:
-            _say(f"apply_patch: interrupted. {NOTHING_CHANGED}\n")
+        _say(f"apply_patch: interrupted{_outcome(argv)}\n")
         return 130
-    except Exception as exc:  # a bug of ours: one clean line, never a traceback
-        _say(f"apply_patch: internal error: {type(exc).__name__}: {exc}. {NOTHING_CHANGED}\n")
+    except _output.OutputError as exc:  # a subcommand's result could not be printed
+        _say(f"apply_patch: the output could not be written: {exc.reason}{_outcome(argv)}\n")
         return 1
+    except Exception as exc:  # a bug of ours: one clean line, never a traceback
+        _say(f"apply_patch: internal error: {type(exc).__name__}: {exc}{_outcome(argv)}\n")
+        return 1
+    code = _flushed(code, argv)
     if code == 0:  # after an error (its rollback done) the exit status is the error's
         _signals.honour()
+    return code
+
+
+def _outcome(argv: Sequence[str] | None) -> str:
+    """What a run cut short by an exception leaves on disk, said truthfully.
+
+    No commit has happened in this process, or the commit undid itself: no file
+    changed. After a commit (`extract --apply`, `calls`: several patches, one
+    after the other) the patches applied before stay applied. Applying one patch
+    never gets here after its commit (`_print_result` catches everything).
+    """
+    if _signals.commits_done():
+        return "; the patches applied before stay applied."
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in SUBCOMMANDS:  # listing, making or serving: no patch was in question
+        return ". No file was changed."
+    return f". {NOTHING_CHANGED}"
+
+
+def _flushed(code: int, argv: Sequence[str] | None) -> int:
+    """`code`, once what is left of stdout is flushed (before the interpreter's own last flush,
+    which would print a traceback-like error). A write error other than a closed pipe is
+    said, and makes the exit code 1: the command's result was not printed."""
+    try:
+        _output.flush()
+    except _output.OutputError as exc:
+        _say(f"apply_patch: the output could not be written: {exc.reason}{_outcome(argv)}\n")
+        return code or 1
     return code
 
 
@@ -141,6 +190,9 @@ def _main(argv: Sequence[str] | None) -> int:
                 patch, chosen, options.root, dry_run=options.dry_run, policy=_options.policy(options)
             )
     except PatchError as error:
+        from ._advice import with_format_hint  # what to do next, when it is about --format
+
+        error = with_format_hint(error, patch, options.format)
         if options.json:
             _print_json(_with_format(error_json(error, dry_run=options.dry_run), options.format, chosen))
         else:
@@ -148,9 +200,11 @@ def _main(argv: Sequence[str] | None) -> int:
         return 1
     try:  # the patch is applied: nothing from here on may turn it into "not applied"
         _print_result(result, options, chosen)
-    except OSError as exc:  # stdout on a full disk, a closed pipe
-        _silence_stdout()
-        _say(f"apply_patch: the patch was applied, but its summary could not be printed: {os_reason(exc)}\n")
+    except Exception as exc:  # stdout on a full disk (a closed pipe is no error: `_output`)
+        done = "applies (dry run: nothing was written)" if result.dry_run else "was applied"
+        reason = exc.reason if isinstance(exc, _output.OutputError) else os_reason(exc)
+        _output.drop()  # said once: the interpreter's last flush must not fail again
+        _say(f"apply_patch: the patch {done}, but its summary could not be printed: {reason}\n")
     return 0
 
 
@@ -160,23 +214,14 @@ def _print_result(result: ApplyResult, options: argparse.Namespace | _options.De
         document = result_json(result.operations, result.warnings, dry_run=result.dry_run, diff=diff)
         _print_json(_with_format(document, options.format, chosen))
     else:
-        sys.stdout.write(result.summary)
-        if options.diff:
-            sys.stdout.write(result.diff)
-        sys.stderr.write(warnings_text(result.warnings))
-    sys.stdout.flush()
+        summary, diff = result.summary, result.diff if options.diff else ""
+        if _output.colors_wanted(options.color):
+            from . import _color  # only to paint: start-up time
 
-
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null, so that the interpreter's last flush fails no more."""
-    import os
-
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, sys.stdout.fileno())
-        os.close(null)
-    except (OSError, ValueError, AttributeError):
-        pass
+            summary, diff = _color.summary(summary), _color.diff(diff)
+        _output.write(summary + diff)
+        _say(warnings_text(result.warnings))
+    _output.flush()
 
 
 def _with_format(document: dict[str, Any], asked: str, chosen: str) -> dict[str, Any]:
@@ -187,15 +232,19 @@ def _with_format(document: dict[str, Any], asked: str, chosen: str) -> dict[str,
 def _print_json(document: dict[str, object]) -> None:
     import json  # only when asked for: start-up time matters
 
-    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    _output.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
 
 
 def _read_patch(arguments: list[str], stdin: TextIO | None, stderr: TextIO) -> str | int:
-    """The patch text, or the exit code after printing the reference's message."""
+    """The patch text, or the exit code after printing the reference's message (and, for a
+    usage error, what to do instead)."""
     if arguments[:1] == ["--"]:
         arguments = arguments[1:]
     if len(arguments) > 1:
-        stderr.write(EXTRA_ARGUMENT + "\n")
+        from ._advice import extra_arguments
+
+        advice = extra_arguments(arguments, SUBCOMMANDS)
+        stderr.write(EXTRA_ARGUMENT + "\n" + (advice and advice + "\n"))
         return 2
     if arguments:
         try:
@@ -208,8 +257,8 @@ def _read_patch(arguments: list[str], stdin: TextIO | None, stderr: TextIO) -> s
         stderr.write(f"{STDIN_FAILED}\nstdin is closed\n")
         return 1
     data = stdin.buffer.read()
-    if not data:
-        stderr.write(USAGE + "\n")
+    if not data:  # the reference prints its usage alone
+        stderr.write(f"{NO_PATCH}\n{USAGE}\n{SEE_HELP}\n")
         return 2
     try:
         return data.decode("utf-8")
@@ -225,6 +274,7 @@ def _argument_parser() -> argparse.ArgumentParser:
         prog="apply_patch",
         usage="apply_patch [OPTIONS] 'PATCH'\n       echo 'PATCH' | apply_patch [OPTIONS]",
         description=DESCRIPTION,
+        epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _options.add_root(options)
@@ -241,6 +291,13 @@ def _argument_parser() -> argparse.ArgumentParser:
         choices=_options.FORMATS,
         help="what the input is: a Codex patch, SEARCH/REPLACE blocks (Aider), a unified diff "
         "(git diff, diff -u), or auto (the first marker says; --json names it) (default: codex)",
+    )
+    options.add_argument(
+        "--color",
+        default="auto",
+        choices=_options.COLORS,
+        help="colour the summary and --diff: auto (when stdout is a terminal; NO_COLOR set: "
+        "never, FORCE_COLOR set: always), always, never; --json never is (default: auto)",
     )
     _options.add_policies(parser, options)
     _options.add_version(options)

@@ -20,11 +20,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # start-up time: typing and argparse are imported only when used
     import argparse
     from collections.abc import Callable, Sequence
-    from typing import Any, Final
+    from typing import Any, Final, NoReturn
 
 
 # `apply_patch --format`: the formats the executable reads (cli/_formats applies them).
 FORMATS: Final = ("codex", "search-replace", "unified-diff", "auto")
+# `apply_patch --color`: when the summary and --diff are coloured (cli/_color says how).
+COLORS: Final = ("auto", "always", "never")
 
 
 def new_parser(**settings: Any) -> tuple[argparse.ArgumentParser, argparse._ArgumentGroup]:
@@ -38,11 +40,40 @@ def new_parser(**settings: Any) -> tuple[argparse.ArgumentParser, argparse._Argu
     """
     import argparse
 
-    parser = argparse.ArgumentParser(add_help=False, **settings)
+    parser = argument_parser(add_help=False, **settings)
     options = parser.add_argument_group("options")
     options.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
                          help="show this help message and exit")  # fmt: skip
     return parser, options
+
+
+def argument_parser(**settings: Any) -> argparse.ArgumentParser:
+    """`argparse.ArgumentParser(**settings)`, whose usage errors also say what was probably
+    meant: `unrecognized arguments: --dryrun (did you mean --dry-run?)`."""
+    import argparse
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:
+            super().error(message + _did_you_mean(self, message))
+
+    return _Parser(**settings)
+
+
+def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
+    """` (did you mean --dry-run?)` for the options of an "unrecognized arguments" `message`
+    that are close to one of `parser`'s, else ""."""
+    prefix = "unrecognized arguments: "
+    if not message.startswith(prefix):
+        return ""
+    from ._advice import closest  # an error: its imports cost nothing that matters
+
+    known = [name for name in parser._option_string_actions if name.startswith("--")]
+    guesses = [
+        guess
+        for word in message[len(prefix) :].split()
+        if word.startswith("--") and (guess := closest(word.partition("=")[0], known))
+    ]
+    return f" (did you mean {' or '.join(guesses)}?)" if guesses else ""
 
 
 def parse(build: Callable[[], argparse.ArgumentParser], argv: Sequence[str]) -> argparse.Namespace | int:
@@ -100,7 +131,7 @@ def policy(options: argparse.Namespace | Defaults) -> Policy:
 
 
 def add_version(parser: argparse._ActionsContainer) -> None:
-    """`--version`: prints `PROG VERSION`; the version is read only then."""
+    """`-V`, `--version`: prints `PROG VERSION`; the version is read only then."""
     import argparse
 
     class _Version(argparse.Action):
@@ -109,10 +140,12 @@ def add_version(parser: argparse._ActionsContainer) -> None:
                              help="print the version and exit")  # fmt: skip
 
         def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:  # the parser, not a group
-            sys.stdout.write(f"{parser.prog} {version()}\n")
+            from . import _output  # a closed stdout drops the line quietly
+
+            _output.write(f"{parser.prog} {version()}\n")
             parser.exit()
 
-    parser.add_argument("--version", action=_Version, dest=argparse.SUPPRESS)
+    parser.add_argument("-V", "--version", action=_Version, dest=argparse.SUPPRESS)
 
 
 def version() -> str:
@@ -141,6 +174,7 @@ class Defaults:
         "json": False,
         "unique": False,
         "format": "codex",
+        "color": "auto",
         **dict.fromkeys(CHOICES),
     }
 

@@ -32,7 +32,7 @@ from ..tools import DESCRIPTION, INSTRUCTIONS, PATCH_SCHEMA, TOOL_NAME
 from ..apply import ApplyResult, apply_patch, error_json, failure, result_json
 from .._policy import Policy
 from ..format import OPERATION_TYPES
-from . import _options
+from . import _options, _output
 from ._options import FORMATS
 
 TYPE_CHECKING = False
@@ -48,6 +48,9 @@ MISSING_SDK: Final = (
     "apply_patch serve needs the MCP SDK (the [mcp] extra): from a clone of apply_patch, "
     "run .venv/bin/pip install '.[mcp]' (the package is not on PyPI yet)"
 )
+CLOSED_STDIO: Final = "apply_patch serve: stdin or stdout is closed: an MCP client talks to the server through both"
+# The client closed its end of the pipes: the server stops, as when it closes stdin.
+_CLIENT_GONE: Final = (BrokenPipeError, ConnectionResetError)
 
 _OPERATIONS_SCHEMA: Final = {
     "type": "object",
@@ -180,9 +183,21 @@ def main(argv: Sequence[str]) -> int:
     except ImportError:
         sys.stderr.write(MISSING_SDK + "\n")
         return 2
+    if sys.stdin is None or sys.stdout is None:
+        sys.stderr.write(CLOSED_STDIO + "\n")
+        return 2
     import anyio
 
-    anyio.run(_serve_stdio, server)
+    try:
+        anyio.run(_serve_stdio, server)
+    except BaseExceptionGroup as group:  # the task group's errors: all a client gone?
+        if group.split(_CLIENT_GONE)[1] is not None:
+            raise
+    except _CLIENT_GONE:
+        pass
+    else:
+        return 0
+    _output.drop()  # the client closed its end while an answer was written: that is its way to stop
     return 0
 
 
@@ -194,7 +209,7 @@ async def _serve_stdio(server: Server[Any]) -> None:
 
 
 def _argument_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _options.argument_parser(
         prog="apply_patch serve",
         description="Serve the apply_patch tools over MCP (stdio), confined to one root folder.",
     )

@@ -13,9 +13,11 @@ deletes it (`+++ /dev/null`) but adds lines, is refused: those lines would
 otherwise be dropped without a word.
 
 Paths lose their first `strip` components (`a/`, `b/`, or the folder names of
-`diff -ruN old new`), as with `patch -p1`; a path with no more components
-than that keeps its last one. `rename from`/`copy from` lines carry no `a/`,
-so they lose one component fewer.
+`diff -ruN old new`), as with `patch -p1`. A path with no more components
+than that is refused, as `git apply` refuses it (`-p5` on `a/x.txt`), but
+for a path of one component with `strip` 1, kept as it is (`diff -u old.txt
+new.txt`). `rename from`/`copy from` lines carry no `a/`, so they lose one
+component fewer.
 """
 
 from __future__ import annotations
@@ -258,8 +260,8 @@ def _git_paths(
 ) -> tuple[str | None, str | None]:
     for kind in ("rename", "copy"):
         if f"{kind} from" in info:
-            old = _strip(_unquote(info[f"{kind} from"], number)[0], strip - 1)
-            new = _strip(_unquote(info[f"{kind} to"], number)[0], strip - 1)
+            old = _strip(_unquote(info[f"{kind} from"], number)[0], strip - 1, number)
+            new = _strip(_unquote(info[f"{kind} to"], number)[0], strip - 1, number)
     if "new file mode" in info:
         old = None
     if "deleted file mode" in info:
@@ -381,7 +383,7 @@ def _header_path(value: str, strip: int, number: int) -> str | None:
     path, rest = _unquote(value, number) if value.startswith('"') else value.partition("\t")[::2]
     if path == "/dev/null" or _is_epoch(rest.strip()):
         return None
-    return _strip(path, strip)
+    return _strip(path, strip, number)
 
 
 def _is_epoch(stamp: str) -> bool:
@@ -401,12 +403,12 @@ def _git_line_paths(value: str, strip: int, number: int) -> tuple[str | None, st
     if value.startswith('"'):
         old, rest = _unquote(value, number)
         new = _unquote(rest[1:], number)[0] if rest.startswith(' "') else rest[1:]
-        return _strip(old, strip), _strip(new, strip)
+        return _strip(old, strip, number), _strip(new, strip, number)
     half = (len(value) - 1) // 2  # `a/P b/P`: the same path twice, split in the middle
     if len(value) % 2 == 1 and value[half] == " ":
-        return _strip(value[:half], strip), _strip(value[half + 1 :], strip)
+        return _strip(value[:half], strip, number), _strip(value[half + 1 :], strip, number)
     old, _, new = value.partition(" ")
-    return _strip(old, strip), _strip(new, strip)
+    return _strip(old, strip, number), _strip(new, strip, number)
 
 
 def _unquote(value: str, number: int) -> tuple[str, str]:
@@ -448,6 +450,17 @@ def _binary_names(names: str, strip: int) -> tuple[str | None, str | None]:
     return names, names
 
 
-def _strip(path: str, count: int) -> str:
+def _strip(path: str, count: int, line: int | None = None) -> str:
+    """`path` without its first `count` components; UnifiedDiffError if nothing would be left
+    (at diff `line`), but for a one-component path and `count` 1, kept as it is."""
     parts = path.split("/")
-    return "/".join(parts[count:]) if len(parts) > count else parts[-1]
+    if len(parts) > count:
+        return "/".join(parts[count:])
+    if len(parts) == 1 and count == 1:  # `diff -u old.txt new.txt`: no a/ nor b/ to drop
+        return path
+    have = f"{len(parts)} component{'s' if len(parts) > 1 else ''}"
+    raise UnifiedDiffError(
+        f"removing {count} leading path components (-p{count}) from '{path}' leaves no file "
+        f"name: it has {have} (use -p{len(parts) - 1} or less)",
+        line=line,
+    )

@@ -84,7 +84,8 @@ def convert_unified_diff(
     `old`: the old files, as a folder or a mapping of relative path to
     content, for exact hints, `*** End of File` and endings (see the module).
     `strip`: leading path components to drop (1: `a/`, `b/`). Raises
-    UnifiedDiffError for a malformed diff or one that does not match `old`,
+    UnifiedDiffError for a malformed diff, one that does not match `old`, or
+    a path that `strip` would leave without a name (as `git apply -pN`),
     BinaryFileError for a binary diff (unless `skip_binary`), and
     UnsupportedChangeError for a change the format cannot express.
     """

@@ -52,6 +52,7 @@ def test_json_of_an_applied_patch(tmp_path: Path) -> None:
     code, document = _json(tmp_path)
     assert code == 0
     assert document == {
+        "schema": 1,
         "ok": True,
         "dry_run": False,
         "operations": [
@@ -105,7 +106,9 @@ def test_json_of_a_chunk_not_found(tmp_path: Path) -> None:
     assert code == 1
     assert snapshot(tmp_path) == before
     error = document.pop("error")
-    assert document == {"ok": False, "dry_run": False, "operations": [], "warnings": [], "diff": None}
+    assert document == {
+        "schema": 1, "ok": False, "dry_run": False, "operations": [], "warnings": [], "diff": None
+    }
     message = error.pop("message")
     assert error == {
         "kind": "context_not_found",

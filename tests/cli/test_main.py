@@ -11,6 +11,11 @@ import pytest
 from _support import NOTHING_CHANGED, POLICY_OPTIONS, executable, run_cli, snapshot
 
 USAGE = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch\n"
+# Empty stdin and no argument: the reference prints its usage alone; we say what is missing first.
+NO_PATCH = (
+    "Error: no patch: there is no PATCH argument, and stdin is empty.\n" + USAGE
+    + "Run 'apply_patch --help' for the options, examples and exit codes.\n"
+)
 SUCCESS = "Success. Updated the following files:\n"
 ADD_A = "*** Begin Patch\n*** Add File: a.txt\n+hello\n*** End Patch\n"
 
@@ -36,9 +41,15 @@ def test_python_dash_m_is_the_same_program(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "stdin", "code", "stderr"),
     [
-        ([], b"", 2, USAGE),
+        ([], b"", 2, NO_PATCH),
         (["one", "two"], b"", 2, "Error: apply_patch accepts exactly one argument.\n"),
-        ([ADD_A, "--codex"], b"", 2, "Error: apply_patch accepts exactly one argument.\n"),
+        (
+            [ADD_A, "--codex"],
+            b"",
+            2,
+            "Error: apply_patch accepts exactly one argument.\n"
+            "Options go before the patch: apply_patch --codex 'PATCH'.\n",
+        ),
         (
             [""],
             b"",

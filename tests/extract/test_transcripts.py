@@ -39,7 +39,7 @@ def test_the_fixtures_cover_every_kind_of_text() -> None:
 def test_executable_json(path: Path, tmp_path: Path) -> None:
     expected = _expected(path)
     result = run_cli(["extract", "--json", str(path)], tmp_path)
-    assert json.loads(result.stdout) == expected
+    assert json.loads(result.stdout) == [{"schema": 1, **item} for item in expected]
     assert result.stderr == (b"" if expected else b"no apply_patch call found\n")
     assert result.returncode == (0 if expected else 1)
     assert snapshot(tmp_path) == {}  # listing writes nothing

@@ -1,0 +1,79 @@
+"""What to do next, for mistakes made on the command line rather than in the patch.
+
+The library's messages speak to whoever wrote the patch (often a model); these
+hints speak to whoever ran the executable: the input is in another format than
+`--format` says (`apply_patch --format unified-diff`), an option came after the
+patch, an option or a subcommand was misspelt. Imported only when something
+failed (start-up time: `difflib`, regular expressions).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .._errors import PatchError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    from collections.abc import Iterable, Sequence
+    from typing import Final
+
+# The line that gives each format away, in the order they are tried on each line of the
+# input. Stricter than `--format auto` (`_formats.detect`): a hint must not mislead, so a
+# unified diff needs its `---`/`+++` pair or an `@@ -1,2 +1,2 @@` line.
+_SIGNS: Final = (
+    ("codex", re.compile(r"[ \t]*\*\*\* Begin Patch[ \t]*$", re.M)),
+    ("search-replace", re.compile(r"<{5,9} SEARCH>?[ \t]*$", re.M)),
+    ("unified-diff", re.compile(r"diff --git |--- \S.*\n\+\+\+ \S|@@ -\d+(,\d+)? \+\d+(,\d+)? @@", re.M)),
+)
+_FORMAT_HINTS: Final = {
+    "codex": "The input is a Codex patch (it has a '*** Begin Patch' line): apply it with "
+    "--format codex (the default) or --format auto.",
+    "search-replace": "The input holds SEARCH/REPLACE blocks ('<<<<<<< SEARCH' lines): apply "
+    "them with --format search-replace (or --format auto).",
+    "unified-diff": "The input is a unified diff ('---'/'+++' and '@@ -1,2 +1,2 @@' lines): "
+    "apply it as it is with --format unified-diff (or --format auto).",
+}
+
+
+def seen_format(text: str) -> str | None:
+    """The format whose sign comes first in `text`, or None when no line gives one away."""
+    found = [(match.start(), name) for name, sign in _SIGNS if (match := sign.search(text))]
+    return min(found)[1] if found else None
+
+
+def with_format_hint(error: PatchError, text: str, asked: str) -> PatchError:
+    """`error`, with a hint naming the right `--format` when the input is plainly in another
+    format than the one `asked` for (it could not be read: a syntax error). The hint comes
+    first in `error.hints` (the library's may tell a model how to rewrite the input; on the
+    command line, the option is the quicker way), so that the text printed and `--json`'s
+    `hints` both carry it."""
+    if asked == "auto" or error.kind not in ("syntax", "unified_diff"):
+        return error
+    seen = seen_format(text)
+    if seen is not None and seen != asked:
+        error.hints = (_FORMAT_HINTS[seen], *error.hints)
+    return error
+
+
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice most like `word` (a misspelt option or command), if one is close enough."""
+    import difflib
+
+    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.7)
+    return found[0] if found else None
+
+
+def extra_arguments(arguments: Sequence[str], commands: Iterable[str]) -> str:
+    """What to say after "accepts exactly one argument" about these `arguments`.
+
+    Options after the patch: options go first. A first argument that is a
+    misspelt command: the command. Otherwise nothing.
+    """
+    if any(a.startswith("-") and a != "-" for a in arguments[1:]):
+        shown = " ".join(arguments[1:])
+        return f"Options go before the patch: apply_patch {shown} 'PATCH'."
+    command = closest(arguments[0], commands) if arguments else None
+    if command is not None:
+        return f"'{arguments[0]}' is no command: did you mean apply_patch {command}?"
+    return ""
