@@ -62,6 +62,8 @@ def blank_tolerant(
     wanted = [text.rstrip() for text in pattern if text.strip()]
     if not wanted or not pattern[0].strip() or not pattern[-1].strip():
         return []
+    if not all(index.contains(text) for text in wanted):
+        return []  # a line found nowhere: no place (and no walk over the whole file)
     solid = [i for i in range(start, len(file_lines)) if file_lines[i].strip()]
     keys = [file_lines[i].rstrip() for i in solid]
     places: list[tuple[tuple[str, ...], int]] = []

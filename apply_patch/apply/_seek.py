@@ -153,6 +153,11 @@ class LineIndex:
                 return Match(found, tier)
         return None
 
+    def contains(self, text: str) -> bool:
+        """Whether `text` occurs anywhere in the file, inside a line or across lines (a quick
+        test before a slower search: text found nowhere cannot be part of a match)."""
+        return text in self._joined_lines().text
+
     def _joined_lines(self) -> _Joined:
         if self._joined is None:
             self._joined = _Joined(self._lines)
