@@ -101,14 +101,6 @@ def checked(edits: Iterable[Edit]) -> list[Edit]:
             raise EditError(f"Edit {number} is a {type(edit).__name__}, not a StrReplace, CreateFile or Insert")
         if not isinstance(edit.path, str) or not edit.path:
             raise EditError(f"Edit {number} has no path", patch_line=number)
-        if os.sep == "/" and _windows_absolute(edit.path):  # here a file name, never what was meant
-            raise EditError(
-                f"The path of {edit.label or f'edit {number}'}, {edit.path}, is a Windows absolute path "
-                "outside the session's folder: here it would name a file called so, not that file "
-                "(give the path relative to the root)",
-                path=edit.path,
-                patch_line=edit.line or number,
-            )
         if isinstance(edit, StrReplace) and edit.expected is not None and edit.expected < 1:
             raise EditError(
                 f"Edit {number} expects {edit.expected} replacements: at least 1", patch_line=number
@@ -121,12 +113,6 @@ def checked(edits: Iterable[Edit]) -> list[Edit]:
             raise EditError(why, path=edit.path, patch_line=edit.line)
         numbered.append(edit)
     return numbered
-
-
-def _windows_absolute(path: str) -> bool:
-    from .extract import is_windows_absolute
-
-    return is_windows_absolute(path)
 
 
 def _refuse_placeholder_writes(edits: list[Edit], tree: Tree) -> None:

@@ -195,7 +195,7 @@ def _apply_one(item: Extracted, replay: Replay) -> ApplyResult | PatchError:
 def _folder(root: str, workdir: str) -> str | None:
     """`workdir` (relative to `root`, absolute, or from `~`) as a folder inside `root`, else None
     (a Windows absolute folder the session's did not hold, too: here it is a folder name)."""
-    from ..extract import is_windows_absolute
+    from ..apply import is_windows_absolute
 
     if os.sep == "/" and is_windows_absolute(workdir):
         return None
