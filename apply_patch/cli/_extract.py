@@ -184,8 +184,10 @@ def _apply_one(item: Extracted, replay: Replay) -> ApplyResult | PatchError:
         return FilePolicyError(outside, path=item.workdir)
     try:  # the folder may not exist: the commit makes it if a file is written there
         if isinstance(item, FoundEdits):  # another tool's edits, checked and planned as apply_edits does
-            from ..edits import replay_edits
+            from ..edits import replay_edits, replay_search_replace
 
+            if item.kind == "search-replace":  # a reply's blocks: names and blank lines as apply_search_replace reads them
+                return replay_search_replace(item.edits, replay, folder)
             return replay_edits(item.edits, replay, folder)
         return replay.apply(item.parsed, folder)
     except PatchError as error:
