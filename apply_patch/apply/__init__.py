@@ -65,6 +65,6 @@ __all__ = [
     "ApplyResult", "BOM", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState", "Kind",
     "LineIndex", "Location", "NOTHING_CHANGED", "OperationResult", "PatchWarning", "Policy",
     "PolicyValueError", "Replay", "TextFile", "Tree", "apply_operations", "apply_patch",
-    "apply_to_mapping", "decode_file", "error_json", "failure", "is_windows_absolute", "result_json", "signals",
-    "split_text", "unified_operations", "update_lines", "warnings_text",
+    "apply_to_mapping", "decode_file", "error_json", "failure", "is_windows_absolute",
+    "result_json", "signals", "split_text", "unified_operations", "update_lines", "warnings_text",
 ]

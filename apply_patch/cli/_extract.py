@@ -186,7 +186,7 @@ def _apply_one(item: Extracted, replay: Replay) -> ApplyResult | PatchError:
         if isinstance(item, FoundEdits):  # another tool's edits, checked and planned as apply_edits does
             from ..edits import replay_edits, replay_search_replace
 
-            if item.kind == "search-replace":  # a reply's blocks: names and blank lines as apply_search_replace reads them
+            if item.kind == "search-replace":  # a reply's blocks, read as apply_search_replace reads them
                 return replay_search_replace(item.edits, replay, folder)
             return replay_edits(item.edits, replay, folder)
         return replay.apply(item.parsed, folder)
