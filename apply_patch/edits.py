@@ -101,14 +101,6 @@ def checked(edits: Iterable[Edit]) -> list[Edit]:
             raise EditError(f"Edit {number} is a {type(edit).__name__}, not a StrReplace, CreateFile or Insert")
         if not isinstance(edit.path, str) or not edit.path:
             raise EditError(f"Edit {number} has no path", patch_line=number)
-        if os.sep == "/" and _windows_absolute(edit.path):  # here a file name, never what was meant
-            raise EditError(
-                f"The path of {edit.label or f'edit {number}'}, {edit.path}, is a Windows absolute path "
-                "outside the session's folder: here it would name a file called so, not that file "
-                "(give the path relative to the root)",
-                path=edit.path,
-                patch_line=edit.line or number,
-            )
         if isinstance(edit, StrReplace) and edit.expected is not None and edit.expected < 1:
             raise EditError(
                 f"Edit {number} expects {edit.expected} replacements: at least 1", patch_line=number
@@ -121,12 +113,6 @@ def checked(edits: Iterable[Edit]) -> list[Edit]:
             raise EditError(why, path=edit.path, patch_line=edit.line)
         numbered.append(edit)
     return numbered
-
-
-def _windows_absolute(path: str) -> bool:
-    from .extract import is_windows_absolute
-
-    return is_windows_absolute(path)
 
 
 def _refuse_placeholder_writes(edits: list[Edit], tree: Tree) -> None:
@@ -173,28 +159,51 @@ def apply_search_replace(
     not in the file is matched without it, with a warning.
     """
     chosen = policy_of(policy, options)
-    names = _Names(root, workdir, chosen)
+    replay = Replay(os.fspath(root), dry_run=dry_run, policy=chosen)
+    names = _Names(replay.root, os.fspath(workdir), chosen)
     edits: list[Edit] = list(parse_search_replace(text, names=names))
-    result, dropped = _applied_without_blank_first_lines(edits, root, workdir, dry_run, chosen)
+    return _replayed_blocks(edits, replay, os.fspath(workdir), names)
+
+
+def replay_search_replace(edits: Iterable[Edit], replay: Replay, workdir: str = ".") -> ApplyResult:
+    """The edits of SEARCH/REPLACE blocks read without a root (`parse_search_replace(text)`,
+    as extraction reads a log), planned and committed by `replay` as `apply_search_replace`
+    applies a reply: the path of a block that edits a file (a `StrReplace`) and names no
+    file is taken as the one file it is a mangled name of, and a blank first SEARCH line
+    not in the file is dropped, each with its warning. Raises as `apply_edits` does."""
+    names = _Names(replay.root, workdir, replay.policy)
+    named = [
+        replace(edit, path=names(edit.path, edit.line or number, True) or edit.path)
+        if isinstance(edit, StrReplace) and edit.old and isinstance(edit.path, str) and edit.path
+        else edit
+        for number, edit in enumerate(edits, 1)
+    ]
+    return _replayed_blocks(named, replay, workdir, names)
+
+
+def _replayed_blocks(edits: list[Edit], replay: Replay, workdir: str, names: _Names) -> ApplyResult:
+    """`edits` replayed (`_without_blank_first_lines`), the warnings about the reply's names
+    and dropped blank lines put before those of the plan."""
+    result, dropped = _without_blank_first_lines(edits, replay, workdir)
     notes = [*names.warnings, *dropped]
     return replace(result, warnings=(*notes, *result.warnings)) if notes else result
 
 
-def _applied_without_blank_first_lines(
-    edits: list[Edit], root: str | os.PathLike[str], workdir: str | os.PathLike[str], dry_run: bool, policy: Policy
+def _without_blank_first_lines(
+    edits: list[Edit], replay: Replay, workdir: str
 ) -> tuple[ApplyResult, list[PatchWarning]]:
-    """`edits` applied; a block not found whose SEARCH part starts with a blank line is
+    """`edits` replayed; a block not found whose SEARCH part starts with a blank line is
     tried again without that line (models add one; Aider drops it too), once per block.
 
-    Each retry plans everything again and writes nothing until all is found, so
-    the result is still all or nothing.
+    A failed try writes nothing and is not remembered by `replay` (a dry run's later
+    patches see only those that succeeded), so the result is still all or nothing.
     """
     from .apply import PatchWarning
 
     dropped: list[PatchWarning] = []
     while True:
         try:
-            return apply_edits(edits, root, workdir=workdir, dry_run=dry_run, policy=policy), dropped
+            return replay_edits(edits, replay, workdir), dropped
         except ContextNotFoundError as error:
             at = next(
                 (i for i, e in enumerate(edits)
@@ -262,7 +271,9 @@ class _Names:
             from .apply import DiskTree
 
             paths, _ = DiskTree(self.root, self.policy).walk_files(_WALK_LIMIT)
-            prefix = "" if os.path.normpath(self.workdir) == "." else os.path.normpath(self.workdir).replace(os.sep, "/") + "/"
+            base = os.path.abspath(self.root)
+            folder = os.path.relpath(os.path.normpath(os.path.join(base, self.workdir)), base)
+            prefix = "" if folder == "." else folder.replace(os.sep, "/") + "/"
             self._by_path = {}
             for path in paths:
                 if path.startswith(prefix):

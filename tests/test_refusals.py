@@ -86,9 +86,19 @@ def test_identical_str_replace_of_the_text_editor_is_an_error(tmp_path: Path) ->
     assert snapshot(tmp_path) == before
 
 
-def test_an_empty_old_text_with_an_empty_new_text_still_creates_an_empty_file(tmp_path: Path) -> None:
-    apply_edits([StrReplace("empty.txt", "", "")], tmp_path)
-    assert (tmp_path / "empty.txt").read_bytes() == b""
+def test_an_empty_old_text_with_an_empty_new_text_is_refused_too(tmp_path: Path) -> None:
+    """Over an existing empty file it would change nothing and say it changed it (OpenCode refuses
+    it as identical too); an empty file is made by creating it with no text."""
+    _tree(tmp_path)
+    (tmp_path / "empty.txt").write_bytes(b"")
+    for path in ("empty.txt", "new.txt"):
+        message = _refused(tmp_path, [StrReplace(path, "", "")])
+        assert message == (
+            "The new text of edit 1 is identical to its old text, both empty: nothing would change. "
+            "Send the text to write (an empty file is made by creating it with no text)."
+        )
+    apply_edits([CreateFile("new.txt", "")], tmp_path)
+    assert (tmp_path / "new.txt").read_bytes() == b""
 
 
 # ------------------------------------------------------------ empty insertions

@@ -134,3 +134,50 @@ def test_parse_alone_still_reads_every_block() -> None:
         StrReplace("a.py", "one\n", "two\n"),
         StrReplace("Makefile", "one\n", "two\n"),
     ]
+
+
+# ------------------------------------------------ extract --apply: the same reading of a reply's blocks
+
+MANGLED = "pkg/file-one_py\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n"
+BLANK_FIRST = "a.py\n<<<<<<< SEARCH\n\nthree\n=======\n\nTHREE\n>>>>>>> REPLACE\n"
+
+
+def _log(tmp_path: Path, reply: str, kind: str) -> Path:
+    """`reply` as the model's text in a Markdown transcript or in a JSON log's text block."""
+    if kind == "markdown":
+        text = f"The model answered:\n\n{reply}"
+    else:
+        record = {"type": "assistant", "cwd": str(tmp_path / "root"),
+                  "message": {"role": "assistant", "content": [{"type": "text", "text": reply}]}}  # fmt: skip
+        text = json.dumps(record) + "\n"
+    path = tmp_path / ("reply.md" if kind == "markdown" else "log.jsonl")
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("kind", ["markdown", "json"])
+def test_extract_apply_reads_a_reply_as_apply_search_replace_does(tmp_path: Path, kind: str) -> None:
+    """A mangled name of one file is taken and a blank first SEARCH line dropped, each with the
+    warning `apply_search_replace` gives."""
+    root = tmp_path / "root"
+    _tree(root, {"pkg/file_one.py": "one\n", "a.py": "three\n"})
+    log = _log(tmp_path, MANGLED + "\n" + BLANK_FIRST, kind)
+    result = run_cli(["extract", "--apply", str(log)], root)
+    assert result.returncode == 0, result.stderr
+    assert (root / "pkg/file_one.py").read_text() == "two\n"
+    assert (root / "a.py").read_text() == "THREE\n"
+    warnings = result.stderr.decode()
+    assert "names 'pkg/file-one_py', taken as pkg/file_one.py" in warnings
+    assert "starts with a blank line that is not in the file there; it was matched without it." in warnings
+
+
+@pytest.mark.parametrize("kind", ["markdown", "json"])
+def test_extract_apply_of_a_reply_that_still_fails_changes_nothing(tmp_path: Path, kind: str) -> None:
+    root = tmp_path / "root"
+    before = _tree(root, {"a_b.py": "one\n", "ab.py": "one\n", "a.py": "three\n"})
+    for reply in (f"a-b_py\n{BLOCK}", "a.py\n<<<<<<< SEARCH\n\nnothing\n=======\nx\n>>>>>>> REPLACE\n"):
+        log = _log(tmp_path, f"{BLANK_FIRST}\n{reply}", kind)
+        for dry_run in ([], ["--dry-run"]):
+            result = run_cli(["extract", "--apply", *dry_run, str(log)], root)
+            assert result.returncode == 1, reply
+            assert snapshot(root) == before

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from ._doubts import PatchWarning
     from ._edit_pipeline import apply_operations
     from ._locate import update_lines
-    from ._paths import Location
+    from ._paths import Location, is_windows_absolute
     from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping
     from ._plan import OperationResult, decode_file
     from ._report import SCHEMA, NOTHING_CHANGED, error_json, failure, result_json, warnings_text
@@ -30,6 +30,7 @@ _NAMES = {
     "apply_operations": "._edit_pipeline",
     "update_lines": "._locate",
     "Location": "._paths",
+    "is_windows_absolute": "._paths",
     "ApplyResult": "._pipeline",
     "FileResult": "._pipeline",
     "Replay": "._pipeline",
@@ -65,6 +66,6 @@ __all__ = [
     "ApplyResult", "BOM", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState", "Kind",
     "LineIndex", "Location", "NOTHING_CHANGED", "SCHEMA", "OperationResult", "PatchWarning", "Policy",
     "PolicyValueError", "Replay", "TextFile", "Tree", "apply_operations", "apply_patch",
-    "apply_to_mapping", "decode_file", "error_json", "failure", "result_json", "signals",
-    "split_text", "unified_operations", "update_lines", "warnings_text",
+    "apply_to_mapping", "decode_file", "error_json", "failure", "is_windows_absolute",
+    "result_json", "signals", "split_text", "unified_operations", "update_lines", "warnings_text",
 ]

@@ -1,8 +1,9 @@
 """An in-memory tree of files (path → bytes), as the planner sees it; no disk access.
 
 Paths are relative and use `/`; folders are implied by the paths of their
-files. A patch path that is absolute or leaves the tree with `..` is refused,
-whatever the policy (there is nothing outside a mapping to write to).
+files. A patch path that is absolute (a Windows one too: `C:\\x`) or leaves the
+tree with `..` is refused, whatever the policy (there is nothing outside a
+mapping to write to).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import posixpath
 
 from .._errors import FilePolicyError
-from ._paths import Location
+from ._paths import Location, refuse_windows_absolute
 from .._policy import DEFAULT, Policy
 from ._tree import FileState, Kind, State, Tree
 
@@ -63,6 +64,7 @@ class MemoryTree(Tree):
 
 def normalise(path: str, *, line: int | None = None) -> str:
     """`./src//a.py` → `src/a.py`; FilePolicyError for a path outside the tree."""
+    refuse_windows_absolute(path, line=line)
     normal = posixpath.normpath(path) if path else ""
     if not normal or "\0" in path or normal.startswith("/") or normal.split("/")[0] == "..":
         raise FilePolicyError(

@@ -3,18 +3,45 @@
 A path may be relative to the root, or absolute; either way it must stay
 inside the root, lexically (`..`) and for real (symlinked folders, a symlink
 as the file itself), unless the policy says `outside_root="allow"`. With
-`symlinks="error"`, a symlink anywhere below the root is refused.
+`symlinks="error"`, a symlink anywhere below the root is refused. On POSIX, a
+Windows absolute path (`C:\\Users\\...`, `c:/...`, `\\\\server\\share\\...`) is
+refused whatever the policy: here it would name a file called so, never the
+file it means.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from .._dataclass import dataclass
 
 from .._errors import FilePolicyError, PatchIOError, os_reason
 from .._policy import Policy
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 VCS_FOLDERS = frozenset({".git", ".hg", ".svn"})
+_WINDOWS_ABSOLUTE: Final = re.compile(r"[A-Za-z]:[\\/]|\\\\[^\\/]|//[?.]/")
+
+
+def is_windows_absolute(path: str) -> bool:
+    """A drive-letter path (`C:\\x`, `C:/x`) or a UNC one (`\\\\server\\share\\x`, `\\\\?\\C:\\x`,
+    `//?/C:/x`); a drive-relative name (`C:x`) is not absolute."""
+    return bool(_WINDOWS_ABSOLUTE.match(path))
+
+
+def refuse_windows_absolute(path: str, what: str = "Path", line: int | None = None) -> None:
+    """FilePolicyError, one line, if `path` is a Windows absolute path and this system is
+    not Windows (where it would name a file or folder called so); `what` names it."""
+    if os.sep == "/" and is_windows_absolute(path):
+        raise FilePolicyError(
+            f"{what} '{path}' is a Windows absolute path, which names nothing here: "
+            "give it relative to the root",
+            path=path,
+            patch_line=line,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +72,7 @@ class Resolver:
     def __init__(self, root: str, policy: Policy, workdir: str = ".") -> None:
         check_name(root, "root folder")
         check_name(workdir, "working folder")
+        refuse_windows_absolute(workdir, "The working folder")
         self.root_shown = os.path.abspath(root)
         self.root_real = os.path.realpath(root)
         self.base = os.path.normpath(os.path.join(self.root_shown, workdir))
@@ -72,6 +100,7 @@ class Resolver:
         """The location of `written` (at patch `line`); FilePolicyError if it may not be touched."""
         if not written or "\0" in written:
             raise FilePolicyError(f"Invalid path {written!r}", path=written, patch_line=line)
+        refuse_windows_absolute(written, line=line)
         shown = os.path.normpath(os.path.join(self.base, written))
         try:
             entry = os.path.join(os.path.realpath(os.path.dirname(shown)), os.path.basename(shown))

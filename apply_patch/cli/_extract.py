@@ -190,8 +190,10 @@ def _apply_one(item: Extracted, replay: Replay) -> ApplyResult | PatchError:
         return FilePolicyError(outside, path=item.workdir)
     try:  # the folder may not exist: the commit makes it if a file is written there
         if isinstance(item, FoundEdits):  # another tool's edits, checked and planned as apply_edits does
-            from ..edits import replay_edits
+            from ..edits import replay_edits, replay_search_replace
 
+            if item.kind == "search-replace":  # a reply's blocks, read as apply_search_replace reads them
+                return replay_search_replace(item.edits, replay, folder)
             return replay_edits(item.edits, replay, folder)
         return replay.apply(item.parsed, folder)
     except PatchError as error:
@@ -201,7 +203,7 @@ def _apply_one(item: Extracted, replay: Replay) -> ApplyResult | PatchError:
 def _folder(root: str, workdir: str) -> str | None:
     """`workdir` (relative to `root`, absolute, or from `~`) as a folder inside `root`, else None
     (a Windows absolute folder the session's did not hold, too: here it is a folder name)."""
-    from ..extract import is_windows_absolute
+    from ..apply import is_windows_absolute
 
     if os.sep == "/" and is_windows_absolute(workdir):
         return None

@@ -15,14 +15,18 @@ if TYPE_CHECKING:
 from ._options import FORMATS as FORMATS  # the executable's --format choices
 _MARKERS: Final = (
     ("codex", re.compile(r"\s*\*\*\* Begin Patch\s*")),
-    ("search-replace", re.compile(r"<{5,9} SEARCH>?\s*")),
     ("unified-diff", re.compile(r"diff --git .*|--- \S.*|@@ -\d+(,\d+)? \+\d+(,\d+)? @@.*")),
 )
 
 
 def detect(text: str) -> str:
-    """The format of `text`: the one whose marker comes first (none: codex)."""
+    """The format of `text`: the one whose marker comes first (none: codex); a line that is
+    a SEARCH marker (Aider's `<<<<<<< SEARCH` or Cline's `------- SEARCH`) is search-replace."""
+    from ..format import SEARCH
+
     for line in text.splitlines():
+        if SEARCH.fullmatch(line):
+            return "search-replace"
         for name, marker in _MARKERS:
             if marker.fullmatch(line):
                 return name

@@ -8,7 +8,7 @@ from .._lazy import exports
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._extract import BrokenPatch, Extracted, FoundEdits, FoundPatch, extract_patches
-    from ._session import is_windows_absolute
+    from ..apply import is_windows_absolute
     from ..format import classify_argv
 
 _NAMES = {
@@ -17,7 +17,7 @@ _NAMES = {
     "FoundEdits": "._extract",
     "FoundPatch": "._extract",
     "extract_patches": "._extract",
-    "is_windows_absolute": "._session",
+    "is_windows_absolute": "..apply",
     "classify_argv": "..format",
 }
 __getattr__ = exports(__name__, globals(), _NAMES)

@@ -25,7 +25,6 @@ are taken from the call's folder.
 from __future__ import annotations
 
 import posixpath
-import re
 
 from ..format import CreateFile, Insert, StrReplace
 from ._script import ShellCall
@@ -44,7 +43,6 @@ OPENCODE_TOOLS: Final = ("apply_patch", "patch", "edit", "multiedit", "write")
 OPENCODE_PATCH_TOOLS: Final = ("apply_patch", "patch")
 TEXT_EDITOR_TOOLS: Final = ("str_replace_based_edit_tool", "str_replace_editor")
 _NOT_THE_MODEL: Final = ("tool_result", "function_call_output", "custom_tool_call_output")
-_SEARCH_LINE: Final = re.compile(r"^<{5,9} SEARCH>?[ \t]*$", re.MULTILINE)
 
 
 def edit_calls(record: Mapping[str, object], line: int, session: Session) -> list[ShellCall] | None:
@@ -65,9 +63,16 @@ def reply_calls(record: Mapping[str, object], line: int, session: Session) -> li
     message whose `content` is a string), as one call; the record's other values (a
     message's `tool_calls`) are still looked into by the caller."""
     text = record.get("text") if record.get("type") == "text" else record.get("content")
-    if isinstance(text, str) and _SEARCH_LINE.search(text):
+    if isinstance(text, str) and "SEARCH" in text and _has_search_line(text):
         return _call(_search_replace(text, line), "search-replace", line, session)
     return []
+
+
+def _has_search_line(text: str) -> bool:
+    """Whether a line of `text` is a SEARCH marker (Aider's or Cline's: `format.SEARCH`)."""
+    from ..format import SEARCH
+
+    return any(SEARCH.fullmatch(line) for line in text.replace("\r\n", "\n").split("\n"))
 
 
 def _call(edits: list[Edit], kind: str, line: int, session: Session) -> list[ShellCall]:

@@ -166,7 +166,8 @@ def _inside_session(patch: Patch, base: str, workdir: str) -> Patch:
     """
     from .._dataclass import replace
     from ..format import AddFile, DeleteFile, Operation, UpdateFile
-    from ._session import Session, is_absolute, is_windows_absolute
+    from ..apply import is_windows_absolute
+    from ._session import Session, is_absolute
 
     session = Session(base, base)
 

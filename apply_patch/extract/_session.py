@@ -17,17 +17,7 @@ import posixpath
 import re
 
 from .._dataclass import dataclass
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Final
-
-_WINDOWS_ABSOLUTE: Final = re.compile(r"[A-Za-z]:[\\/]|\\\\[^\\/]|//[?.]/")
-
-
-def is_windows_absolute(path: str) -> bool:
-    """A drive-letter path (`C:\\x`, `C:/x`) or a UNC one (`\\\\server\\share\\x`, `\\\\?\\C:\\x`)."""
-    return bool(_WINDOWS_ABSOLUTE.match(path))
+from ..apply import is_windows_absolute
 
 
 def is_absolute(path: str) -> bool:

@@ -86,7 +86,8 @@ def refusal(edit: Edit) -> str | None:
     the model what to send instead; None when it may be applied.
 
     Refused: a replacement whose new text is its old text (nothing would change;
-    line endings aside), an insertion of no text, and a replacement or an
+    line endings aside; both empty too, which would write no text over an empty
+    file or make one), an insertion of no text, and a replacement or an
     insertion whose new text holds an omission placeholder (`// ... existing
     code ...`) its old text does not (`_placeholders`). A whole-file text is
     checked against the file it replaces: `write_refusal`. Messages name the
@@ -94,10 +95,16 @@ def refusal(edit: Edit) -> str | None:
     """
     from ._placeholders import introduced_placeholders
 
+    if isinstance(edit, StrReplace) and _lf(edit.old) == _lf(edit.new):
+        new, old = _sides(edit.label)
+        if not edit.old:
+            return (
+                f"{_capital(new)} is identical to {old}, both empty: nothing would change. Send the "
+                "text to write (an empty file is made by creating it with no text)."
+            )
+        return f"{_capital(new)} is identical to {old}: nothing would change. {_RETRY}"
     if isinstance(edit, StrReplace) and edit.old:
         new, old = _sides(edit.label)
-        if _lf(edit.old) == _lf(edit.new):
-            return f"{_capital(new)} is identical to {old}: nothing would change. {_RETRY}"
         introduced = introduced_placeholders(edit.new, edit.old)
         if introduced:
             return (

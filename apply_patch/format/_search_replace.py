@@ -1,7 +1,8 @@
-"""A model's whole reply → its SEARCH/REPLACE blocks (Aider's and Reasonix's format), as edits.
+"""A model's whole reply → its SEARCH/REPLACE blocks (Aider's, Reasonix's and Cline's format), as edits.
 
 A block is three marker lines, each starting its line (leading characters
-make it content, so a file holding a marker indented or after text is safe):
+make it content, so a file holding a marker indented or after text is safe;
+spaces after a marker are ignored):
 
     path/to/file.py
     <<<<<<< SEARCH          (5 to 9 `<`)
@@ -9,6 +10,9 @@ make it content, so a file holding a marker indented or after text is safe):
     =======                 (5 to 9 `=`)
     lines to put instead
     >>>>>>> REPLACE         (5 to 9 `>`)
+
+A block opened by Cline's marker is read by Cline's rules: `------- SEARCH`,
+`=======`, `+++++++ REPLACE` (or `>>>>>>> REPLACE`), each 3 or more characters.
 
 The file's path is written, as Aider reads it, on the line right above the
 block or above its opening fence (blank lines skipped), or on a fence: the
@@ -39,9 +43,18 @@ if TYPE_CHECKING:
 
     Names = Callable[[str, int, bool], str | None]
 
-SEARCH: Final = re.compile(r"<{5,9} SEARCH>?[ \t]*")
+SEARCH: Final = re.compile(r"(?:<{5,9}|-{3,}) SEARCH>?[ \t]*")  # Aider's, or Cline's
 DIVIDER: Final = re.compile(r"={5,9}[ \t]*")
 REPLACE: Final = re.compile(r">{5,9} REPLACE[ \t]*")
+_CLINE_DIVIDER: Final = re.compile(r"={3,}[ \t]*")
+_CLINE_REPLACE: Final = re.compile(r"(?:\+{3,}|>{3,}) REPLACE>?[ \t]*")
+# The divider and closing marker of a block, by the first character of its opening marker,
+# each with the name errors give it.
+_CLOSING: Final = {
+    "<": ((DIVIDER, "======="), (REPLACE, ">>>>>>> REPLACE")),
+    "-": ((_CLINE_DIVIDER, "======="), (_CLINE_REPLACE, "+++++++ REPLACE")),
+}
+_MARKERS: Final = (SEARCH, DIVIDER, REPLACE, _CLINE_DIVIDER, _CLINE_REPLACE)
 _FENCE: Final = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*(.*)")
 _DECORATION: Final = "`*#'\" \t"
 _NAME: Final = re.compile(r"[\w./\\+@~-]+")  # the characters of a file name models write
@@ -70,8 +83,9 @@ def parse_search_replace(text: str, *, names: Names | None = None) -> list[StrRe
             index += 1
             continue
         start = index
-        divider = _find(lines, start + 1, DIVIDER, "=======", start)
-        end = _find(lines, divider + 1, REPLACE, ">>>>>>> REPLACE", start)
+        (divider_marker, divider_name), (replace_marker, replace_name) = _CLOSING[lines[start][0]]
+        divider = _find(lines, start + 1, (divider_marker, divider_name), replace_marker, start)
+        end = _find(lines, divider + 1, (replace_marker, replace_name), None, start)
         old, new = lines[start + 1 : divider], lines[divider + 1 : end]
         path = _block_path(lines, start, edits=bool(old), names=names) or path
         if path is None:
@@ -99,11 +113,17 @@ def _joined(lines: list[str]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def _find(lines: list[str], start: int, marker: re.Pattern[str], name: str, block: int) -> int:
+def _find(
+    lines: list[str], start: int, wanted: tuple[re.Pattern[str], str], stop: re.Pattern[str] | None, block: int
+) -> int:
+    """The index of the first line from `start` that is the marker `wanted` (its pattern, its
+    name in the error); SearchReplaceError if a SEARCH marker, or a line `stop` matches,
+    comes first, or none does (`block`: the index of the block's opening marker)."""
+    marker, name = wanted
     for index in range(start, len(lines)):
         if marker.fullmatch(lines[index]):
             return index
-        if SEARCH.fullmatch(lines[index]) or (name.startswith("=") and REPLACE.fullmatch(lines[index])):
+        if SEARCH.fullmatch(lines[index]) or (stop is not None and stop.fullmatch(lines[index])):
             break
     raise SearchReplaceError(
         f"the block that starts here has no '{name}' line (markers must start their line)",
@@ -141,7 +161,7 @@ def _written_names(lines: list[str], start: int) -> list[tuple[str, bool]]:
     for _ in range(_LOOKED):
         while index >= 0 and not lines[index].strip():
             index -= 1
-        if index < 0 or any(m.fullmatch(lines[index]) for m in (SEARCH, DIVIDER, REPLACE)):
+        if index < 0 or any(m.fullmatch(lines[index]) for m in _MARKERS):
             break
         fence = _FENCE.fullmatch(lines[index])
         if fence is None:

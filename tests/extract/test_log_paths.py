@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from _support import Entry, run_cli, snapshot
-from apply_patch import BrokenPatch, FoundEdits, FoundPatch, extract_patches
-from apply_patch.edits import CreateFile, EditError, apply_edits
+from apply_patch import BrokenPatch, FilePolicyError, FoundEdits, FoundPatch, extract_patches
+from apply_patch.edits import CreateFile, apply_edits
 
 
 def _claude(cwd: str | None, *uses: dict[str, Any]) -> str:
@@ -79,12 +79,12 @@ def test_a_windows_path_outside_the_session_is_refused_and_writes_nothing(cwd: s
     for dry_run in ([], ["--dry-run"]):
         result = run_cli(["extract", "--apply", *dry_run, str(tmp_path / "log.jsonl")], root)
         assert result.returncode == 1
-        assert "is a Windows absolute path outside the session's folder" in result.stderr.decode()
+        assert "is a Windows absolute path, which names nothing here" in result.stderr.decode()
         assert snapshot(root) == {}
 
 
 def test_the_library_refuses_a_windows_path_as_a_file_name(tmp_path: Path) -> None:
-    with pytest.raises(EditError, match="Windows absolute path"):
+    with pytest.raises(FilePolicyError, match="Windows absolute path"):
         apply_edits([CreateFile("C:\\Users\\me\\x.txt", "x\n", overwrite=True)], tmp_path)
     assert snapshot(tmp_path) == {}
 
