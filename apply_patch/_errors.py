@@ -233,10 +233,13 @@ class BareSyntaxError(PatchSyntaxError):
     failure only: that module is not imported on the way of a patch that parses)."""
 
 
-class SearchReplaceError(PatchError):
-    """A reply whose SEARCH/REPLACE blocks are broken or missing; `line` is the reply line."""
+class _UnreadableError(PatchError):
+    """A text in one of the other formats that cannot be read; `line` is its line (or None).
 
-    kind = "syntax"
+    `what` names the format in the headline ("Invalid unified diff on line 3: ...").
+    """
+
+    what: ClassVar[str] = "text"
 
     def __init__(self, message: str, *, line: int | None = None) -> None:
         super().__init__(message, patch_line=line)
@@ -245,7 +248,14 @@ class SearchReplaceError(PatchError):
     @property
     def headline(self) -> str:
         where = "" if self.line is None else f" on line {self.line}"
-        return f"Invalid SEARCH/REPLACE block{where}: {self.message}"
+        return f"Invalid {self.what}{where}: {self.message}"
+
+
+class SearchReplaceError(_UnreadableError):
+    """A reply whose SEARCH/REPLACE blocks are broken or missing; `line` is the reply line."""
+
+    kind = "syntax"
+    what = "SEARCH/REPLACE block"
 
 
 class OperationSyntaxError(PatchSyntaxError):
@@ -329,19 +339,11 @@ class ReplacementCountError(PatchError):
         }
 
 
-class UnifiedDiffError(PatchError):
+class UnifiedDiffError(_UnreadableError):
     """The text is not a unified diff this reader understands; `line` is the diff line."""
 
     kind = "unified_diff"
-
-    def __init__(self, message: str, *, line: int | None = None) -> None:
-        super().__init__(message, patch_line=line)
-        self.line = line
-
-    @property
-    def headline(self) -> str:
-        where = "" if self.line is None else f" on line {self.line}"
-        return f"Invalid unified diff{where}: {self.message}"
+    what = "unified diff"
 
 
 class UnsupportedChangeError(PatchError):

@@ -239,12 +239,9 @@ def _changed(before: list[str], after: list[str]) -> tuple[int, int]:
     """The 1-based first and last lines of `after` that differ from `before` (one edited
     region: the lines the two share at the top and at the bottom are left out); for a
     deletion, last is first - 1 (the line after the deleted ones is first)."""
-    top = 0
-    while top < min(len(before), len(after)) and before[top] == after[top]:
-        top += 1
-    bottom = 0
-    while bottom < min(len(before), len(after)) - top and before[-1 - bottom] == after[-1 - bottom]:
-        bottom += 1
+    from .apply import common_ends
+
+    top, bottom = common_ends(before, after)
     return top + 1, len(after) - bottom
 
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ._plan import OperationResult, decode_file
     from ._report import SCHEMA, NOTHING_CHANGED, error_json, failure, result_json, warnings_text
     from ._seek import LineIndex
-    from ._textfile import BOM, TextFile, split_text
+    from ._textfile import BOM, TextFile, common_ends, split_text
     from ._tree import FileState, Kind, Tree
     from ._unified import unified_operations
     from .._errors import PolicyValueError
@@ -47,6 +47,7 @@ _NAMES = {
     "LineIndex": "._seek",
     "BOM": "._textfile",
     "TextFile": "._textfile",
+    "common_ends": "._textfile",
     "split_text": "._textfile",
     "FileState": "._tree",
     "Kind": "._tree",
@@ -66,6 +67,6 @@ __all__ = [
     "ApplyResult", "BOM", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState", "Kind",
     "LineIndex", "Location", "NOTHING_CHANGED", "SCHEMA", "OperationResult", "PatchWarning", "Policy",
     "PolicyValueError", "Replay", "TextFile", "Tree", "apply_operations", "apply_patch",
-    "apply_to_mapping", "decode_file", "error_json", "failure", "is_windows_absolute",
+    "apply_to_mapping", "common_ends", "decode_file", "error_json", "failure", "is_windows_absolute",
     "result_json", "signals", "split_text", "unified_operations", "update_lines", "warnings_text",
 ]

@@ -40,7 +40,7 @@ from ._locate import (
     without_copied_whitespace,
 )
 from ._seek import TIERS, LineIndex, Tier
-from ._textfile import BOM, TextFile
+from ._textfile import BOM, TextFile, common_ends
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -255,12 +255,7 @@ def _replace_exact(
 def _changed_counts(old: Sequence[str], new: Sequence[str]) -> tuple[int, int]:
     """(added, removed): the lines of `new` and of `old` that are not the same lines
     at both ends (a replacement's region takes in whole lines around the text it changes)."""
-    same = 0
-    while same < min(len(old), len(new)) and old[same] == new[same]:
-        same += 1
-    tail = 0
-    while tail < min(len(old), len(new)) - same and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
+    same, tail = common_ends(old, new)
     return len(new) - same - tail, len(old) - same - tail
 
 

@@ -11,6 +11,7 @@ import re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Final
 
 BOM: Final = "\ufeff"
@@ -82,3 +83,15 @@ def split_text(text: str) -> TextFile:
     else:
         endings.append("")
     return TextFile(lines, endings, bom)
+
+
+def common_ends(old: Sequence[str], new: Sequence[str]) -> tuple[int, int]:
+    """(head, tail): how many lines `old` and `new` share at the top, then at the bottom
+    (the bottom ones not counting any of the top ones)."""
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    return head, tail

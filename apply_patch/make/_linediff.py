@@ -13,18 +13,15 @@ import difflib
 from collections import Counter
 from collections.abc import Sequence
 
+from ..apply import common_ends
+
 Opcode = tuple[str, int, int, int, int]
 Block = tuple[int, int, int]  # a[i:i+n] == b[j:j+n]
 
 
 def opcodes(a: Sequence[str], b: Sequence[str]) -> list[Opcode]:
     """`equal`/`replace`/`delete`/`insert` opcodes turning `a` into `b`, in order."""
-    head = 0
-    while head < min(len(a), len(b)) and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
+    head, tail = common_ends(a, b)
     blocks = [(0, 0, head)]
     middle = _blocks(a[head : len(a) - tail], b[head : len(b) - tail])
     blocks += [(i + head, j + head, n) for i, j, n in middle]
