@@ -295,3 +295,56 @@ def test_init_is_compiled_after_a_few_instances_whoever_makes_them() -> None:
             Sub((), (" x",), True, 4)
         )
         assert chunk_type.__init__.__qualname__ == generic.__qualname__ == "_declare.<locals>.Chunk.__init__"
+
+
+class _Greeter:
+    def greet(self) -> str:
+        return "base"
+
+    @classmethod
+    def kind(cls) -> str:
+        return "base kind"
+
+
+def _logged(function: Callable[..., str]) -> Callable[..., str]:
+    """A wrapping decorator, as functools.wraps leaves it (`__wrapped__`)."""
+
+    def wrapper(*args: Any) -> str:
+        return function(*args)
+
+    wrapper.__wrapped__ = function  # type: ignore[attr-defined]
+    return wrapper
+
+
+def test_zero_argument_super_works_in_a_slotted_class() -> None:
+    """A slotted class is made again with `__slots__`: the methods' `__class__` cell
+    (zero-argument `super()`, `__class__`) must name the class returned, not the first one."""
+
+    @light.dataclass(frozen=True, slots=True)
+    class Greeter(_Greeter):
+        name: str
+
+        def greet(self) -> str:
+            return f"{super().greet()} then {self.name}"
+
+        @property
+        def loud(self) -> str:
+            return super().greet().upper()
+
+        @classmethod
+        def kind(cls) -> str:
+            return f"{super().kind()} then record"
+
+        @staticmethod
+        def home() -> object:
+            return __class__  # type: ignore[name-defined]  # (mypy knows it in methods only)
+
+        @_logged
+        def wrapped(self) -> str:
+            return super().greet()
+
+    made = Greeter("me")
+    assert made.greet() == "base then me" and made.loud == "BASE"
+    assert Greeter.kind() == made.kind() == "base kind then record"
+    assert Greeter.home() is Greeter and made.wrapped() == "base"
+    assert not hasattr(made, "__dict__")
