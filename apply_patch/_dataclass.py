@@ -199,7 +199,41 @@ def _with_slots(cls: type, fields: dict[str, Field]) -> type:
         namespace.pop(name, None)
     new = type(cls)(cls.__name__, cls.__bases__, namespace)
     new.__qualname__ = cls.__qualname__
+    for member in namespace.values():
+        kind = type(member)
+        if kind is _FUNCTION:  # the common case, looked at here (start-up time)
+            if "__class__" in member.__code__.co_freevars or "__wrapped__" in member.__dict__:
+                _rebind_class_cell(member, cls, new)
+        elif isinstance(member, (property, classmethod, staticmethod)):
+            _rebind_class_cell(member, cls, new)
     return new
+
+
+def _rebind_class_cell(member: Any, old: type, new: type) -> None:
+    """Point the `__class__` cell of `member` at `new` where it names `old`.
+
+    A method that calls `super()` with no arguments, or names `__class__`, reads
+    the class from that cell, set when the class body was run: to the class that
+    `_with_slots` discards. As CPython 3.14's `dataclasses` does, every function
+    of the class body is looked at: plain functions, property accessors,
+    classmethods and staticmethods, and what decorators wrap (`__wrapped__`).
+    """
+    if isinstance(member, property):
+        for accessor in (member.fget, member.fset, member.fdel):
+            _rebind_class_cell(accessor, old, new)
+        return
+    if isinstance(member, (classmethod, staticmethod)):
+        member = member.__func__
+    while type(member) is _FUNCTION:
+        names, cells = member.__code__.co_freevars, member.__closure__ or ()
+        if "__class__" in names:
+            cell = cells[names.index("__class__")]
+            if cell.cell_contents is old:
+                cell.cell_contents = new
+        member = member.__dict__.get("__wrapped__")  # functools.wraps
+
+
+_FUNCTION = type(_rebind_class_cell)
 
 
 # Instances a class makes through the generic `__init__` before its own is compiled.

@@ -298,6 +298,8 @@ def test_init_is_compiled_after_a_few_instances_whoever_makes_them() -> None:
 
 
 class _Greeter:
+    __slots__ = ()
+
     def greet(self) -> str:
         return "base"
 
