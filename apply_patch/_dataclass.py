@@ -9,7 +9,8 @@ compiling only `__init__`, and that once a class has made a few instances:
 - `@dataclass` and `@dataclass(frozen=..., slots=...)`; any other option is
   refused;
 - `field(default=..., default_factory=..., repr=..., compare=..., metadata=...)`;
-- `fields`, `replace`, `asdict` for these classes.
+- `fields`, `replace`, `asdict` for these classes (this module's `fields`
+  gives its own `Field` objects; `asdict` takes no `dict_factory`).
 
 The fields are read from the class body's `__annotations__`. Under deferred
 annotations (PEP 649, Python 3.14) a module without `from __future__ import
@@ -20,11 +21,20 @@ Every module of the package that defines one has the import (a test checks).
 The classes behave as `dataclasses` makes them: `__init__` (then
 `__post_init__`), `__repr__`, `__eq__` on the compared fields of the same
 class, `__hash__` when frozen (None when only `eq`), `FrozenInstanceError` on
-assignment, `__slots__`, `__match_args__`. Type checkers see `dataclasses`
-itself: the names are imported from it when type checking.
+assignment, `__slots__`, `__match_args__`, `__replace__`; zero-argument
+`super()` works in their methods. And they are dataclasses to `dataclasses`
+itself: `is_dataclass`, `fields`, `replace`, `asdict`, `astuple` and a
+dataclass extending one work as on a class it made, because the attributes it
+reads (`__dataclass_fields__`, `__dataclass_params__`) are made by it, from
+the same declaration, when first read (`_AsDataclass`: nothing is imported
+until then). So type checkers are told the truth when they see `dataclasses`
+itself: `dataclass`, `field` and `replace` are imported from it when type
+checking (DEVELOPERS.md, "Start-up time", says why this option and not another).
 """
 
 from __future__ import annotations
+
+import _thread  # (built in, already loaded by the interpreter)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,10 +43,6 @@ if TYPE_CHECKING:
 
 _MISSING: Any = object()
 _FIELDS = "__record_fields__"
-
-
-class FrozenInstanceError(AttributeError):
-    """Assignment to a field of a frozen instance."""
 
 
 class Field:
@@ -142,7 +148,66 @@ def _process(cls: type, frozen: bool, slots: bool) -> type:
         setattr(cls, "__setstate__", _setstate)
     if "__match_args__" not in cls.__dict__:
         setattr(cls, "__match_args__", tuple(fields))
+    setattr(cls, "__replace__", _replace)  # copy.replace (Python 3.13)
+    setattr(cls, "__dataclass_fields__", _AS_DATACLASS["__dataclass_fields__", frozen, slots])
+    setattr(cls, "__dataclass_params__", _AS_DATACLASS["__dataclass_params__", frozen, slots])
     return cls
+
+
+class _AsDataclass:
+    """`__dataclass_fields__` or `__dataclass_params__` of a record class, made by
+    `dataclasses` itself when first read, then kept on the class in its place.
+
+    `dataclasses` knows a dataclass by these two attributes (`is_dataclass`,
+    `fields`, `replace`, `asdict`, `astuple`, a dataclass that extends one, and
+    every library that asks them): whoever reads one has imported `dataclasses`,
+    and only then are they made. `dataclasses` makes them from a twin of the
+    class, declared with the same fields and options (its `Field` objects, its
+    parameters); the class itself is left as it is. One descriptor serves every
+    class with the same options; the record class it answers for is the first of
+    the owner's ancestors that holds it.
+    """
+
+    __slots__ = ("name", "frozen", "slots")
+
+    def __init__(self, name: str, frozen: bool, slots: bool) -> None:
+        self.name, self.frozen, self.slots = name, frozen, slots
+
+    def __get__(self, instance: object, owner: type) -> Any:
+        record = next(c for c in owner.__mro__ if c.__dict__.get(self.name) is self)
+        with _AS_DATACLASS_LOCK:
+            if record.__dict__.get(self.name) is self:  # not made by another thread meanwhile
+                _make_dataclass_attributes(record, self.frozen, self.slots)
+        return record.__dict__[self.name]
+
+
+def _make_dataclass_attributes(cls: type, frozen: bool, slots: bool) -> None:
+    """Put on `cls` the two attributes `dataclasses` would have given it."""
+    import dataclasses
+
+    namespace: dict[str, Any] = {"__module__": cls.__module__, "__qualname__": cls.__qualname__}
+    annotations = namespace["__annotations__"] = {}
+    field: Field
+    for name, field in getattr(cls, _FIELDS).items():
+        annotations[name] = field.type
+        options: dict[str, Any] = {"repr": field.repr, "compare": field.compare, "metadata": field.metadata}
+        if field.default is not _MISSING:
+            options["default"] = field.default
+        if field.default_factory is not _MISSING:
+            options["default_factory"] = field.default_factory
+        namespace[name] = dataclasses.field(**options)
+    twin: Any = dataclasses.dataclass(frozen=frozen, slots=slots)(type(cls.__name__, (), namespace))
+    setattr(cls, "__dataclass_fields__", twin.__dataclass_fields__)
+    setattr(cls, "__dataclass_params__", twin.__dataclass_params__)
+
+
+_AS_DATACLASS = {
+    (name, frozen, slots): _AsDataclass(name, frozen, slots)
+    for name in ("__dataclass_fields__", "__dataclass_params__")
+    for frozen in (False, True)
+    for slots in (False, True)
+}
+_AS_DATACLASS_LOCK = _thread.allocate_lock()
 
 
 def _collect(cls: type) -> dict[str, Field]:
@@ -361,6 +426,14 @@ def _make_hash(names: tuple[str, ...]) -> Callable[[Any], int]:
     return __hash__
 
 
+def _frozen_instance_error(message: str) -> AttributeError:
+    """`dataclasses.FrozenInstanceError`, as a dataclass raises it: `dataclasses` is
+    imported here, on a mistake's way only (a program assigns to no frozen field)."""
+    import dataclasses
+
+    return dataclasses.FrozenInstanceError(message)
+
+
 def _getstate(self: Any) -> list[Any]:
     return [getattr(self, f.name) for f in _fields(self)]
 
@@ -373,12 +446,12 @@ def _setstate(self: Any, state: list[Any]) -> None:
 def _freeze(cls: type, names: frozenset[str]) -> None:
     def __setattr__(self: Any, name: str, value: Any) -> None:
         if type(self) is cls or name in names:
-            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+            raise _frozen_instance_error(f"cannot assign to field {name!r}")
         super(cls, self).__setattr__(name, value)  # type: ignore[arg-type]
 
     def __delattr__(self: Any, name: str) -> None:
         if type(self) is cls or name in names:
-            raise FrozenInstanceError(f"cannot delete field {name!r}")
+            raise _frozen_instance_error(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)  # type: ignore[arg-type]
 
     setattr(cls, "__setattr__", __setattr__)
@@ -386,8 +459,11 @@ def _freeze(cls: type, names: frozenset[str]) -> None:
 
 
 if TYPE_CHECKING:
-    from dataclasses import asdict, dataclass, field, fields, replace
+    # The classes are dataclasses to `dataclasses` (`_AsDataclass`): its decorator,
+    # field specifier and `replace` tell type checkers what they are.
+    from dataclasses import dataclass, field, replace
 else:
-    dataclass, field, fields, replace, asdict = _dataclass, _field, _fields, _replace, _asdict
+    dataclass, field, replace = _dataclass, _field, _replace
+fields, asdict = _fields, _asdict  # this module's `Field`; no `dict_factory`
 
-__all__ = ["FrozenInstanceError", "asdict", "dataclass", "field", "fields", "replace"]
+__all__ = ["asdict", "dataclass", "field", "fields", "replace"]
