@@ -130,27 +130,33 @@ def _as_plain(value: Any) -> Any:
 
 def _process(cls: type, frozen: bool, slots: bool) -> type:
     fields = _collect(cls)
-    if slots:
-        cls = _with_slots(cls, fields)
-    setattr(cls, _FIELDS, fields)
-    setattr(cls, "__init__", _first_init(cls, fields, frozen))
-    setattr(cls, "__repr__", _make_repr(tuple(n for n, f in fields.items() if f.repr)))
     compared = tuple(name for name, f in fields.items() if f.compare)
-    setattr(cls, "__eq__", _make_eq(compared))
+    # What does not need the class itself goes in the namespace of a slotted copy:
+    # an attribute set on a class afterwards updates its type slots (start-up time).
+    made: dict[str, Any] = {
+        _FIELDS: fields,
+        "__repr__": _make_repr(tuple(n for n, f in fields.items() if f.repr)),
+        "__eq__": _make_eq(compared),
+        "__replace__": _replace,  # copy.replace (Python 3.13)
+        "__dataclass_fields__": _AS_DATACLASS["__dataclass_fields__", frozen, slots],
+        "__dataclass_params__": _AS_DATACLASS["__dataclass_params__", frozen, slots],
+    }
     if frozen:
-        setattr(cls, "__hash__", _make_hash(compared))
+        made["__hash__"] = _make_hash(compared)
     elif "__hash__" not in cls.__dict__:
-        setattr(cls, "__hash__", None)
+        made["__hash__"] = None
+    if frozen and slots:  # pickle and copy restore slots through __setstate__
+        made["__getstate__"], made["__setstate__"] = _getstate, _setstate
+    if "__match_args__" not in cls.__dict__:
+        made["__match_args__"] = tuple(fields)
+    if slots:
+        cls = _with_slots(cls, fields, made)
+    else:
+        for name, value in made.items():
+            setattr(cls, name, value)
+    setattr(cls, "__init__", _first_init(cls, fields, frozen))
     if frozen:
         _freeze(cls, frozenset(fields))
-    if frozen and slots:  # pickle and copy restore slots through __setstate__
-        setattr(cls, "__getstate__", _getstate)
-        setattr(cls, "__setstate__", _setstate)
-    if "__match_args__" not in cls.__dict__:
-        setattr(cls, "__match_args__", tuple(fields))
-    setattr(cls, "__replace__", _replace)  # copy.replace (Python 3.13)
-    setattr(cls, "__dataclass_fields__", _AS_DATACLASS["__dataclass_fields__", frozen, slots])
-    setattr(cls, "__dataclass_params__", _AS_DATACLASS["__dataclass_params__", frozen, slots])
     return cls
 
 
@@ -255,21 +261,22 @@ def _annotations(cls: type) -> dict[str, Any]:
     return annotations
 
 
-def _with_slots(cls: type, fields: dict[str, Field]) -> type:
-    """A copy of `cls` whose instances hold the fields in slots (no `__dict__`)."""
+def _with_slots(cls: type, fields: dict[str, Field], made: dict[str, Any]) -> type:
+    """A copy of `cls` whose instances hold the fields in slots (no `__dict__`), with
+    the attributes `made` for it."""
     namespace = dict(cls.__dict__)
     inherited = {slot for base in cls.__mro__[1:] for slot in getattr(base, "__slots__", ())}
     namespace["__slots__"] = tuple(name for name in fields if name not in inherited)
     for name in (*fields, "__dict__", "__weakref__"):
         namespace.pop(name, None)
+    body = tuple(namespace.values())
+    namespace.update(made, __qualname__=cls.__qualname__)
     new = type(cls)(cls.__name__, cls.__bases__, namespace)
-    new.__qualname__ = cls.__qualname__
-    for member in namespace.values():
-        kind = type(member)
-        if kind is _FUNCTION:  # the common case, looked at here (start-up time)
-            if "__class__" in member.__code__.co_freevars or "__wrapped__" in member.__dict__:
+    for member in body:
+        if type(member) is _FUNCTION:  # most are, and have no closure: seen here (start-up time)
+            if member.__closure__ is not None:
                 _rebind_class_cell(member, cls, new)
-        elif isinstance(member, (property, classmethod, staticmethod)):
+        elif isinstance(member, _WRAPPERS):
             _rebind_class_cell(member, cls, new)
     return new
 
@@ -282,23 +289,26 @@ def _rebind_class_cell(member: Any, old: type, new: type) -> None:
     `_with_slots` discards. As CPython 3.14's `dataclasses` does, every function
     of the class body is looked at: plain functions, property accessors,
     classmethods and staticmethods, and what decorators wrap (`__wrapped__`).
+    Only a function with a closure can hold the cell, or wrap one that does.
     """
     if isinstance(member, property):
-        for accessor in (member.fget, member.fset, member.fdel):
-            _rebind_class_cell(accessor, old, new)
-        return
-    if isinstance(member, (classmethod, staticmethod)):
-        member = member.__func__
-    while type(member) is _FUNCTION:
-        names, cells = member.__code__.co_freevars, member.__closure__ or ()
-        if "__class__" in names:
-            cell = cells[names.index("__class__")]
-            if cell.cell_contents is old:
-                cell.cell_contents = new
-        member = member.__dict__.get("__wrapped__")  # functools.wraps
+        functions: tuple[Any, ...] = (member.fget, member.fset, member.fdel)
+    elif isinstance(member, (classmethod, staticmethod)):
+        functions = (member.__func__,)
+    else:
+        functions = (member,)
+    for function in functions:
+        while type(function) is _FUNCTION and function.__closure__ is not None:
+            names = function.__code__.co_freevars
+            if "__class__" in names:
+                cell = function.__closure__[names.index("__class__")]
+                if cell.cell_contents is old:
+                    cell.cell_contents = new
+            function = function.__dict__.get("__wrapped__")  # functools.wraps
 
 
 _FUNCTION = type(_rebind_class_cell)
+_WRAPPERS = (property, classmethod, staticmethod)
 
 
 # Instances a class makes through the generic `__init__` before its own is compiled.
