@@ -12,6 +12,7 @@ import copy
 import dataclasses
 import importlib
 import pkgutil
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -520,3 +521,36 @@ def test_dataclasses_functions_work_on_every_public_class(tmp_path: Path) -> Non
         assert len(dataclasses.astuple(first)) == len(names)
         if sys.version_info >= (3, 13):
             assert copy.replace(first) == first
+
+
+MISUSES = '''\
+import dataclasses
+
+from apply_patch import Chunk, UpdateFile
+
+update = UpdateFile(path="a.py", move_to=None, chunks=(Chunk(contexts=(), lines=("-x", "+y")),))
+moved: UpdateFile = dataclasses.replace(update, move_to="b.py")
+dataclasses.replace(update, move_too="b.py")
+UpdateFile(paht="a.py", move_to=None, chunks=())
+update.path = "b.py"
+UpdateFile("a.py")
+'''
+
+
+def test_type_checkers_see_the_fields(tmp_path: Path) -> None:
+    """mypy, on code using the installed package: a public class is a frozen dataclass to it
+    (its `__init__` and `dataclasses.replace` take its fields), and every misuse is an error."""
+    (tmp_path / "misuses.py").write_text(MISUSES, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--hide-error-context",
+         "--cache-dir", str(tmp_path / "cache"), "misuses.py"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    errors = [line.split(": error: ", 1)[1] for line in result.stdout.splitlines() if ": error: " in line]
+    assert [line.split(":")[1] for line in result.stdout.splitlines() if ": error: " in line] == [
+        "7", "8", "9", "10",
+    ]  # fmt: skip
+    assert errors[0].startswith('Unexpected keyword argument "move_too" for "replace" of "UpdateFile"')
+    assert errors[1].startswith('Unexpected keyword argument "paht" for "UpdateFile"')
+    assert errors[2].startswith('Property "path" defined in "UpdateFile" is read-only')
+    assert errors[3].startswith('Missing positional arguments "move_to", "chunks" in call to "UpdateFile"')
