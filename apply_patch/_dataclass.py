@@ -180,17 +180,17 @@ class _AsDataclass:
         self.name, self.frozen, self.slots = name, frozen, slots
 
     def __get__(self, instance: object, owner: type) -> Any:
+        import dataclasses  # (already imported by whoever asks; not under the lock below)
+
         record = next(c for c in owner.__mro__ if c.__dict__.get(self.name) is self)
         with _AS_DATACLASS_LOCK:
             if record.__dict__.get(self.name) is self:  # not made by another thread meanwhile
-                _make_dataclass_attributes(record, self.frozen, self.slots)
+                _make_dataclass_attributes(dataclasses, record, self.frozen, self.slots)
         return record.__dict__[self.name]
 
 
-def _make_dataclass_attributes(cls: type, frozen: bool, slots: bool) -> None:
-    """Put on `cls` the two attributes `dataclasses` would have given it."""
-    import dataclasses
-
+def _make_dataclass_attributes(dataclasses: Any, cls: type, frozen: bool, slots: bool) -> None:
+    """Put on `cls` the two attributes the `dataclasses` module would have given it."""
     namespace: dict[str, Any] = {"__module__": cls.__module__, "__qualname__": cls.__qualname__}
     annotations = namespace["__annotations__"] = {}
     field: Field
