@@ -9,7 +9,8 @@ compiling only `__init__`, and that once a class has made a few instances:
 - `@dataclass` and `@dataclass(frozen=..., slots=...)`; any other option is
   refused;
 - `field(default=..., default_factory=..., repr=..., compare=..., metadata=...)`;
-- `fields`, `replace`, `asdict` for these classes.
+- `fields`, `replace`, `asdict` for these classes (this module's `fields`
+  gives its own `Field` objects; `asdict` takes no `dict_factory`).
 
 The fields are read from the class body's `__annotations__`. Under deferred
 annotations (PEP 649, Python 3.14) a module without `from __future__ import
@@ -20,11 +21,20 @@ Every module of the package that defines one has the import (a test checks).
 The classes behave as `dataclasses` makes them: `__init__` (then
 `__post_init__`), `__repr__`, `__eq__` on the compared fields of the same
 class, `__hash__` when frozen (None when only `eq`), `FrozenInstanceError` on
-assignment, `__slots__`, `__match_args__`. Type checkers see `dataclasses`
-itself: the names are imported from it when type checking.
+assignment, `__slots__`, `__match_args__`, `__replace__`; zero-argument
+`super()` works in their methods. And they are dataclasses to `dataclasses`
+itself: `is_dataclass`, `fields`, `replace`, `asdict`, `astuple` and a
+dataclass extending one work as on a class it made, because the attributes it
+reads (`__dataclass_fields__`, `__dataclass_params__`) are made by it, from
+the same declaration, when first read (`_AsDataclass`: nothing is imported
+until then). So type checkers are told the truth when they see `dataclasses`
+itself: `dataclass`, `field` and `replace` are imported from it when type
+checking (DEVELOPERS.md, "Start-up time", says why this option and not another).
 """
 
 from __future__ import annotations
+
+import _thread  # (built in, already loaded by the interpreter)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,10 +43,6 @@ if TYPE_CHECKING:
 
 _MISSING: Any = object()
 _FIELDS = "__record_fields__"
-
-
-class FrozenInstanceError(AttributeError):
-    """Assignment to a field of a frozen instance."""
 
 
 class Field:
@@ -124,25 +130,90 @@ def _as_plain(value: Any) -> Any:
 
 def _process(cls: type, frozen: bool, slots: bool) -> type:
     fields = _collect(cls)
-    if slots:
-        cls = _with_slots(cls, fields)
-    setattr(cls, _FIELDS, fields)
-    setattr(cls, "__init__", _first_init(cls, fields, frozen))
-    setattr(cls, "__repr__", _make_repr(tuple(n for n, f in fields.items() if f.repr)))
     compared = tuple(name for name, f in fields.items() if f.compare)
-    setattr(cls, "__eq__", _make_eq(compared))
+    # What does not need the class itself goes in the namespace of a slotted copy:
+    # an attribute set on a class afterwards updates its type slots (start-up time).
+    made: dict[str, Any] = {
+        _FIELDS: fields,
+        "__repr__": _make_repr(tuple(n for n, f in fields.items() if f.repr)),
+        "__eq__": _make_eq(compared),
+        "__replace__": _replace,  # copy.replace (Python 3.13)
+        "__dataclass_fields__": _AS_DATACLASS["__dataclass_fields__", frozen, slots],
+        "__dataclass_params__": _AS_DATACLASS["__dataclass_params__", frozen, slots],
+    }
     if frozen:
-        setattr(cls, "__hash__", _make_hash(compared))
+        made["__hash__"] = _make_hash(compared)
     elif "__hash__" not in cls.__dict__:
-        setattr(cls, "__hash__", None)
+        made["__hash__"] = None
+    if frozen and slots:  # pickle and copy restore slots through __setstate__
+        made["__getstate__"], made["__setstate__"] = _getstate, _setstate
+    if "__match_args__" not in cls.__dict__:
+        made["__match_args__"] = tuple(fields)
+    if slots:
+        cls = _with_slots(cls, fields, made)
+    else:
+        for name, value in made.items():
+            setattr(cls, name, value)
+    setattr(cls, "__init__", _first_init(cls, fields, frozen))
     if frozen:
         _freeze(cls, frozenset(fields))
-    if frozen and slots:  # pickle and copy restore slots through __setstate__
-        setattr(cls, "__getstate__", _getstate)
-        setattr(cls, "__setstate__", _setstate)
-    if "__match_args__" not in cls.__dict__:
-        setattr(cls, "__match_args__", tuple(fields))
     return cls
+
+
+class _AsDataclass:
+    """`__dataclass_fields__` or `__dataclass_params__` of a record class, made by
+    `dataclasses` itself when first read, then kept on the class in its place.
+
+    `dataclasses` knows a dataclass by these two attributes (`is_dataclass`,
+    `fields`, `replace`, `asdict`, `astuple`, a dataclass that extends one, and
+    every library that asks them): whoever reads one has imported `dataclasses`,
+    and only then are they made. `dataclasses` makes them from a twin of the
+    class, declared with the same fields and options (its `Field` objects, its
+    parameters); the class itself is left as it is. One descriptor serves every
+    class with the same options; the record class it answers for is the first of
+    the owner's ancestors that holds it.
+    """
+
+    __slots__ = ("name", "frozen", "slots")
+
+    def __init__(self, name: str, frozen: bool, slots: bool) -> None:
+        self.name, self.frozen, self.slots = name, frozen, slots
+
+    def __get__(self, instance: object, owner: type) -> Any:
+        import dataclasses  # (already imported by whoever asks; not under the lock below)
+
+        record = next(c for c in owner.__mro__ if c.__dict__.get(self.name) is self)
+        with _AS_DATACLASS_LOCK:
+            if record.__dict__.get(self.name) is self:  # not made by another thread meanwhile
+                _make_dataclass_attributes(dataclasses, record, self.frozen, self.slots)
+        return record.__dict__[self.name]
+
+
+def _make_dataclass_attributes(dataclasses: Any, cls: type, frozen: bool, slots: bool) -> None:
+    """Put on `cls` the two attributes the `dataclasses` module would have given it."""
+    namespace: dict[str, Any] = {"__module__": cls.__module__, "__qualname__": cls.__qualname__}
+    annotations = namespace["__annotations__"] = {}
+    field: Field
+    for name, field in getattr(cls, _FIELDS).items():
+        annotations[name] = field.type
+        options: dict[str, Any] = {"repr": field.repr, "compare": field.compare, "metadata": field.metadata}
+        if field.default is not _MISSING:
+            options["default"] = field.default
+        if field.default_factory is not _MISSING:
+            options["default_factory"] = field.default_factory
+        namespace[name] = dataclasses.field(**options)
+    twin: Any = dataclasses.dataclass(frozen=frozen, slots=slots)(type(cls.__name__, (), namespace))
+    setattr(cls, "__dataclass_fields__", twin.__dataclass_fields__)
+    setattr(cls, "__dataclass_params__", twin.__dataclass_params__)
+
+
+_AS_DATACLASS = {
+    (name, frozen, slots): _AsDataclass(name, frozen, slots)
+    for name in ("__dataclass_fields__", "__dataclass_params__")
+    for frozen in (False, True)
+    for slots in (False, True)
+}
+_AS_DATACLASS_LOCK = _thread.allocate_lock()
 
 
 def _collect(cls: type) -> dict[str, Field]:
@@ -190,16 +261,54 @@ def _annotations(cls: type) -> dict[str, Any]:
     return annotations
 
 
-def _with_slots(cls: type, fields: dict[str, Field]) -> type:
-    """A copy of `cls` whose instances hold the fields in slots (no `__dict__`)."""
+def _with_slots(cls: type, fields: dict[str, Field], made: dict[str, Any]) -> type:
+    """A copy of `cls` whose instances hold the fields in slots (no `__dict__`), with
+    the attributes `made` for it."""
     namespace = dict(cls.__dict__)
     inherited = {slot for base in cls.__mro__[1:] for slot in getattr(base, "__slots__", ())}
     namespace["__slots__"] = tuple(name for name in fields if name not in inherited)
     for name in (*fields, "__dict__", "__weakref__"):
         namespace.pop(name, None)
+    body = tuple(namespace.values())
+    namespace.update(made, __qualname__=cls.__qualname__)
     new = type(cls)(cls.__name__, cls.__bases__, namespace)
-    new.__qualname__ = cls.__qualname__
+    for member in body:
+        if type(member) is _FUNCTION:  # most are, and have no closure: seen here (start-up time)
+            if member.__closure__ is not None:
+                _rebind_class_cell(member, cls, new)
+        elif isinstance(member, _WRAPPERS):
+            _rebind_class_cell(member, cls, new)
     return new
+
+
+def _rebind_class_cell(member: Any, old: type, new: type) -> None:
+    """Point the `__class__` cell of `member` at `new` where it names `old`.
+
+    A method that calls `super()` with no arguments, or names `__class__`, reads
+    the class from that cell, set when the class body was run: to the class that
+    `_with_slots` discards. As CPython 3.14's `dataclasses` does, every function
+    of the class body is looked at: plain functions, property accessors,
+    classmethods and staticmethods, and what decorators wrap (`__wrapped__`).
+    Only a function with a closure can hold the cell, or wrap one that does.
+    """
+    if isinstance(member, property):
+        functions: tuple[Any, ...] = (member.fget, member.fset, member.fdel)
+    elif isinstance(member, (classmethod, staticmethod)):
+        functions = (member.__func__,)
+    else:
+        functions = (member,)
+    for function in functions:
+        while type(function) is _FUNCTION and function.__closure__ is not None:
+            names = function.__code__.co_freevars
+            if "__class__" in names:
+                cell = function.__closure__[names.index("__class__")]
+                if cell.cell_contents is old:
+                    cell.cell_contents = new
+            function = function.__dict__.get("__wrapped__")  # functools.wraps
+
+
+_FUNCTION = type(_rebind_class_cell)
+_WRAPPERS = (property, classmethod, staticmethod)
 
 
 # Instances a class makes through the generic `__init__` before its own is compiled.
@@ -327,6 +436,14 @@ def _make_hash(names: tuple[str, ...]) -> Callable[[Any], int]:
     return __hash__
 
 
+def _frozen_instance_error(message: str) -> AttributeError:
+    """`dataclasses.FrozenInstanceError`, as a dataclass raises it: `dataclasses` is
+    imported here, on a mistake's way only (a program assigns to no frozen field)."""
+    import dataclasses
+
+    return dataclasses.FrozenInstanceError(message)
+
+
 def _getstate(self: Any) -> list[Any]:
     return [getattr(self, f.name) for f in _fields(self)]
 
@@ -339,12 +456,12 @@ def _setstate(self: Any, state: list[Any]) -> None:
 def _freeze(cls: type, names: frozenset[str]) -> None:
     def __setattr__(self: Any, name: str, value: Any) -> None:
         if type(self) is cls or name in names:
-            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+            raise _frozen_instance_error(f"cannot assign to field {name!r}")
         super(cls, self).__setattr__(name, value)  # type: ignore[arg-type]
 
     def __delattr__(self: Any, name: str) -> None:
         if type(self) is cls or name in names:
-            raise FrozenInstanceError(f"cannot delete field {name!r}")
+            raise _frozen_instance_error(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)  # type: ignore[arg-type]
 
     setattr(cls, "__setattr__", __setattr__)
@@ -352,8 +469,11 @@ def _freeze(cls: type, names: frozenset[str]) -> None:
 
 
 if TYPE_CHECKING:
-    from dataclasses import asdict, dataclass, field, fields, replace
+    # The classes are dataclasses to `dataclasses` (`_AsDataclass`): its decorator,
+    # field specifier and `replace` tell type checkers what they are.
+    from dataclasses import dataclass, field, replace
 else:
-    dataclass, field, fields, replace, asdict = _dataclass, _field, _fields, _replace, _asdict
+    dataclass, field, replace = _dataclass, _field, _replace
+fields, asdict = _fields, _asdict  # this module's `Field`; no `dict_factory`
 
-__all__ = ["FrozenInstanceError", "asdict", "dataclass", "field", "fields", "replace"]
+__all__ = ["asdict", "dataclass", "field", "fields", "replace"]
