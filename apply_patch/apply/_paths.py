@@ -12,24 +12,23 @@ file it means.
 from __future__ import annotations
 
 import os
-import re
 from .._dataclass import dataclass
 
 from .._errors import FilePolicyError, PatchIOError, os_reason
 from .._policy import Policy
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Final
-
 VCS_FOLDERS = frozenset({".git", ".hg", ".svn"})
-_WINDOWS_ABSOLUTE: Final = re.compile(r"[A-Za-z]:[\\/]|\\\\[^\\/]|//[?.]/")
 
 
 def is_windows_absolute(path: str) -> bool:
     """A drive-letter path (`C:\\x`, `C:/x`) or a UNC one (`\\\\server\\share\\x`, `\\\\?\\C:\\x`,
     `//?/C:/x`); a drive-relative name (`C:x`) is not absolute."""
-    return bool(_WINDOWS_ABSOLUTE.match(path))
+    # Without a regular expression: compiling one is most of this module's import (start-up).
+    if len(path) >= 3 and path[1] == ":" and path[2] in "\\/" and path[0].isascii() and path[0].isalpha():
+        return True
+    if len(path) >= 3 and path.startswith("\\\\") and path[2] not in "\\/":
+        return True
+    return path.startswith(("//?/", "//./"))
 
 
 def refuse_windows_absolute(path: str, what: str = "Path", line: int | None = None) -> None:
