@@ -57,8 +57,8 @@ def test_results_and_policies_are_dataclasses(tmp_path: Path) -> None:
     }  # fmt: skip
     assert dataclasses.replace(result, dry_run=False).dry_run is False
 
-    policy: Policy = dataclasses.replace(DEFAULT, ambiguous="error")
-    assert policy == Policy(ambiguous="error") and policy.with_options(ambiguous="first") == DEFAULT
+    policy: Policy = dataclasses.replace(DEFAULT, ambiguous="first")
+    assert policy == Policy(ambiguous="first") and policy.with_options(ambiguous="error") == DEFAULT
 
 
 def test_edits_made_by_keyword(tmp_path: Path) -> None:
