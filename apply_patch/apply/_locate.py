@@ -89,7 +89,25 @@ def update_lines(text: TextFile, update: UpdateFile, policy: Policy, where: Loca
     """Apply every chunk of `update` to `text`; raise ContextNotFoundError if one is not there."""
     replacements, placements, warnings = locate(text.lines, update.chunks, policy, where)
     new_text = with_explicit_endings(splice(text, replacements, policy), replacements, policy)
-    return Located(new_text, tuple(placements), tuple(warnings))
+    return Located(_ended(new_text, update.chunks, policy), tuple(placements), tuple(warnings))
+
+
+def _ended(text: TextFile, chunks: tuple[Chunk, ...], policy: Policy) -> TextFile:
+    """`text` whose last line gets the line break a last chunk pinned to the end of the file
+    gives its last line of the new file, a context line, explicitly (a unified diff's `\\ No newline` on the old side
+    only), over the final-newline policy; as it is otherwise."""
+    last = chunks[-1] if chunks else None
+    if last is None or not last.is_end_of_file:
+        return text
+    kept = [i for i, line in enumerate(last.lines) if line[0] != C.REMOVED]
+    if not kept or last.lines[kept[-1]][0] != C.CONTEXT:
+        return text
+    ending = dict(last.endings).get(kept[-1])
+    if not ending or not text.lines or text.endings[-1]:
+        return text
+    # The line's own break was dropped by the policy: the file's, as its other lines have.
+    forced = _NEW_LINE_ENDING.get(policy.line_endings)
+    return TextFile(text.lines, [*text.endings[:-1], forced or text.preferred_ending], text.bom)
 
 
 def locate(

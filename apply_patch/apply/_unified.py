@@ -102,6 +102,10 @@ def _chunk(hunk: Hunk) -> Chunk:
         # newline, or with one where the old file had none.
         if line.prefix == C.ADDED and (not line.ending or (ends_file and _last_new(lines, number))):
             explicit.append((number, line.ending))
+        elif line.prefix == C.CONTEXT and ends_file and line.ending and _last_new(lines, number):
+            # The file's new last line keeps its line break where the old last line had none
+            # (`-c` + `\ No newline` after ` b`): said explicitly, over the final-newline policy.
+            explicit.append((number, line.ending))
     has_old = any(line.is_old for line in lines)
     return Chunk(
         (),

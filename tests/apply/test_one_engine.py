@@ -235,3 +235,15 @@ def test_a_kept_line_that_cannot_be_told_from_another_is_refused(tmp_path: Path)
         apply_edits([StrReplace("m.py", "a\nb\na\n", "a\nc\na\n")], tmp_path)
     assert "cannot be told" in str(refused.value)
     assert snapshot(tmp_path) == before
+
+
+def test_a_diff_removing_the_last_line_of_a_file_without_final_newline_ends_as_git_does(tmp_path: Path) -> None:
+    """`-c` + `\\ No newline` after ` b`: the old file lacked a final line break, the new one
+    (ending with b) has one, as `git apply` gives; the final-newline policy does not undo it."""
+    (tmp_path / "f.txt").write_bytes(b"a\nb\nc")
+    diff = "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,2 @@\n a\n b\n-c\n\\ No newline at end of file\n"
+    apply_unified_diff(diff, tmp_path)
+    assert (tmp_path / "f.txt").read_bytes() == b"a\nb\n"
+    (tmp_path / "g.txt").write_bytes(b"a\r\nb\r\nc")
+    apply_unified_diff(diff.replace("f.txt", "g.txt"), tmp_path)
+    assert (tmp_path / "g.txt").read_bytes() == b"a\r\nb\r\n"  # the file's own line break
