@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
 
     from ..format import Chunk
     from ._paths import Location
-    from ._seek import LineIndex, Match
+    from ._seek import LineIndex, Match, Tier
 
     Placed = tuple[Chunk, list[str], Match]  # a chunk, the pattern found, where
 
@@ -34,6 +34,23 @@ SLIP_WORDS: Final = {
     "blank-lines": "once blank lines are ignored (the file's are kept)",
     "elided-middle": "with its placeholder line standing for the file's lines there (kept)",
 }
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """Where the locator put one chunk (what `_unique` weighs): `at` (0-based), searched from `start`.
+
+    `pattern` is what was matched (empty for added lines only), at `tier`
+    (None: placed, not matched); `pinned` when nothing else could have placed
+    it (the end of the file, its own line numbers, the end of an empty search).
+    """
+
+    chunk: Chunk
+    pattern: tuple[str, ...]
+    tier: Tier | None
+    start: int
+    at: int
+    pinned: bool
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,13 +34,13 @@ located"):
 
 from __future__ import annotations
 
-from .._dataclass import dataclass
+from .._dataclass import dataclass, replace
 
 from ..format import constants as C, Chunk, UpdateFile
-from ._doubts import PatchWarning, ambiguous_context, doubts, slip_warning
+from ._doubts import PatchWarning, Spot, ambiguous_context, doubts, slip_warning
 from ._paths import Location
 from .._policy import Policy
-from ._seek import TIERS, Match, LineIndex, Tier
+from ._seek import TIERS, Match, LineIndex
 from ._textfile import BOM, TextFile
 
 TYPE_CHECKING = False
@@ -123,7 +123,7 @@ def locate(
     replacements: list[Replacement] = []
     placements: list[Placement] = []
     placed: list[tuple[Chunk, list[str], Match]] = []
-    spots: list[_Spot] = []
+    spots: list[Spot] = []
     warnings: list[PatchWarning] = []
     line_index, drift = 0, 0
     first = policy.ambiguous == "first"
@@ -136,7 +136,7 @@ def locate(
                 warnings += _context_doubts(chunk, anchors, None, index, where)
             replacements.append(Replacement(at, 0, tuple(chunk.new_lines), chunk.added_endings))
             placements.append(Placement(chunk.line, at + 1, TIERS[0].name, chunk.added, 0))
-            spots.append((chunk, (), None, start, at, anchor is None or chunk.near is not None or not anchors))
+            spots.append(Spot(chunk, (), None, start, at, anchor is None or chunk.near is not None or not anchors))
             if chunk.near is not None:
                 drift = at - chunk.near
             continue
@@ -156,7 +156,7 @@ def locate(
         pinned = by_numbers or chunk.is_end_of_file or not pattern  # an empty pattern is placed, not found
         if chunk.contexts and not anchors:  # each @@ line has one place: so has the chunk
             pinned = True
-        spots.append((chunk, tuple(pattern), match.tier, start, match.index, pinned))
+        spots.append(Spot(chunk, tuple(pattern), match.tier, start, match.index, pinned))
         replacements.extend(chunk_replacements(used, match.index, endings))
         added, removed = (sum(1 for s in used if s[0] == op) for op in (C.ADDED, C.REMOVED))
         placements.append(Placement(chunk.line, match.index + 1, match.tier.name, added, removed))
@@ -168,29 +168,24 @@ def locate(
     return replacements, placements, warnings + found
 
 
-# (chunk, pattern, tier, search start, place, pinned): see `_unique.Spot`
-_Spot = tuple[Chunk, tuple[str, ...], "Tier | None", int, int, bool]
-
-
-def _sure(spots: list[_Spot], alone: list[bool]) -> list[_Spot]:
+def _sure(spots: list[Spot], alone: list[bool]) -> list[Spot]:
     """`spots` with every chunk without `@@` lines that matches nowhere after its place
     (`doubts` said: `alone`, in the order of the chunks that were matched) pinned."""
     matched = iter(alone)
     result = []
-    for chunk, pattern, tier, start, at, pinned in spots:
-        if pattern:
-            pinned = pinned or (next(matched) and not chunk.contexts)
-        result.append((chunk, pattern, tier, start, at, pinned))
+    for spot in spots:
+        only = bool(spot.pattern) and next(matched)  # `alone` has one entry per matched chunk
+        result.append(replace(spot, pinned=True) if only and not spot.chunk.contexts else spot)
     return result
 
 
-def _refuse_other_places(index: LineIndex, spots: list[_Spot], where: Location) -> None:
+def _refuse_other_places(index: LineIndex, spots: list[Spot], where: Location) -> None:
     """Raise AmbiguousChunkError if a chunk could also go elsewhere, the order kept."""
-    if all(spot[5] for spot in spots):
+    if all(spot.pinned for spot in spots):
         return  # every chunk has one place: nothing to weigh (`_unique` not even imported)
-    from ._unique import Spot, other_places
+    from ._unique import other_places
 
-    other = other_places(index, [Spot(*spot) for spot in spots])
+    other = other_places(index, spots)
     if other is not None:
         from ._diagnose import ambiguity_error  # failures only: start-up time
 

@@ -19,31 +19,12 @@ unified diff's hunk whose header names one of its places), has one place.
 
 from __future__ import annotations
 
-from .._dataclass import dataclass
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..format import Chunk
-    from ._seek import LineIndex, Tier
+    from ._doubts import Spot
+    from ._seek import LineIndex
 
 _MAX_PLACES = 10  # candidate places listed in a refusal (and searched)
-
-
-@dataclass(frozen=True, slots=True)
-class Spot:
-    """Where the locator put one chunk: `at` (0-based), searched from `start`.
-
-    `pattern` is what was matched (empty for added lines only), at `tier`
-    (None: placed, not matched); `pinned` when nothing else could have placed
-    it (the end of the file, its own line numbers, the end of an empty search).
-    """
-
-    chunk: Chunk
-    pattern: tuple[str, ...]
-    tier: Tier | None
-    start: int
-    at: int
-    pinned: bool
 
 
 def other_places(index: LineIndex, spots: list[Spot]) -> tuple[Spot, tuple[int, ...]] | None:

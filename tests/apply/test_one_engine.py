@@ -64,7 +64,6 @@ def test_a_block_one_level_too_shallow_is_reindented_as_the_file(fmt: str, tmp_p
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_tabs_where_the_file_has_spaces_are_written_as_the_files_spaces(fmt: str, tmp_path: Path) -> None:
     (tmp_path / "shop.py").write_text(SHOP)
-    old = SHALLOW_OLD.replace("    ", "\t").replace("def", "\tdef").replace("\t", "\t", 1)
     old = "\n".join("\t" + line for line in SHALLOW_OLD.replace("    ", "\t").splitlines()) + "\n"
     new = old.replace("item.price\n", "item.price * 2\n")
     expected = SHOP.replace("result += item.price\n", "result += item.price * 2\n")
