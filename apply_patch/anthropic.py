@@ -10,7 +10,9 @@ Every command of the tool: `view` (a file with line numbers, `view_range`
 (an end past the last line is clamped, with a note), the tool's
 `max_characters` truncation; or a folder, two levels deep, saying how many
 hidden entries it leaves out), `create` (`file_text`), `str_replace`
-(`old_str`, `new_str`: exactly one match), `insert` (`insert_line`,
+(`old_str`, `new_str`: exactly one match; beyond Anthropic's fields,
+`occurrence` (from 1) or `near_line` picks one of several, and the answer
+names the line), `insert` (`insert_line`,
 `new_str`; line 0 is the top). Edits go through the package's plan and
 commit: confined to `root`, line endings and BOM kept, every policy applying,
 all or nothing; a successful edit answers with the edited lines as they are
@@ -84,6 +86,8 @@ class TextEditor:
         except _ToolError as error:
             return {"content": f"Error: {error}", "is_error": True}
         except ReplacementCountError as error:
+            if any(tool_input.get(name) is not None for name in ("occurrence", "near_line")):
+                return _error("\n".join((str(error), *(f"Hint: {h}" for h in error.hints))))
             head = f"Found {error.found} matches for replacement text. Please provide more context to make a unique match."
             lines = ", ".join(map(str, error.candidates))
             return _error(f"{head}\nold_str matches {error.path} at lines {lines}.")
@@ -127,9 +131,10 @@ class TextEditor:
                 raise _ToolError("new_str must be a string")
             if not old:
                 raise _ToolError("old_str is empty: give the exact text to replace (use create for a new file)")
-            edit = StrReplace(path, old, new, label="old_str")
+            occurrence, near_line = _optional_line(tool_input, "occurrence"), _optional_line(tool_input, "near_line")
+            edit = StrReplace(path, old, new, occurrence=occurrence, near_line=near_line, label="old_str")
             result = apply_edits([edit], self.root, policy=self.policy)
-            return self._answer("Successfully replaced text at exactly one location.", result, path)
+            return self._answer(_replaced(result, occurrence, near_line), result, path)
         line = tool_input.get("insert_line")
         if not isinstance(line, int) or isinstance(line, bool):
             raise _ToolError("insert_line must be an integer (0 inserts at the top)")
@@ -201,6 +206,25 @@ def _string(tool_input: Mapping[str, Any], name: str) -> str:
     if not isinstance(value, str):
         raise _ToolError(f"{name} is missing (a string is required)")
     return value
+
+
+def _optional_line(tool_input: Mapping[str, Any], name: str) -> int | None:
+    """The integer `name` of `tool_input` (str_replace's choice among several matches), or None."""
+    value = tool_input.get(name)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        what = "1: the first match" if name == "occurrence" else "the line the match starts nearest"
+        raise _ToolError(f"{name} must be an integer ({what})")
+    return value
+
+
+def _replaced(result: ApplyResult, occurrence: int | None, near_line: int | None) -> str:
+    """What a str_replace did: the one location, or the match chosen and the line it is at."""
+    if occurrence is None and near_line is None:
+        return "Successfully replaced text at exactly one location."
+    line = result.operations[0].placements[0].file_line
+    if occurrence is not None:
+        return f"Successfully replaced occurrence {occurrence} of old_str, at line {line}."
+    return f"Successfully replaced the match of old_str nearest line {near_line}, at line {line}."
 
 
 def _warnings(result: Any) -> list[str]:

@@ -2,11 +2,13 @@
 
     >>> from apply_patch.edits import StrReplace, parse_search_replace
     >>> parse_search_replace("app.py\\n<<<<<<< SEARCH\\nx = 1\\n=======\\nx = 2\\n>>>>>>> REPLACE\\n")
-    [StrReplace(path='app.py', old='x = 1\\n', new='x = 2\\n', replace_all=False, expected=None)]
+    [StrReplace(path='app.py', old='x = 1\\n', new='x = 2\\n', replace_all=False, expected=None, occurrence=None, near_line=None)]
 
-- `StrReplace(path, old, new, replace_all=False, expected=None)`: `old` must
-  match exactly one place, or every place (`replace_all`), or exactly
-  `expected` places; an empty `old` creates the file. Claude Code's `Edit`,
+- `StrReplace(path, old, new, replace_all=False, expected=None, occurrence=None,
+  near_line=None)`: `old` must match exactly one place, or every place
+  (`replace_all`), or exactly `expected` places; or, among several, the one
+  chosen: the `occurrence`-th (from 1) or the one starting nearest line
+  `near_line` (a tie is refused). An empty `old` creates the file. Claude Code's `Edit`,
   OpenCode's and Gemini CLI's edit tools, the text-editor tool's `str_replace`.
 - `CreateFile(path, text, overwrite=False)`: a new file, refused when the
   file exists (policy `add_existing`) unless `overwrite` (Claude Code's `Write`).
@@ -105,6 +107,9 @@ def checked(edits: Iterable[Edit]) -> list[Edit]:
             raise EditError(
                 f"Edit {number} expects {edit.expected} replacements: at least 1", patch_line=number
             )
+        problem = _choice_problem(edit, number) if isinstance(edit, StrReplace) else None
+        if problem is not None:
+            raise EditError(problem, path=edit.path, patch_line=edit.line or number)
         if not edit.label:
             what = {StrReplace: "the old text", CreateFile: "the new file", Insert: "the insertion"}
             edit = replace(edit, label=f"{what[type(edit)]} of edit {number}", line=edit.line or number)
@@ -113,6 +118,30 @@ def checked(edits: Iterable[Edit]) -> list[Edit]:
             raise EditError(why, path=edit.path, patch_line=edit.line)
         numbered.append(edit)
     return numbered
+
+
+def _choice_problem(edit: StrReplace, number: int) -> str | None:
+    """Why the one place `edit` picks (`occurrence`, `near_line`) cannot be chosen, whatever
+    the file holds; None when it can (or when it picks none)."""
+    chosen = [(name, value) for name, value in (("occurrence", edit.occurrence), ("near_line", edit.near_line)) if value is not None]
+    if not chosen:
+        return None
+    if len(chosen) == 2:
+        return f"Edit {number} gives both occurrence and near_line: give one of them"
+    name, value = chosen[0]
+    if not isinstance(value, int) or isinstance(value, bool):
+        return f"Edit {number} has {name} {value!r}: it must be an integer (from 1)"
+    if value < 1 and name == "occurrence":
+        return f"Edit {number} asks for occurrence {value}: occurrences count from 1"
+    if value < 1:
+        return f"Edit {number} asks for the match nearest line {value}: lines count from 1"
+    if edit.replace_all:
+        return f"Edit {number} replaces every place and picks one ({name}): give one of them"
+    if edit.expected is not None:
+        return f"Edit {number} expects {edit.expected} places and picks one ({name}): give one of them"
+    if not edit.old:
+        return f"Edit {number} creates a file (its old text is empty): {name} picks a match of an old text"
+    return None
 
 
 def _refuse_placeholder_writes(edits: list[Edit], tree: Tree) -> None:

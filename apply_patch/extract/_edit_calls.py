@@ -193,6 +193,8 @@ def edits_text(edits: tuple[Edit, ...]) -> str:
         else:
             count = "every place" if edit.replace_all else None
             count = f"exactly {edit.expected} places" if edit.expected is not None else count
+            count = f"occurrence {edit.occurrence}" if edit.occurrence is not None else count
+            count = f"the match nearest line {edit.near_line}" if edit.near_line is not None else count
             note = f"# {count}\n" if count else ""
             old, new = edit.old, edit.new
         parts.append(
