@@ -77,6 +77,11 @@ class Policy:
     vcs_dir: Literal["error", "allow"] = _option(
         "error", "writing, moving or deleting inside a .git, .hg or .svn folder"
     )
+    conventions: Literal["read", "ignore"] = _option(
+        "read",
+        "a new file's line endings, final newline and charset: from the .editorconfig and "
+        ".gitattributes files between its folder and the root (read), or as written (ignore)",
+    )
 
     def __post_init__(self) -> None:
         for name, choices in CHOICES.items():
@@ -117,6 +122,7 @@ CODEX: Final = Policy(
     vcs_dir="allow",
     ambiguous="first",
     indentation="verbatim",
+    conventions="ignore",
 )
 
 

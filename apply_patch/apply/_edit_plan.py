@@ -103,11 +103,15 @@ def _create(
             path=where.relative,
             patch_line=line,
         )
-    if policy.line_endings != "keep":
-        ending = "\r\n" if policy.line_endings == "crlf" else "\n"
-        content = edits.as_lf(content).replace("\n", ending)
+    if existing is None:
+        data = planner.new_file_bytes(where, content, line)
+    else:  # a file replaced whole keeps no conventions but the policy's
+        if policy.line_endings != "keep":
+            ending = "\r\n" if policy.line_endings == "crlf" else "\n"
+            content = edits.as_lf(content).replace("\n", ending)
+        data = content.encode("utf-8")
     mode, owner = (existing.mode, existing.owner) if existing is not None else (None, None)
-    planner.overlay.put(where.target, FileState(content.encode("utf-8"), mode, owner=owner))
+    planner.overlay.put(where.target, FileState(data, mode, owner=owner))
     letter = "A" if existing is None else "M"
     added = len(edits.text_lines(content))
     removed = 0 if existing is None else existing.data.count(b"\n")

@@ -241,12 +241,41 @@ class Planner:
                 path=where.relative,
                 patch_line=op.line,
             )
-        ending = "\r\n" if self.policy.line_endings == "crlf" else "\n"
-        data = op.text(ending, force=self.policy.line_endings != "keep").encode("utf-8")
+        if existing is None:
+            data = self.new_file_bytes(where, op.text(), op.line)
+        else:  # replaced (add_existing=overwrite): as written, the policy's endings
+            ending = "\r\n" if self.policy.line_endings == "crlf" else "\n"
+            data = op.text(ending, force=self.policy.line_endings != "keep").encode("utf-8")
         mode = existing.mode if existing is not None else None
         owner = existing.owner if existing is not None else None
         self.overlay.put(where.target, FileState(data, mode, owner=owner))
         return OperationResult("A", op.path, where.target, added=len(op.lines))
+
+    def new_file_bytes(self, where: Location, text: str, line: int) -> bytes:
+        """`text` as the bytes of the new file at `where` (patch `line`): the policy's line
+        endings and final newline where it gives them, else those the repository declares
+        (`_conventions`, unless the policy ignores them), in its declared charset."""
+        from ._conventions import NONE, conventions_for, new_file_bytes
+
+        inside = not (os.path.isabs(where.relative) or where.relative.startswith(".."))
+        read = self.policy.conventions == "read" and inside
+        conventions = conventions_for(where.relative.replace(os.sep, "/"), self._convention_text) if read else NONE
+        return new_file_bytes(text, conventions, self.policy, where, line)
+
+    def _convention_text(self, relative: str) -> str | None:
+        """The text of the convention file at `relative` (from the root) as the patch leaves it
+        so far, read as any file is (inside the root, links not followed out of it), its first
+        `MAX_CONFIG` bytes; None when there is none, or it is not a file that may be read."""
+        from ._conventions import MAX_CONFIG
+
+        try:
+            where = self.tree.from_root(relative)
+            state = self.overlay.look(where.target, where, "Failed to read")
+        except PatchError:
+            return None
+        if not isinstance(state, FileState) or state.is_link:
+            return None
+        return state.data[:MAX_CONFIG].decode("utf-8", "replace")
 
     def delete(self, op: DeleteFile) -> OperationResult:
         where = self._resolve(op.path, op.line, follow_leaf=False)
