@@ -83,6 +83,15 @@ class Policy:
         ".gitattributes files between its folder and the root (read), or as written (ignore)",
     )
 
+    encoding: str = field(
+        default="",
+        metadata={
+            "help": "the encoding of the files edited and created (any name Python knows: gbk, "
+            "shift_jis, cp1252, utf-16...), over what the repository declares and a byte-order mark",
+            "metavar": "NAME",
+        },
+    )
+
     def __post_init__(self) -> None:
         for name, choices in CHOICES.items():
             value = getattr(self, name)
@@ -90,13 +99,30 @@ class Policy:
                 raise PolicyValueError(
                     f"Invalid value {value!r} for {name}: choose one of {', '.join(choices)}"
                 )
+        if self.encoding:
+            _check_encoding(self.encoding)
 
     def with_options(self, **options: str) -> Policy:
         """A copy with some fields changed (unknown names are refused)."""
-        unknown = sorted(set(options) - set(CHOICES))
+        unknown = sorted(set(options) - set(CHOICES) - set(NAMED))
         if unknown:
             raise PolicyValueError(f"Unknown policy option: {', '.join(unknown)}")
         return dataclasses.replace(self, **options)  # type: ignore[arg-type]
+
+
+def _check_encoding(name: object) -> None:
+    """PolicyValueError unless `name` is an encoding Python knows (text, not bytes to bytes)."""
+    import codecs
+
+    try:
+        info = codecs.lookup(name) if isinstance(name, str) else None
+    except LookupError:
+        info = None
+    if info is None or not getattr(info, "_is_text_encoding", True):
+        raise PolicyValueError(
+            f"Invalid value {name!r} for encoding: not a text encoding Python knows "
+            "(utf-8, latin-1, cp1252, gbk, shift_jis, big5, utf-16...)"
+        )
 
 
 def _choices() -> dict[str, tuple[str, ...]]:
@@ -106,10 +132,13 @@ def _choices() -> dict[str, tuple[str, ...]]:
     return {
         f.name: tuple(choice.strip(" \"'") for choice in str(f.type)[len("Literal[") : -1].split(","))
         for f in dataclasses.fields(Policy)
+        if str(f.type).startswith("Literal[")
     }
 
 
 CHOICES: Final = _choices()
+# The fields whose value is a name, not a choice (an option `--encoding NAME`): name → metavar.
+NAMED: Final = {f.name: str(f.metadata["metavar"]) for f in dataclasses.fields(Policy) if f.name not in CHOICES}
 HELP: Final = {f.name: str(f.metadata["help"]) for f in dataclasses.fields(Policy)}
 
 DEFAULT: Final = Policy()

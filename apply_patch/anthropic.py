@@ -33,7 +33,7 @@ from ._policy import DEFAULT, Policy, policy_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import Any, Final
 
     from .apply import ApplyResult
@@ -148,10 +148,20 @@ class TextEditor:
     def _answer(self, done: str, result: ApplyResult, path: str, *, whole: bool = False) -> str:
         """`done`, then the edited lines as they are now, numbered as `view` numbers them
         (`_snippet`), then the warnings; cut past `max_characters`."""
-        return self._truncated("\n".join([done, *_snippet(result, path, whole=whole), *_warnings(result)]))
+        return self._truncated("\n".join([done, *_snippet(result, path, self._lines, whole=whole), *_warnings(result)]))
+
+    def _lines(self, path: str, data: bytes) -> list[str]:
+        """The lines of the file `path` holding `data`, decoded as an edit decodes it."""
+        from .apply import DiskTree, file_text, split_text
+
+        tree = DiskTree(self.root, self.policy)
+        try:
+            return file_text(tree, data, tree.resolve(path))[0].lines
+        except PatchError:
+            return split_text(data.decode("utf-8", "replace")).lines
 
     def _view(self, path: str, view_range: object) -> str:
-        from .apply import DiskTree, decode_file, FileState, Kind
+        from .apply import DiskTree, FileState, Kind, file_text
 
         tree = DiskTree(self.root, self.policy)
         where = tree.resolve(path)
@@ -168,9 +178,10 @@ class TextEditor:
         if not isinstance(state, FileState):
             raise _ToolError(f"{path} is a special file, not a text file")
         try:
-            lines = decode_file(state.data, where, self.policy, 0).lines
-        except PatchError as error:  # binary, or not UTF-8
-            raise _ToolError(f"{path} cannot be shown as text: {error.message.partition(': ')[2]}") from None
+            lines = file_text(tree, state.data, where)[0].lines
+        except PatchError as error:  # binary, or not UTF-8 and its encoding not known
+            reason = error.message.partition(": ")[2]
+            raise _ToolError("\n".join((f"{path} cannot be shown as text: {reason}", *error.hints))) from None
         if not lines:
             return "(the file is empty)"
         first, last = _range(view_range, len(lines))
@@ -231,23 +242,21 @@ def _warnings(result: Any) -> list[str]:
     return [f"Warning: {w.message}" for w in result.warnings]
 
 
-def _snippet(result: ApplyResult, path: str, *, whole: bool) -> list[str]:
+def _snippet(result: ApplyResult, path: str, decode: Callable[[str, bytes], list[str]], *, whole: bool) -> list[str]:
     """The lines of the edited region of the one file `result` changed, as they are now, with
     `SNIPPET_CONTEXT` lines around it (`whole`: from the top), numbered as `view` numbers
     them, at most `SNIPPET_LINES` of them (then a line says which are left)."""
-    from .apply import split_text
-
     operation = result.operations[0]
     change = next((c for c in result.changes if c.path == operation.target and c.after is not None), None)
     if change is None or change.after is None:
         return []
-    lines = split_text(change.after.data.decode("utf-8", "replace")).lines
+    lines = decode(path, change.after.data)
     if not lines:
         return ["(the file is empty)"]
     if whole or change.before is None:
         start, end = 1, len(lines)
     else:
-        before = split_text(change.before.data.decode("utf-8", "replace")).lines
+        before = decode(path, change.before.data)
         first, last = _changed(before, lines)
         start, end = max(1, first - SNIPPET_CONTEXT), min(len(lines), max(first, last) + SNIPPET_CONTEXT)
     shown_end = min(end, start + SNIPPET_LINES - 1)

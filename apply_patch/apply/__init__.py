@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from ._locate import update_lines
     from ._paths import Location, is_windows_absolute
     from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping
-    from ._plan import OperationResult, decode_file
+    from ._plan import OperationResult, decode_file, file_text
     from ._report import SCHEMA, NOTHING_CHANGED, error_json, failure, result_json, warnings_text
     from ._seek import LineIndex
     from ._textfile import BOM, TextFile, common_ends, split_text
@@ -38,6 +38,7 @@ _NAMES = {
     "apply_to_mapping": "._pipeline",
     "OperationResult": "._plan",
     "decode_file": "._plan",
+    "file_text": "._plan",
     "NOTHING_CHANGED": "._report",
     "SCHEMA": "._report",
     "error_json": "._report",
@@ -67,6 +68,6 @@ __all__ = [
     "ApplyResult", "BOM", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState", "Kind",
     "LineIndex", "Location", "NOTHING_CHANGED", "SCHEMA", "OperationResult", "PatchWarning", "Policy",
     "PolicyValueError", "Replay", "TextFile", "Tree", "apply_operations", "apply_patch",
-    "apply_to_mapping", "common_ends", "decode_file", "error_json", "failure", "is_windows_absolute",
+    "apply_to_mapping", "common_ends", "decode_file", "error_json", "failure", "file_text", "is_windows_absolute",
     "result_json", "signals", "split_text", "unified_operations", "update_lines", "warnings_text",
 ]

@@ -10,10 +10,10 @@ lists each file once.
 
 from __future__ import annotations
 
-from .._errors import EmptyPatchError, FilePolicyError
+from .._errors import EmptyPatchError, FilePolicyError, PatchError
 from ..format import AddFile, CreateFile, DeleteFile, Insert, StrReplace, UpdateFile
 from . import _edits as edits
-from ._plan import OperationResult, decode_file, Plan, Planner, encode_file, finished_plan
+from ._plan import OperationResult, Plan, Planner, finished_plan
 from ._tree import FileState
 
 TYPE_CHECKING = False
@@ -63,13 +63,17 @@ def _edit(planner: Planner, op: EditOperation) -> OperationResult:
     state = planner._readable(where, op.line)
     planner._refuse_read_only(state, where, op.line)
     policy = planner.policy
-    text = decode_file(state.data, where, policy, op.line)
-    if isinstance(op, StrReplace):
-        edited = edits.replace(text, op, policy, where)
-    else:
-        edited = edits.insert(text, op, policy, where)
+    text, encoding = planner.read_text(state.data, where, op.line)
+    try:
+        if isinstance(op, StrReplace):
+            edited = edits.replace(text, op, policy, where)
+        else:
+            edited = edits.insert(text, op, policy, where)
+    except PatchError as error:
+        raise planner.explained(error, where, encoding) from None
     planner.warnings += edited.warnings
-    planner.overlay.put(where.target, FileState(encode_file(edited.text, policy), state.mode, owner=state.owner))
+    data = planner.write_text(edited.text, encoding, where, op.line)
+    planner.overlay.put(where.target, FileState(data, state.mode, owner=state.owner))
     return OperationResult(
         "M",
         op.path,
