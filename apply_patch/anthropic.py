@@ -7,9 +7,9 @@
             results.append({"type": "tool_result", "tool_use_id": block.id, **result})
 
 Every command of the tool: `view` (a file with line numbers, `view_range`,
-the tool's `max_characters` truncation; or a folder), `create`
-(`file_text`), `str_replace` (`old_str`, `new_str`: exactly one match),
-`insert` (`insert_line`, `new_str`; line 0 is the top). Edits go through the
+the tool's `max_characters` budget, read in parts whatever the file's size;
+or a folder), `create` (`file_text`), `str_replace` (`old_str`, `new_str`:
+exactly one match), `insert` (`insert_line`, `new_str`; line 0 is the top). Edits go through the
 package's plan and commit: confined to `root`, line endings and BOM kept,
 every policy applying, all or nothing. Each error starts with the sentence
 Anthropic's documentation gives for it, then says where and what differs
@@ -23,16 +23,20 @@ import os
 
 from ._errors import ContextNotFoundError, PatchError, PatchIOError, ReplacementCountError
 from ._policy import DEFAULT, Policy, policy_of
+from .apply import MAX_CHARACTERS, bounded
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterator, Mapping
     from typing import Any, Final
+
+    from .apply import DiskTree
 
 TOOL_TYPE: Final = "text_editor_20250728"
 TOOL_NAME: Final = "str_replace_based_edit_tool"
 COMMANDS: Final = ("view", "create", "str_replace", "insert")
 _LISTING_DEPTH: Final = 2
+_NOTE: Final = 100  # room for the note after a view cut at the budget
 
 
 def tool_definition(max_characters: int | None = None) -> dict[str, Any]:
@@ -46,9 +50,12 @@ def tool_definition(max_characters: int | None = None) -> dict[str, Any]:
 class TextEditor:
     """Runs the text-editor tool's commands on the files under `root`.
 
-    `max_characters` truncates what `view` shows (as the tool definition's
-    field says; None: no limit); `policy` and keyword `options` are those of
-    `apply_patch` (e.g. `add_existing="overwrite"` lets `create` replace a file).
+    `max_characters` is the budget of one answer: `view` shows the lines
+    that fit in it and says how many more there are (the tool definition
+    carries it); default MAX_CHARACTERS (50,000), None for no budget (a view
+    then holds at most what an edit may: `apply.MAX_FILE_BYTES`). `policy`
+    and keyword `options` are those of `apply_patch` (e.g.
+    `add_existing="overwrite"` lets `create` replace a file).
     """
 
     def __init__(
@@ -56,7 +63,7 @@ class TextEditor:
         root: str | os.PathLike[str] = ".",
         *,
         policy: Policy = DEFAULT,
-        max_characters: int | None = None,
+        max_characters: int | None = MAX_CHARACTERS,
         **options: str,
     ) -> None:
         self.root = os.fspath(root)
@@ -70,6 +77,11 @@ class TextEditor:
 
     def run(self, tool_input: Mapping[str, Any]) -> dict[str, Any]:
         """The `content` and `is_error` of the `tool_result` answering `tool_input`."""
+        answer = self._answer(tool_input)
+        answer["content"] = bounded(answer["content"], self._budget + _NOTE)
+        return answer
+
+    def _answer(self, tool_input: Mapping[str, Any]) -> dict[str, Any]:
         try:
             return {"content": self._run(tool_input), "is_error": False}
         except _ToolError as error:
@@ -131,44 +143,97 @@ class TextEditor:
         return f"Successfully inserted text after line {line}." if line else "Successfully inserted text at the top."
 
     def _view(self, path: str, view_range: object) -> str:
-        from .apply import DiskTree, decode_file, FileState, Kind
+        from .apply import DiskTree, FolderChanged, Kind
 
         tree = DiskTree(self.root, self.policy)
         where = tree.resolve(path)
         try:
-            state = tree.read(where.target)
+            opened = tree.open_file(where.target)
+            if opened is Kind.FOLDER:
+                if view_range is not None:
+                    raise _ToolError("view_range applies to files only, not to folders")
+                return self._listing(tree, where.target, path)
         except OSError as error:
             raise _ToolError(f"Cannot read {path}: {error.strerror}") from None
-        if state is None:
+        except FolderChanged as error:  # a symlink swapped in: never followed
+            raise _ToolError(
+                f"{path} changed on disk while it was being read: the {error.what} "
+                f"{tree.name(error.folder)} {error.why}"
+            ) from None
+        if opened is None:
             raise _ToolError(f"File not found: {path}")
-        if state is Kind.FOLDER:
-            if view_range is not None:
-                raise _ToolError("view_range applies to files only, not to folders")
-            return self._truncated(_listing(where.target, path))
-        if not isinstance(state, FileState):
+        if not isinstance(opened, tuple):
             raise _ToolError(f"{path} is a special file, not a text file")
+        fd, info = opened
         try:
-            lines = decode_file(state.data, where, self.policy, 0).lines
-        except PatchError as error:  # binary, or not UTF-8
-            raise _ToolError(f"{path} cannot be shown as text: {error.message.partition(': ')[2]}") from None
-        if not lines:
-            return "(the file is empty)"
-        first, last = _range(view_range, len(lines))
-        shown = [f"{n}: {lines[n - 1]}" for n in range(first, last + 1)]
-        return self._truncated("\n".join(shown))
+            return self._excerpt(fd, info, path, view_range)
+        finally:
+            os.close(fd)
 
-    def _truncated(self, text: str) -> str:
-        limit = self.max_characters
-        if limit is None or len(text) <= limit:
+    def _excerpt(self, fd: int, info: os.stat_result, path: str, view_range: object) -> str:
+        """The lines of the open file `view_range` asks for, numbered, within the budget.
+
+        Read in parts (`apply._lines`): whatever the file's size, only the lines
+        up to the last one asked for are read, and only those shown are kept.
+        """
+        from .apply import LineReader, NotText, hidden, not_shown
+
+        if hidden(info):
+            raise _ToolError(not_shown(path, info.st_nlink))
+        first, last = _asked(view_range)
+        budget = self._budget
+        policy = self.policy
+        reader = LineReader(
+            fd,
+            cap=4 * budget + 4,  # bytes enough for `budget` characters of any line
+            binary=policy.binary == "allow",
+            utf8="replace" if policy.non_utf8 == "preserve" else "strict",
+        )
+        shown: list[str] = []
+        left = 0
+        try:
+            if first < 1 or (last is not None and last < first):
+                reader.skip(None)  # how many lines the file has, for the message
+            else:
+                shown, left = _fitting(reader.lines(first, last), budget)
+                if left:  # counted, not read: the lines after the last one shown
+                    left += reader.skip(None if last is None else last - reader.number)
+                if not shown and reader.number < first:
+                    reader.skip(None)
+        except NotText as error:
+            raise _ToolError(f"{path} cannot be shown as text: {error}") from None
+        size = reader.number
+        if size == 0:
+            return "(the file is empty)"
+        if first < 1 or first > size or (last is not None and (last < first or last > size)):
+            raise _ToolError(
+                f"Invalid view_range {[first, -1 if last is None else last]}: the file has {size} "
+                "lines (1 <= start <= end <= number of lines, or end -1)"
+            )
+        text = "\n".join(shown)
+        if not left:
             return text
-        cut = text[:limit]
-        if "\n" in cut:
-            cut = cut[: cut.rindex("\n")]
-        left = text.count("\n", len(cut)) if cut else text.count("\n") + 1
         return (
-            f"{cut}\n[Truncated at {limit} characters: {left} more line"
+            f"{text}\n[Truncated at {budget} characters: {left} more line"
             f"{'' if left == 1 else 's'}; view them with view_range.]"
         )
+
+    def _listing(self, tree: DiskTree, folder: str, shown: str) -> str:
+        """The files and folders under `folder`, 2 levels deep, hidden ones left out."""
+        entries, complete = tree.listing(folder, _LISTING_DEPTH, self._budget)
+        head = f"Files and folders in {shown}, {_LISTING_DEPTH} levels deep, hidden ones left out:"
+        if not complete:
+            entries.append(
+                f"[Truncated at {self._budget} characters: view a folder inside it to see the rest.]"
+            )
+        return "\n".join([head, *entries]) if entries else f"{head}\n(empty)"
+
+    @property
+    def _budget(self) -> int:
+        """The characters an answer may hold (`max_characters`; without one, what a file may)."""
+        from .apply import MAX_FILE_BYTES
+
+        return MAX_FILE_BYTES if self.max_characters is None else self.max_characters
 
 
 class _ToolError(Exception):
@@ -190,10 +255,10 @@ def _warnings(result: Any) -> list[str]:
     return [f"Warning: {w.message}" for w in result.warnings]
 
 
-def _range(view_range: object, size: int) -> tuple[int, int]:
-    """The 1-based first and last lines `view_range` asks for ([start, end], end -1: the last)."""
+def _asked(view_range: object) -> tuple[int, int | None]:
+    """The first and last lines `view_range` asks for ([start, end]; end -1 or no range: None, the last)."""
     if view_range is None:
-        return 1, size
+        return 1, None
     if (
         not isinstance(view_range, (list, tuple))
         or len(view_range) != 2
@@ -201,33 +266,22 @@ def _range(view_range: object, size: int) -> tuple[int, int]:
     ):
         raise _ToolError("view_range must be two line numbers: [start, end] (end -1: to the end)")
     start, end = view_range
-    end = size if end == -1 else end
-    if not 1 <= start <= max(size, 1) or end < start or end > size:
-        raise _ToolError(
-            f"Invalid view_range {list(view_range)}: the file has {size} lines "
-            "(1 <= start <= end <= number of lines, or end -1)"
-        )
-    return start, end
+    return start, None if end == -1 else end
 
 
-def _listing(folder: str, shown: str) -> str:
-    """The files and folders under `folder`, 2 levels deep, hidden ones left out."""
-    entries: list[str] = []
+def _fitting(lines: Iterator[tuple[int, str, bool]], budget: int) -> tuple[list[str], int]:
+    """The numbered lines that fit in `budget` characters, and 1 if one more did not (0: all fit).
 
-    def walk(path: str, prefix: str, depth: int) -> None:
-        try:
-            names = sorted(os.listdir(path))
-        except OSError:
-            return
-        for name in names:
-            if name.startswith("."):
-                continue
-            full = os.path.join(path, name)
-            is_folder = os.path.isdir(full) and not os.path.islink(full)
-            entries.append(prefix + name + ("/" if is_folder else ""))
-            if is_folder and depth < _LISTING_DEPTH:
-                walk(full, prefix + name + "/", depth + 1)
-
-    walk(folder, "", 1)
-    head = f"Files and folders in {shown}, {_LISTING_DEPTH} levels deep, hidden ones left out:"
-    return "\n".join([head, *entries]) if entries else f"{head}\n(empty)"
+    When not even the first line fits, its beginning is shown (cut at `budget`).
+    """
+    shown: list[str] = []
+    size = 0
+    for number, text, _ in lines:
+        line = f"{number}: {text}"
+        size += len(line) + (1 if shown else 0)
+        if size > budget:
+            if not shown:
+                shown.append(line[:budget])
+            return shown, 1
+        shown.append(line)
+    return shown, 0

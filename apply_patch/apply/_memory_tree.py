@@ -29,6 +29,7 @@ class MemoryTree(Tree):
     ) -> None:
         self.policy = policy
         self.workdir = workdir
+        self.unshown = {}
         self.files = {normalise(path): data for path, data in files.items()}
         self._folders = {""}
         for path in self.files:

@@ -9,11 +9,18 @@ from .._dataclass import dataclass
 from ._disk_tree import DiskTree
 from ._gc import PausedCollector
 from ._lock import RootLock
-from .._errors import PatchSyntaxError
+from .._errors import PatchError, PatchSyntaxError
 from ..format import Patch, parse_patch
 from ._plan import FileChange, Plan, file_pairs, make_plan, OperationResult
 from .._policy import DEFAULT, Policy, policy_of
-from ._report import DRY_RUN_HEADER, SUCCESS_HEADER, summary, unified_diff, warnings_text
+from ._report import (
+    DRY_RUN_HEADER,
+    SUCCESS_HEADER,
+    summary,
+    unified_diff,
+    warnings_text,
+    without_content,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
@@ -163,12 +170,16 @@ class Replay:
 
 
 def _plan(plan_in: Callable[[Tree], Plan], tree: Tree, *, commit_it: bool) -> Plan:
-    with PausedCollector():  # the collector would walk large files' lines again and again
-        if not commit_it:
-            return plan_in(tree)
-        with RootLock(tree.root):  # cooperating writers take turns: each plans what the last left
-            plan = plan_in(tree)
-            commit(plan)
+    try:
+        with PausedCollector():  # the collector would walk large files' lines again and again
+            if not commit_it:
+                return plan_in(tree)
+            with RootLock(tree.root):  # cooperating writers take turns: each plans what the last left
+                plan = plan_in(tree)
+                commit(plan)
+    except PatchError as error:
+        without_content(error, tree.unshown)
+        raise
     return plan
 
 

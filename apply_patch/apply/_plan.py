@@ -14,7 +14,15 @@ import os
 from .._dataclass import dataclass
 
 from ._doubts import PatchWarning
-from .._errors import EmptyPatchError, FilePolicyError, PatchError, PatchIOError, os_reason
+from .._errors import (
+    ConcurrentChangeError,
+    EmptyPatchError,
+    FilePolicyError,
+    PatchError,
+    PatchIOError,
+    os_reason,
+)
+from ._dirs import FolderChanged
 from ._locate import Placement, update_lines
 from ..format import AddFile, DeleteFile, Patch, UpdateFile
 from ._paths import Location
@@ -153,7 +161,11 @@ class _Overlay:
         self.folders: set[str] = set()  # folders the patch creates
 
     def look(self, key: str, where: Location, failure: str, *, follow: bool = True) -> State:
-        """The state of `key` now; read on first sight. `failure` prefixes errors."""
+        """The state of `key` now; read on first sight. `failure` prefixes errors.
+
+        A file whose content may not be shown (`_tree.hidden`) is noted in the
+        tree's `unshown`: messages about it quote none of its lines.
+        """
         if key in self.current:
             return self.current[key]
         if key in self.folders:
@@ -166,6 +178,14 @@ class _Overlay:
                 path=where.relative,
                 errno=exc.errno,
             ) from exc
+        except FolderChanged as exc:  # a symlink swapped in since the path was resolved
+            raise ConcurrentChangeError(
+                f"{where.shown} changed on disk while the patch was being read: "
+                f"the {exc.what} {self.tree.name(exc.folder)} {exc.why}",
+                path=where.relative,
+            ) from exc
+        if isinstance(state, FileState) and state.hidden:
+            self.tree.unshown[where.relative] = state.links
         self.original[key] = self.current[key] = state
         self.names[key] = where
         return state
