@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 
 from ._dataclass import replace
-from ._errors import EditError, ReplacementCountError, SearchReplaceError
+from ._errors import EditError, InputError, ReplacementCountError, SearchReplaceError, check_text
 from .apply import ApplyResult
 from ._policy import DEFAULT, Policy
 from .format import CreateFile, Edit, Insert, StrReplace, parse_search_replace
@@ -39,6 +39,7 @@ __all__ = [
     "CreateFile",
     "Edit",
     "EditError",
+    "InputError",
     "Insert",
     "ReplacementCountError",
     "SearchReplaceError",
@@ -86,11 +87,22 @@ def checked(edits: Iterable[Edit]) -> list[Edit]:
             raise EditError(
                 f"Edit {number} expects {edit.expected} replacements: at least 1", patch_line=number
             )
+        for subject, text in _texts(edit):
+            if not isinstance(text, str):
+                raise EditError(f"{subject} of edit {number} is not text", patch_line=number)
+            check_text(text, f"{subject} of edit {number}", line=number)
         if not edit.label:
             what = {StrReplace: "the old text", CreateFile: "the new file", Insert: "the insertion"}
             edit = replace(edit, label=f"{what[type(edit)]} of edit {number}", line=edit.line or number)
         numbered.append(edit)
     return numbered
+
+
+def _texts(edit: Edit) -> list[tuple[str, object]]:
+    """The texts an edit writes or looks for, each with how a message names it."""
+    if isinstance(edit, StrReplace):
+        return [("The old text", edit.old), ("The new text", edit.new)]
+    return [("The text", edit.text)]
 
 
 def apply_search_replace(
@@ -102,7 +114,11 @@ def apply_search_replace(
     policy: Policy = DEFAULT,
     **options: str,
 ) -> ApplyResult:
-    """Apply every SEARCH/REPLACE block of the model reply `text`, all or nothing."""
+    """Apply every SEARCH/REPLACE block of the model reply `text`, all or nothing.
+
+    InputError when `text` is not valid Unicode (a lone surrogate).
+    """
+    check_text(text, "The reply")
     return apply_edits(
         parse_search_replace(text), root, workdir=workdir, dry_run=dry_run, policy=policy, **options
     )
@@ -126,9 +142,12 @@ def apply_unified_diff(
     or whose header has no numbers (`@@ ... @@`) ends where its lines stop.
     `strip` leading path components are dropped (None: 1 for git's `a/`, `b/`
     and `diff -ruN old new`, 0 when both sides name the same path). Raises
-    UnifiedDiffError for a malformed diff, the PatchErrors of `apply_patch` otherwise.
+    UnifiedDiffError for a malformed diff, InputError for text that is not valid
+    Unicode or a path that cannot be one, the PatchErrors of `apply_patch` otherwise.
     """
     from .apply import apply_operations, unified_operations
+
+    check_text(text, "The diff")
 
     return apply_operations(
         unified_operations(text, strip), root, workdir=workdir, dry_run=dry_run, policy=policy, **options

@@ -10,7 +10,7 @@ from __future__ import annotations
 import posixpath
 
 from .._errors import FilePolicyError
-from ._paths import Location
+from ._paths import Location, check_path
 from .._policy import DEFAULT, Policy
 from ._tree import FileState, Kind, State, Tree
 
@@ -37,6 +37,8 @@ class MemoryTree(Tree):
                 self._folders.add(path)
 
     def resolve(self, written: str, *, follow_leaf: bool = True, line: int | None = None) -> Location:
+        if written:
+            check_path(written, line)  # as on disk: InputError for what cannot be a path
         key = normalise(
             written if self.workdir is None else posixpath.join(self.workdir, written), line=line
         )

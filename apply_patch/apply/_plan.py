@@ -20,6 +20,8 @@ from .._errors import (
     FilePolicyError,
     PatchError,
     PatchIOError,
+    check_text,
+    escaped,
     os_reason,
 )
 from ._dirs import FolderChanged
@@ -248,6 +250,13 @@ class Planner:
         self.warnings: list[PatchWarning] = []
 
     def _resolve(self, path: str, line: int, *, follow_leaf: bool = True) -> Location:
+        """The location of the file `path` (at patch `line`); every operation names a file."""
+        if path.endswith(("/", os.sep)):  # resolving would drop the slash: never a file
+            raise FilePolicyError(
+                f"Path '{escaped(path)}' ends with '/': it names a folder, and a file is needed",
+                path=escaped(path),
+                patch_line=line,
+            )
         return self.tree.resolve(path, follow_leaf=follow_leaf, line=line)
 
     def add(self, op: AddFile) -> OperationResult:
@@ -261,7 +270,7 @@ class Planner:
                 patch_line=op.line,
             )
         ending = "\r\n" if self.policy.line_endings == "crlf" else "\n"
-        data = op.text(ending, force=self.policy.line_endings != "keep").encode("utf-8")
+        data = _encoded(op.text(ending, force=self.policy.line_endings != "keep"), "strict", where, op.line)
         mode = existing.mode if existing is not None else None
         owner = existing.owner if existing is not None else None
         self.overlay.put(where.target, FileState(data, mode, owner=owner))
@@ -408,9 +417,22 @@ def decode_file(data: bytes, where: Location, policy: Policy, line: int) -> Text
 
 
 def encode_file(text: TextFile, policy: Policy) -> bytes:
-    """A file's text → its bytes, BOM kept, non-UTF-8 bytes restored when the policy preserves them."""
+    """A file's text → its bytes, BOM kept, non-UTF-8 bytes restored when the policy preserves them.
+
+    InputError when the text holds a lone surrogate (from an edit built by a caller).
+    """
     errors = "surrogateescape" if policy.non_utf8 == "preserve" else "strict"
-    return text.to_text(bom=text.bom).encode("utf-8", errors)
+    return _encoded(text.to_text(bom=text.bom), errors)
+
+
+def _encoded(text: str, errors: str, where: Location | None = None, line: int | None = None) -> bytes:
+    """`text` as UTF-8 (`errors` as `str.encode`); InputError if it cannot be."""
+    try:
+        return text.encode("utf-8", errors)
+    except UnicodeEncodeError:
+        named = "The new text" if where is None else f"The new text of {where.shown}"
+        check_text(text, named, line=line)
+        raise  # not reached: check_text raised
 
 
 def _new_folders(changes: tuple[FileChange, ...], tree: Tree) -> tuple[str, ...]:

@@ -18,7 +18,7 @@ from ..apply import (
     result_json,
     warnings_text,
 )
-from .._errors import PatchError, os_reason
+from .._errors import InputError, PatchError, escaped, os_reason
 from . import _options
 
 TYPE_CHECKING = False
@@ -65,10 +65,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Never a traceback: Ctrl-C before the commit ends with nothing changed
     (exit 130); any unexpected error is one line and exit 1 (nothing changed:
-    the commit undoes itself on any exception). A signal held during a
-    commit is honoured once the summary is printed (`_signals`).
+    the commit undoes itself on any exception). SIGINT, SIGTERM and SIGHUP
+    during a commit wait for its end, and are honoured once the summary is
+    printed (`apply._signals`); the handlers are put back on return.
     """
-    _signals.defer()
+    _signals.install(defer=True)
+    try:
+        return _guarded(argv)
+    finally:
+        _signals.uninstall()
+
+
+def _guarded(argv: Sequence[str] | None) -> int:
     try:
         code = _main(argv)
     except KeyboardInterrupt:
@@ -105,7 +113,7 @@ def run(argv: Sequence[str] | None = None) -> int:
 def _say(text: str) -> None:
     """Write to stderr if it still works."""
     try:
-        sys.stderr.write(text)
+        sys.stderr.write(shown(text))
         sys.stderr.flush()
     except (OSError, ValueError, AttributeError):
         pass
@@ -144,8 +152,8 @@ def _main(argv: Sequence[str] | None) -> int:
         if options.json:
             _print_json(_with_format(error_json(error, dry_run=options.dry_run), options.format, chosen))
         else:
-            sys.stderr.write(failure(error, dry_run=options.dry_run))
-        return 1
+            sys.stderr.write(shown(failure(error, dry_run=options.dry_run)))
+        return 2 if isinstance(error, InputError) else 1  # input no patch could hold: usage
     try:  # the patch is applied: nothing from here on may turn it into "not applied"
         _print_result(result, options, chosen)
     except OSError as exc:  # stdout on a full disk, a closed pipe
@@ -161,10 +169,18 @@ def _print_result(result: ApplyResult, options: argparse.Namespace | _options.De
         _print_json(_with_format(document, options.format, chosen))
     else:
         sys.stdout.write(result.summary)
-        if options.diff:
-            sys.stdout.write(result.diff)
-        sys.stderr.write(warnings_text(result.warnings))
+        if options.diff:  # exact bytes into a file or a pipe, escapes on a terminal
+            sys.stdout.write(shown(result.diff) if sys.stdout.isatty() else result.diff)
+        sys.stderr.write(shown(warnings_text(result.warnings)))
     sys.stdout.flush()
+
+
+def shown(text: str) -> str:
+    """`text` for a terminal: control characters (ESC sequences...) as escapes, lines kept.
+
+    Messages quote file lines and names from disk: none may drive the terminal.
+    """
+    return escaped(text, keep="\n\t")
 
 
 def _silence_stdout() -> None:
