@@ -382,8 +382,9 @@ def check_text(text: str, subject: str, *, line: int | None = None) -> None:
 
 
 # What `escaped` shows as an escape: C0 controls, DEL, C1 controls (a terminal takes
-# U+009B as CSI), lone surrogates (no encoder takes them).
-_UNSAFE = "[\x00-\x1f\x7f-\x9f\ud800-\udfff]"
+# U+009B as CSI), the Unicode line and paragraph separators, lone surrogates (no
+# encoder takes them).
+_UNSAFE = "[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]"
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
