@@ -42,9 +42,10 @@ def main(argv: Sequence[str]) -> int:
     except PatchError as error:  # not expected: every call's failure is in its output
         sys.stderr.write(f"apply_patch calls: {error}\n")
         return 2
-    text = json.dumps(outputs, indent=2, ensure_ascii=False) + "\n"
-    # A lone surrogate (a JSON input may hold one) becomes its JSON escape, `\udc80`.
-    sys.stdout.buffer.write(text.encode("utf-8", "backslashreplace"))
+    # A lone surrogate (a JSON input may hold one) becomes its JSON escape, `\udc80`;
+    # C1 controls too (they drive a terminal).
+    text = _options.json_safe(json.dumps(outputs, indent=2, ensure_ascii=False)) + "\n"
+    sys.stdout.buffer.write(text.encode("utf-8"))
     sys.stdout.flush()
     return 0 if all(output["status"] == "completed" for output in outputs) else 1
 

@@ -203,7 +203,7 @@ def _with_format(document: dict[str, Any], asked: str, chosen: str) -> dict[str,
 def _print_json(document: dict[str, object]) -> None:
     import json  # only when asked for: start-up time matters
 
-    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write(_options.json_safe(json.dumps(document, indent=2, ensure_ascii=False)) + "\n")
 
 
 def _read_patch(arguments: list[str], stdin: TextIO | None, stderr: TextIO) -> str | int:

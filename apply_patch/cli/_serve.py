@@ -25,7 +25,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .._errors import PatchError
+from .._errors import PatchError, escaped
 from ..anthropic import COMMANDS as EDITOR_COMMANDS, TextEditor
 from ..anthropic import TOOL_NAME as EDITOR_TOOL  # Claude's text-editor tool, by its own name
 from ..tools import DESCRIPTION, INSTRUCTIONS, PATCH_SCHEMA, TOOL_NAME
@@ -310,17 +310,18 @@ def _applied(
 
 
 def _within(result: mcp_types.CallToolResult, budget: int) -> mcp_types.CallToolResult:
-    """`result` with its text (and its document's diff) cut to `budget` characters, and
-    nothing an encoder refuses (a lone surrogate quoted from the input, as its escape)."""
+    """`result` with its text (and its document's diff) cut to `budget` characters, nothing
+    an encoder refuses (a lone surrogate, as its escape), nothing that drives a terminal."""
     import mcp_types as types
 
     text = result.content[0].text if isinstance(result.content[0], types.TextContent) else ""
     document = result.structured_content
     if document is not None and isinstance(document.get("diff"), str):
         document = {**document, "diff": bounded(document["diff"], budget)}
-    return _text(
-        _encodable(bounded(text, budget)), is_error=bool(result.is_error), document=_encodable(document)
-    )
+    # An MCP client may show the text in a terminal: control characters (ESC sequences,
+    # from file content or a name) are escapes there, and so are lone surrogates.
+    shown = escaped(bounded(text, budget), keep="\n\t")
+    return _text(shown, is_error=bool(result.is_error), document=_encodable(document))
 
 
 def _encodable(value: Any) -> Any:

@@ -25,20 +25,22 @@ if TYPE_CHECKING:
     from typing import Any
 
 from .._errors import escaped
+from ._options import json_safe
 
 
 class Output:
     """stdout for the SDK's transport and for the refusals: whole lines, one writer at a time.
 
-    A lone surrogate that reached an answer would stop the SDK's writer; it is
-    written as its escape instead (`backslashreplace`: the JSON escape itself).
+    Each line is JSON text: C1 controls, line separators and lone surrogates
+    in its strings are written as their `\\u` escapes (`json_safe`), the same
+    JSON, which no terminal or encoder takes amiss.
     """
 
     def __init__(self) -> None:
         self._lock = anyio.Lock()
 
     async def write(self, text: str) -> None:
-        data = text.encode("utf-8", "backslashreplace")
+        data = json_safe(text).encode("utf-8")
         async with self._lock:
             await anyio.to_thread.run_sync(_write, data)
 
