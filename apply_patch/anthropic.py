@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
     from typing import Any, Final
 
-    from .apply import DiskTree
+    from .apply import DiskTree, LineReader
 
 TOOL_TYPE: Final = "text_editor_20250728"
 TOOL_NAME: Final = "str_replace_based_edit_tool"
@@ -86,6 +86,8 @@ class TextEditor:
             return {"content": self._run(tool_input), "is_error": False}
         except _ToolError as error:
             return {"content": f"Error: {error}", "is_error": True}
+        except MemoryError:  # a view without a budget of a file of huge lines
+            return _error("Not enough memory for this answer: view the file in parts with view_range")
         except ReplacementCountError as error:
             head = f"Found {error.found} matches for replacement text. Please provide more context to make a unique match."
             lines = ", ".join(map(str, error.candidates))
@@ -181,28 +183,17 @@ class TextEditor:
         if hidden(info):
             raise _ToolError(not_shown(path, info.st_nlink))
         first, last = _asked(view_range)
-        budget = self._budget
-        policy = self.policy
         reader = LineReader(
             fd,
-            cap=4 * budget + 4,  # bytes enough for `budget` characters of any line
-            binary=policy.binary == "allow",
-            utf8="replace" if policy.non_utf8 == "preserve" else "strict",
+            cap=4 * self._budget + 4,  # bytes enough for `budget` characters of any line
+            binary=self.policy.binary == "allow",
+            utf8="replace" if self.policy.non_utf8 == "preserve" else "strict",
         )
-        shown: list[str] = []
-        left = 0
         try:
-            if first < 1 or (last is not None and last < first):
-                reader.skip(None)  # how many lines the file has, for the message
-            else:
-                shown, left = _fitting(reader.lines(first, last), budget)
-                if left:  # counted, not read: the lines after the last one shown
-                    left += reader.skip(None if last is None else last - reader.number)
-                if not shown and reader.number < first:
-                    reader.skip(None)
+            shown, left = _read(reader, first, last, self._budget)
         except NotText as error:
             raise _ToolError(f"{path} cannot be shown as text: {error}") from None
-        size = reader.number
+        size = reader.number  # the file's lines, when the range goes past them
         if size == 0:
             return "(the file is empty)"
         if first < 1 or first > size or (last is not None and (last < first or last > size)):
@@ -214,7 +205,7 @@ class TextEditor:
         if not left:
             return text
         return (
-            f"{text}\n[Truncated at {budget} characters: {left} more line"
+            f"{text}\n[Truncated at {self._budget} characters: {left} more line"
             f"{'' if left == 1 else 's'}; view them with view_range.]"
         )
 
@@ -267,6 +258,23 @@ def _asked(view_range: object) -> tuple[int, int | None]:
         raise _ToolError("view_range must be two line numbers: [start, end] (end -1: to the end)")
     start, end = view_range
     return start, None if end == -1 else end
+
+
+def _read(reader: LineReader, first: int, last: int | None, budget: int) -> tuple[list[str], int]:
+    """The numbered lines `first` to `last` that fit in `budget`, and how many more there are.
+
+    A range that cannot be (it starts before line 1, ends before it starts, or
+    goes past the file) leaves `reader.number` at the file's number of lines.
+    """
+    if first < 1 or (last is not None and last < first):
+        reader.skip(None)
+        return [], 0
+    shown, left = _fitting(reader.lines(first, last), budget)
+    if left:  # counted, not read: the lines after the last one shown
+        left += reader.skip(None if last is None else last - reader.number)
+    if not shown and reader.number < first:
+        reader.skip(None)
+    return shown, left
 
 
 def _fitting(lines: Iterator[tuple[int, str, bool]], budget: int) -> tuple[list[str], int]:
