@@ -269,7 +269,7 @@ def call(
 ) -> mcp_types.CallToolResult:
     """The result of tool `name` with `arguments` (JSON values, unchecked), within `budget`."""
     result = _called(name, arguments, root, policy, budget)
-    return _within(result, budget)
+    return _within(result, None if name == EDITOR_TOOL else budget)  # the editor keeps to it itself
 
 
 def _called(
@@ -309,7 +309,7 @@ def _applied(
     return apply_text(arguments["patch"], chosen, root, dry_run=dry_run, policy=policy)
 
 
-def _within(result: mcp_types.CallToolResult, budget: int) -> mcp_types.CallToolResult:
+def _within(result: mcp_types.CallToolResult, budget: int | None) -> mcp_types.CallToolResult:
     """`result` with its text (and its document's diff) cut to `budget` characters, nothing
     an encoder refuses (a lone surrogate, as its escape), nothing that drives a terminal."""
     import mcp_types as types
