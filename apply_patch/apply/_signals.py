@@ -50,6 +50,7 @@ def install(*, defer: bool) -> None:
     `defer`: the executable's ways (see the module); else `serve`'s.
     """
     global _mode
+    _deferred.clear()  # a caller whose process goes on may run the executable's main() again
     for number in HELD:
         current = signal.getsignal(number)
         if current in (signal.SIG_DFL, signal.default_int_handler):  # not one ignored at start
