@@ -87,6 +87,8 @@ CRASH_PATCH = """\
 -two
 +TWO
 *** Delete File: three.txt
+*** Add File: three.txt/inside.txt
++a folder where a file was
 *** End Patch
 """
 
