@@ -37,7 +37,7 @@ from ._lock import RootLock
 from ._plan import FileChange, Plan
 from ._signals import Held
 
-TEMP_SUFFIX = ".apply_patch.tmp"
+TEMP_SUFFIX = journal.TEMP_SUFFIX.decode()
 _NAME_BYTES = 100  # of the target's name in a temporary name: any legal name fits in 255
 _READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _WRITE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC

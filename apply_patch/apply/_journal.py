@@ -41,7 +41,8 @@ if TYPE_CHECKING:
         def unlink(self, folder: int, name: bytes) -> None: ...
         def rmdir(self, folder: int, name: bytes) -> None: ...
 
-JOURNAL: Final = b".apply_patch.journal"
+JOURNAL: Final = b".apply_patch.journal"  # no patch may touch a file of that name (`_plan`)
+TEMP_SUFFIX: Final = b".apply_patch.tmp"  # of every file the commit makes before it has its name
 _HEADER: Final = b"apply_patch journal 1\n"
 COMMIT: Final = b"commit\n"
 
@@ -134,7 +135,7 @@ class _Steps:
 
     def forward(self, kind: bytes, names: list[bytes], numbers: tuple[int, ...]) -> int:
         """Do a step of a commit past its `commit` line, unless done, or its file changed since."""
-        if kind not in (b"replace", b"link", b"delete", b"drop"):
+        if kind not in (b"replace", b"link", b"delete", b"drop") or not _ours(kind, names):
             return 0
         folder = self._folder(names[0])
         if folder is None:
@@ -160,6 +161,8 @@ class _Steps:
 
     def back(self, kind: bytes, names: list[bytes], numbers: tuple[int, ...]) -> int:
         """Undo a step of a commit that never reached its `commit` line."""
+        if not _ours(kind, names):
+            return 0
         try:
             if kind == b"folder":
                 parent = self._folder(os.path.dirname(names[0]))
@@ -191,6 +194,18 @@ class _Steps:
         except FileNotFoundError:
             return 0
         return 1
+
+
+def _ours(kind: bytes, names: list[bytes]) -> bool:
+    """The file a record removes or moves is named as the commit's own temporary files are.
+
+    The commit names every file it makes that way; a record naming any other
+    file (a journal not of ours) is not acted on, but for `delete`, which
+    removes only the very file (device, inode) the commit checked.
+    """
+    made = {b"aside": names[2:3], b"temp": names[1:2], b"replace": names[1:2], b"link": names[1:2],
+            b"drop": names[1:2]}.get(kind, [])
+    return all(name.startswith(b".") and name.endswith(TEMP_SUFFIX) for name in made)
 
 
 def _identity(folder: int, name: bytes) -> tuple[int, ...] | None:

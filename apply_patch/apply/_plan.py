@@ -25,6 +25,7 @@ from .._errors import (
     os_reason,
 )
 from ._dirs import FolderChanged
+from ._journal import JOURNAL
 from ._locate import Placement, update_lines
 from ..format import AddFile, DeleteFile, Patch, UpdateFile
 from ._paths import Location
@@ -257,7 +258,15 @@ class Planner:
                 path=escaped(path),
                 patch_line=line,
             )
-        return self.tree.resolve(path, follow_leaf=follow_leaf, line=line)
+        where = self.tree.resolve(path, follow_leaf=follow_leaf, line=line)
+        if JOURNAL in (os.fsencode(os.path.basename(where.target)), os.fsencode(os.path.basename(where.entry))):
+            # The next run would act on what a journal says: no edit may write one.
+            raise FilePolicyError(
+                f"Path '{escaped(path)}' is the commit journal's name, which no patch may touch",
+                path=escaped(path),
+                patch_line=line,
+            )
+        return where
 
     def add(self, op: AddFile) -> OperationResult:
         where = self._resolve(op.path, op.line)

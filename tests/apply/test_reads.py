@@ -18,10 +18,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from _support import PROPERTY, Entry, snapshot
-from apply_patch import DEFAULT, ConcurrentChangeError, PatchIOError, apply_patch
+from apply_patch import DEFAULT, ConcurrentChangeError, PatchError, PatchIOError, apply_patch
 from apply_patch.anthropic import TextEditor
 from apply_patch.apply import DiskTree, FolderChanged, LineReader, split_text
-from apply_patch.edits import StrReplace, apply_edits
+from apply_patch.edits import CreateFile, StrReplace, apply_edits
 from apply_patch.responses import apply_calls
 
 ROOT_ONLY = pytest.mark.skipif(
@@ -338,3 +338,35 @@ def test_the_memory_of_a_range_view_does_not_grow_with_the_file(tmp_path: Path) 
         shown, grown = result.stdout.split()[0:2], int(result.stdout.split()[-1])
         assert shown[0] == f"{number}:", result
         assert grown < 20, f"view_range [{number}, {number}] of a 100 MB file took {grown} MiB"
+
+
+# The journal: no edit may write one, and recovery acts only on the commit's own files.
+
+
+@pytest.mark.parametrize(
+    "path", [".apply_patch.journal", "sub/../.apply_patch.journal", "loop/.apply_patch.journal"]
+)
+def test_no_edit_may_write_the_commit_journal(tmp_path: Path, path: str) -> None:
+    os.symlink(".", tmp_path / "loop")
+    before = snapshot(tmp_path)
+    planted = "apply_patch journal 1\ncommit\n"
+    with pytest.raises(PatchError) as caught:
+        apply_edits([CreateFile(path, planted)], tmp_path)
+    assert "is the commit journal's name, which no patch may touch" in str(caught.value)
+    answer = TextEditor(tmp_path).run({"command": "create", "path": path, "file_text": planted})
+    assert answer["is_error"]
+    assert snapshot(tmp_path) == before
+
+
+def test_recovery_never_removes_a_file_not_named_as_its_own(tmp_path: Path) -> None:
+    from apply_patch.apply._commit import recover
+    from apply_patch.apply._journal import record
+
+    (tmp_path / "precious.txt").write_text("keep\n")
+    (tmp_path / ".x.0123abcd.apply_patch.tmp").write_text("a temporary file\n")
+    journal = b"apply_patch journal 1\n" + record("temp", str(tmp_path), "precious.txt") + record(
+        "temp", str(tmp_path), ".x.0123abcd.apply_patch.tmp"
+    )
+    (tmp_path / ".apply_patch.journal").write_bytes(journal)
+    assert recover(str(tmp_path)) == "a commit interrupted before it was complete was undone first (1 step)"
+    assert sorted(os.listdir(tmp_path)) == ["precious.txt"]
