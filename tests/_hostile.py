@@ -93,10 +93,16 @@ from apply_patch import apply_patch
 root, number, delay = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 def committing():
     return any(n == ".apply_patch.journal" or n.endswith(".apply_patch.tmp") for n in os.listdir(root))
+def marked():
+    try:
+        with open(os.path.join(root, ".apply_patch.journal"), "rb") as journal:
+            return journal.read().endswith(b"\\ncommit\\n")
+    except OSError:
+        return False
 def strike():
     end = time.monotonic() + 30
     if delay < 0:
-        while not committing() and time.monotonic() < end:
+        while not (committing() if delay == -1 else marked()) and time.monotonic() < end:
             pass
     else:
         time.sleep(delay)
@@ -125,8 +131,10 @@ def _signal_tree(root: Path) -> None:
 def signals(tmp: Path, runs: int, deadline: float, way: str, seed: int = 22) -> Tally:
     """SIGTERM, SIGHUP and SIGKILL in turn to a 300-file apply made `way`.
 
-    Three runs in four, the signal is sent once a commit runs (its journal
-    or a temporary file is there); else at a random moment. Where handlers can hold the signal
+    Half the runs, the signal is sent once a commit runs (its journal or a
+    temporary file is there), a run in four once the journal is marked
+    `commit` (every new content written: a killed commit is then finished),
+    else at a random moment. Where handlers can hold the signal
     (SIGTERM and SIGHUP, but in a worker thread of a process whose handlers
     are not ours) the tree must be wholly old or new, with nothing left over,
     as the process ends; else after the next run on the root.
@@ -139,7 +147,7 @@ def signals(tmp: Path, runs: int, deadline: float, way: str, seed: int = 22) -> 
         number = SIGNALS[tally.calls % len(SIGNALS)]
         root = tmp / f"{way.split()[0]}{tally.calls}"
         _signal_tree(root)
-        delay = -1.0 if rng.random() < 0.75 else rng.uniform(0, 0.3)
+        delay = rng.choice((-1.0, -1.0, -2.0, rng.uniform(0, 0.3)))
         error = _signalled(way, root, number, delay, tally)
         tally.calls += 1
         tally.tracebacks += b"Traceback" in error
@@ -208,17 +216,27 @@ def _as_from_a_terminal() -> None:
 
 
 def _strike(proc: "subprocess.Popen[bytes]", root: Path, number: int, delay: float) -> bool:
-    """Send `number` once a commit runs (`delay` < 0) or after `delay`; whether one ran."""
+    """Send `number` once a commit runs (`delay` -1), once its journal is marked `commit`
+    (-2), or after `delay` seconds; whether a commit ran."""
+    ready = _committing if delay == -1 else _marked
     if delay >= 0:
         time.sleep(delay)
     else:
         end = time.monotonic() + 30
-        while not _committing(root) and proc.poll() is None and time.monotonic() < end:
+        while not ready(root) and proc.poll() is None and time.monotonic() < end:
             pass
     during = _committing(root)
     if proc.poll() is None:
         proc.send_signal(number)
     return during
+
+
+def _marked(root: Path) -> bool:
+    """The commit under `root` has written every new content: its journal ends with `commit`."""
+    try:
+        return (root / JOURNAL).read_bytes().endswith(b"\ncommit\n")
+    except OSError:
+        return False
 
 
 def _committing(root: Path) -> bool:
