@@ -381,12 +381,16 @@ def _hostile_text(rng: random.Random, base: str, pieces: tuple[str, ...] = HOSTI
     return text
 
 
-def _hostile_path(rng: random.Random, *, in_a_line: bool, in_bytes: bool = False) -> str:
+def _hostile_path(
+    rng: random.Random, *, in_a_line: bool, in_bytes: bool = False, in_json: bool = False
+) -> str:
     """A path no edit may take: hostile characters, too long, or naming a folder.
 
     `in_a_line`: the path is a line of a text format, where a line break ends it
     (and whitespace around it, a CR or U+2028 included, is not part of it): none is put in.
     `in_bytes`: it is sent as UTF-8 (no lone surrogate: only JSON can carry one).
+    `in_json`: it is sent as JSON, where `\\ud800\\udfff` is a pair, one valid character:
+    only high surrogates are put in.
     """
     kind = rng.random()
     if kind < 0.1:
@@ -394,8 +398,8 @@ def _hostile_path(rng: random.Random, *, in_a_line: bool, in_bytes: bool = False
     if kind < 0.2:
         return "a.txt/"
     pieces = tuple(p for p in HOSTILE if p not in "\n\r\u2028") if in_a_line else HOSTILE
-    if in_bytes:
-        pieces = tuple(p for p in pieces if p not in "\ud800\udfff")
+    if in_bytes or in_json:
+        pieces = tuple(p for p in pieces if p not in ("\udfff" if in_json else "\ud800\udfff"))
     return _hostile_text(rng, "a.txt", pieces)
 
 
@@ -519,8 +523,9 @@ def _executable_input(rng: random.Random) -> tuple[list[str], bytes]:
     path = _hostile_path(rng, in_a_line=True, in_bytes=True)
     kind = rng.randrange(4)
     if kind == 3:
+        path = _hostile_path(rng, in_a_line=False, in_json=True)
         call = {"type": "apply_patch_call", "call_id": "c",
-                "operation": {"type": "create_file", "path": _hostile_path(rng, in_a_line=False), "diff": "+x\n"}}
+                "operation": {"type": "create_file", "path": path, "diff": "+x\n"}}
         return ["calls"], json.dumps([call]).encode()
     texts = (
         f"*** Begin Patch\n*** Add File: {path}\n+x\n*** End Patch\n",
@@ -567,7 +572,7 @@ def _malformed(rng: random.Random, number: int) -> bytes:
         return b"[" * rng.randint(1000, 50_000) + b"]"
     if kind == 2:
         return json.dumps({"id": number, "params": rng.random()}).encode()
-    path = _hostile_path(rng, in_a_line=True)
+    path = _hostile_path(rng, in_a_line=True, in_json=True)
     arguments = {"patch": f"*** Begin Patch\n*** Add File: {path}\n+x\n*** End Patch"}
     if kind == 3:
         arguments = {"command": "create", "path": "a\\ud800", "file_text": "x"}
