@@ -259,8 +259,8 @@ class Planner:
                 patch_line=line,
             )
         where = self.tree.resolve(path, follow_leaf=follow_leaf, line=line)
-        if JOURNAL in (os.fsencode(os.path.basename(where.target)), os.fsencode(os.path.basename(where.entry))):
-            # The next run would act on what a journal says: no edit may write one.
+        if _JOURNAL_NAME in (os.path.basename(where.target), os.path.basename(where.entry)):
+            # The next run acts on what a journal says: no edit may make one (through a symlink neither).
             raise FilePolicyError(
                 f"Path '{escaped(path)}' is the commit journal's name, which no patch may touch",
                 path=escaped(path),
@@ -396,6 +396,9 @@ class Planner:
                 patch_line=op.line,
             )
         return destination
+
+
+_JOURNAL_NAME = os.fsdecode(JOURNAL)
 
 
 def _count_lines(data: bytes) -> int:
