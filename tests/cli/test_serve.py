@@ -2,9 +2,13 @@
 
 import asyncio
 import json
+import signal
+import subprocess
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -281,3 +285,23 @@ def test_every_answer_keeps_to_the_budget(tmp_path: Path) -> None:
     assert dry_run.startswith("Dry run") and dry_run.endswith(" more lines.]") and len(dry_run) < 200
     assert document["diff"].endswith(" more lines.]")
     assert run_cli(["serve", "--max-characters", "0"], tmp_path).returncode == 2
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_an_idle_server_stops_on_a_signal(tmp_path: Path, name: str) -> None:
+    """Ctrl-C (or SIGTERM, SIGHUP) ends a server waiting for its client: its read of stdin
+    does not hold it (it used to ignore Ctrl-C)."""
+    number = getattr(signal, name)
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    with subprocess.Popen(
+        [executable(), "serve", "--root", str(tmp_path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_SETMASK, []) and None,
+    ) as server:
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}).encode() + b"\n")
+        server.stdin.flush()
+        assert json.loads(server.stdout.readline())["id"] == 0  # serving, and idle from here
+        server.send_signal(number)
+        assert server.wait(timeout=20) == -number
+        assert server.stderr is not None and server.stderr.read() == b""
