@@ -167,6 +167,9 @@ class TextEditor:
         if not isinstance(opened, tuple):
             raise _ToolError(f"{path} is a special file, not a text file")
         fd, info = opened
+        if path.endswith("/"):  # as the system says of `a.txt/`
+            os.close(fd)
+            raise _ToolError(f"{path} names a folder, and {path.rstrip('/')} is a file")
         try:
             return self._excerpt(fd, info, path, view_range)
         finally:

@@ -286,3 +286,10 @@ def _send(server: "subprocess.Popen[bytes]", message: dict[str, Any]) -> Any:
     server.stdin.write(json.dumps(message).encode() + b"\n")
     server.stdin.flush()
     return json.loads(server.stdout.readline())
+
+
+def test_view_of_a_file_named_as_a_folder_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("a\n")
+    assert TextEditor(tmp_path).run({"command": "view", "path": "a.txt/"}) == {
+        "content": "Error: a.txt/ names a folder, and a.txt is a file", "is_error": True,
+    }
