@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 
 from .._dataclass import dataclass
-from .._errors import EncodingError
+from .._errors import EncodingError, check_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -314,6 +314,7 @@ def new_file_bytes(text: str, conventions: Conventions, policy: Policy, where: L
         text += ending or _first_ending(text)
     elif final is False:
         text = text[:-2] if text.endswith("\r\n") else text[:-1] if text.endswith(("\n", "\r")) else text
+    check_text(text, f"The new text of {where.shown}", line=line)  # no lone surrogate
     if conventions.encoding is None:
         return text.encode("utf-8")
     return encoded(text, conventions.encoding, conventions.bom, where, line, _declared(conventions))
