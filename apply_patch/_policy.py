@@ -53,7 +53,9 @@ class Policy:
     )
     binary: Literal["error", "allow"] = _option("error", "updating a file with NUL bytes")
     non_utf8: Literal["error", "preserve"] = _option(
-        "error", "updating a file that is not UTF-8 (preserve: its bytes kept as they are)"
+        "error",
+        "updating a file that is not UTF-8, its encoding neither given nor declared (error: "
+        "refused unless every line matched and written is ASCII; preserve: its bytes kept as they are)",
     )
     symlinks: Literal["follow", "error"] = _option(
         "follow", "paths through symlinks inside the root"

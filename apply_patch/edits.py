@@ -39,7 +39,7 @@ from ._errors import (
 )
 from .apply import ApplyResult, Replay
 from ._policy import DEFAULT, Policy, policy_of
-from .format import CreateFile, Edit, Insert, StrReplace, parse_search_replace
+from .format import CreateFile, Edit, Insert, NotebookEdit, StrReplace, parse_search_replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -57,6 +57,7 @@ __all__ = [
     "EditError",
     "InputError",
     "Insert",
+    "NotebookEdit",
     "ReplacementCountError",
     "SearchReplaceError",
     "StrReplace",
@@ -108,8 +109,10 @@ def checked(edits: Iterable[Edit]) -> list[Edit]:
 
     numbered: list[Edit] = []
     for number, edit in enumerate(edits, 1):
-        if not isinstance(edit, (StrReplace, CreateFile, Insert)):
-            raise EditError(f"Edit {number} is a {type(edit).__name__}, not a StrReplace, CreateFile or Insert")
+        if not isinstance(edit, (StrReplace, CreateFile, Insert, NotebookEdit)):
+            raise EditError(
+                f"Edit {number} is a {type(edit).__name__}, not a StrReplace, CreateFile, Insert or NotebookEdit"
+            )
         if not isinstance(edit.path, str) or not edit.path:
             raise EditError(f"Edit {number} has no path", patch_line=number)
         if isinstance(edit, StrReplace) and edit.expected is not None and edit.expected < 1:
@@ -121,10 +124,12 @@ def checked(edits: Iterable[Edit]) -> list[Edit]:
                 raise EditError(f"{subject} of edit {number} is not text", patch_line=number)
             check_text(text, f"{subject} of edit {number}", line=number)
         problem = _choice_problem(edit, number) if isinstance(edit, StrReplace) else None
+        problem = _notebook_problem(edit, number) if isinstance(edit, NotebookEdit) else problem
         if problem is not None:
             raise EditError(problem, path=edit.path, patch_line=edit.line or number)
         if not edit.label:
-            what = {StrReplace: "the old text", CreateFile: "the new file", Insert: "the insertion"}
+            what = {StrReplace: "the old text", CreateFile: "the new file", Insert: "the insertion",
+                    NotebookEdit: "the notebook edit"}  # fmt: skip
             edit = replace(edit, label=f"{what[type(edit)]} of edit {number}", line=edit.line or number)
         why = refusal(edit)
         if why is not None:
@@ -185,7 +190,27 @@ def _texts(edit: Edit) -> list[tuple[str, object]]:
     """The texts an edit writes or looks for, each with how a message names it."""
     if isinstance(edit, StrReplace):
         return [("The old text", edit.old), ("The new text", edit.new)]
+    if isinstance(edit, NotebookEdit):
+        return [("The new source", edit.new_source)]
     return [("The text", edit.text)]
+
+
+def _notebook_problem(edit: NotebookEdit, number: int) -> str | None:
+    """Why the notebook edit `edit` cannot mean anything, whatever the notebook holds; None if it can."""
+    from .apply import CELL_TYPES, MODES
+
+    if edit.mode not in MODES:
+        return f"Edit {number} has mode {edit.mode!r}: it must be one of {', '.join(MODES)}"
+    if edit.cell_type is not None and edit.cell_type not in CELL_TYPES:
+        return f"Edit {number} has cell_type {edit.cell_type!r}: it must be one of {', '.join(CELL_TYPES)}"
+    if edit.mode == "insert" and edit.cell_type is None:
+        return f"Edit {number} inserts a cell: give its cell_type ({', '.join(CELL_TYPES)})"
+    cell = edit.cell_id
+    if cell is not None and (isinstance(cell, bool) or not isinstance(cell, (str, int))):
+        return f"Edit {number} has cell_id {cell!r}: give a cell's id, or its number from 0"
+    if not edit.path.endswith(".ipynb"):
+        return f"Edit {number} edits a notebook cell of {edit.path}, which is not a notebook (.ipynb)"
+    return None
 
 
 def apply_search_replace(

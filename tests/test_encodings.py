@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from _support import NOTHING_CHANGED, run_cli, snapshot
-from apply_patch import PatchError, apply_patch
+from apply_patch import PatchError, Policy, apply_patch
 from apply_patch.anthropic import TextEditor
 from apply_patch.edits import StrReplace, apply_edits, apply_search_replace
 
@@ -73,8 +73,8 @@ CASES = [
 ]  # fmt: skip
 
 
-def _options(name: str, declared: str) -> dict[str, str]:
-    return {"encoding": FILES[name][0]} if declared == "option" else {}
+def _policy(name: str, declared: str) -> Policy:
+    return Policy(encoding=FILES[name][0]) if declared == "option" else Policy()
 
 
 @pytest.mark.parametrize(("name", "declared"), CASES)
@@ -82,7 +82,7 @@ def test_a_codex_patch(tmp_path: Path, name: str, declared: str) -> None:
     path, _, expected = _lay_out(tmp_path, name, declared)
     _, _, old, new = FILES[name]
     patch = f"*** Begin Patch\n*** Update File: data/{path.name}\n@@\n-{old}\n+{new}\n*** End Patch\n"
-    apply_patch(patch, tmp_path, **_options(name, declared))
+    apply_patch(patch, tmp_path, policy=_policy(name, declared))
     assert path.read_bytes() == expected
     # and back again, through the executable: the file is as it was, byte for byte
     back = f"*** Begin Patch\n*** Update File: data/{path.name}\n@@\n-{new}\n+{old}\n*** End Patch\n"
@@ -96,7 +96,7 @@ def test_a_codex_patch(tmp_path: Path, name: str, declared: str) -> None:
 def test_a_str_replace(tmp_path: Path, name: str, declared: str) -> None:
     path, _, expected = _lay_out(tmp_path, name, declared)
     _, _, old, new = FILES[name]
-    apply_edits([StrReplace(f"data/{path.name}", old, new)], tmp_path, **_options(name, declared))
+    apply_edits([StrReplace(f"data/{path.name}", old, new)], tmp_path, policy=_policy(name, declared))
     assert path.read_bytes() == expected
 
 
@@ -105,7 +105,7 @@ def test_a_search_replace_block(tmp_path: Path, name: str, declared: str) -> Non
     path, _, expected = _lay_out(tmp_path, name, declared)
     _, _, old, new = FILES[name]
     reply = f"data/{path.name}\n<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n"
-    apply_search_replace(reply, tmp_path, **_options(name, declared))
+    apply_search_replace(reply, tmp_path, policy=_policy(name, declared))
     assert path.read_bytes() == expected
 
 
@@ -231,3 +231,12 @@ def test_codex_reads_no_declaration(tmp_path: Path) -> None:
     assert done.returncode == 1 and "--encoding NAME" in done.stderr.decode()
     assert snapshot(tmp_path) == before
     assert os.path.getsize(path) == len(data)
+
+
+def test_a_new_file_is_written_in_the_given_encoding(tmp_path: Path) -> None:
+    (tmp_path / ".editorconfig").write_text("[*]\ncharset = latin1\n")
+    apply_edits([StrReplace("a.txt", "", "你好\n")], tmp_path, encoding="gbk")  # the option wins
+    assert (tmp_path / "a.txt").read_bytes() == "你好\n".encode("gbk")
+    done = run_cli(["--encoding", "shift_jis", "*** Begin Patch\n*** Add File: b.txt\n+表示\n*** End Patch\n"], tmp_path)
+    assert done.returncode == 0
+    assert (tmp_path / "b.txt").read_bytes() == "表示\n".encode("shift_jis")

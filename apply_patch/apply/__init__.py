@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from ._edit_pipeline import apply_operations
     from ._lines import LineReader, NotText
     from ._locate import update_lines
+    from ._notebook import CELL_TYPES, MODES
     from ._paths import Location, is_windows_absolute
     from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping
     from ._plan import OperationResult, decode_file, file_encoding, file_text
@@ -45,6 +46,8 @@ _NAMES = {
     "PatchWarning": "._doubts",
     "apply_operations": "._edit_pipeline",
     "update_lines": "._locate",
+    "CELL_TYPES": "._notebook",
+    "MODES": "._notebook",
     "Location": "._paths",
     "is_windows_absolute": "._paths",
     "ApplyResult": "._pipeline",
@@ -86,7 +89,7 @@ _MODULES = {
 __getattr__ = exports(__name__, globals(), _NAMES, _MODULES)
 
 __all__ = [
-    "ApplyResult", "BOM", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState",
+    "ApplyResult", "BOM", "CELL_TYPES", "MODES", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState",
     "FolderChanged", "Kind", "LineIndex", "LineReader", "Location", "MAX_CHARACTERS",
     "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OperationResult", "PatchWarning", "Policy",
     "PolicyValueError", "Replay", "SCHEMA", "TextFile", "Tree", "apply_operations",

@@ -301,9 +301,9 @@ def _gitattributes_match(pattern: str, path: str) -> bool:
 
 
 def new_file_bytes(text: str, conventions: Conventions, policy: Policy, where: Location, line: int) -> bytes:
-    """`text` as the new file at `where` holds it: the policy's line endings and final
-    newline if it gives them (an explicit option wins), else the `conventions`'; encoded
-    in the conventions' encoding (UTF-8 when none). EncodingError (naming the encoding,
+    """`text` as the new file at `where` holds it: the policy's line endings, final
+    newline and encoding where it gives them (an explicit option wins), else the
+    `conventions`'; UTF-8 when neither names an encoding. EncodingError (naming the encoding,
     where it was declared, the characters and their line) for text it cannot hold, or
     an encoding Python does not know."""
     ending = _EXPLICIT_ENDINGS.get(policy.line_endings, conventions.ending)
@@ -315,6 +315,8 @@ def new_file_bytes(text: str, conventions: Conventions, policy: Policy, where: L
     elif final is False:
         text = text[:-2] if text.endswith("\r\n") else text[:-1] if text.endswith(("\n", "\r")) else text
     check_text(text, f"The new text of {where.shown}", line=line)  # no lone surrogate
+    if policy.encoding:
+        return encoded(text, policy.encoding, False, where, line, "given")
     if conventions.encoding is None:
         return text.encode("utf-8")
     return encoded(text, conventions.encoding, conventions.bom, where, line, _declared(conventions))

@@ -11,9 +11,10 @@ lists each file once.
 from __future__ import annotations
 
 from .._errors import EmptyPatchError, FilePolicyError, PatchError
-from ..format import AddFile, CreateFile, DeleteFile, Insert, StrReplace, UpdateFile
+from ..format import AddFile, CreateFile, DeleteFile, Insert, NotebookEdit, StrReplace, UpdateFile
 from . import _edits as edits
 from ._plan import OperationResult, Plan, Planner, finished_plan
+from ._locate import Placement
 from ._tree import FileState
 
 TYPE_CHECKING = False
@@ -62,6 +63,8 @@ def _edit(planner: Planner, op: EditOperation) -> OperationResult:
         return _create(planner, where, op.path, op.new, op.line, op.label, overwrite=False, empty_ok=True)
     state = planner._readable(where, op.line)
     planner._refuse_read_only(state, where, op.line)
+    if isinstance(op, NotebookEdit):
+        return _notebook_edit(planner, where, state, op)
     policy = planner.policy
     text, encoding = planner.read_text(state.data, where, op.line)
     try:
@@ -73,6 +76,7 @@ def _edit(planner: Planner, op: EditOperation) -> OperationResult:
         raise planner.explained(error, where, encoding) from None
     planner.warnings += edited.warnings
     data = planner.write_text(edited.text, encoding, where, op.line)
+    planner.refuse_broken_notebook(state.data, data, where, op.line)
     planner.overlay.put(where.target, FileState(data, state.mode, owner=state.owner))
     return OperationResult(
         "M",
@@ -82,6 +86,17 @@ def _edit(planner: Planner, op: EditOperation) -> OperationResult:
         removed=sum(p.removed for p in edited.placements),
         placements=edited.placements,
     )
+
+
+def _notebook_edit(planner: Planner, where: Location, state: FileState, op: NotebookEdit) -> OperationResult:
+    """A cell of the notebook at `where` replaced, inserted or deleted (`_notebook`)."""
+    from ._notebook import edit_notebook
+
+    data, cell, added = edit_notebook(state.data, op, where)
+    planner.overlay.put(where.target, FileState(data, state.mode, owner=state.owner))
+    removed = 0 if op.mode == "insert" else 1
+    placement = Placement(op.line, cell, "exact", added, removed)
+    return OperationResult("M", op.path, where.target, added=added, removed=removed, placements=(placement,))
 
 
 def _create(

@@ -333,6 +333,16 @@ class Planner:
             return enc.unmasked(text, encoding, where, line)
         return enc.encoded(text, encoding, where, line)
 
+    def refuse_broken_notebook(self, before: bytes, after: bytes, where: Location, line: int) -> None:
+        """A text edit that turns the Jupyter notebook at `where` into invalid JSON, or into
+        JSON that is not a notebook, is refused, pointing to the notebook edit."""
+        if where.target.endswith(".ipynb"):
+            from ._notebook import text_edit_refusal
+
+            error = text_edit_refusal(before, after, where, line)
+            if error is not None:
+                raise error
+
     def explained(self, error: PatchError, where: Location, encoding: Encoding) -> PatchError:
         """`error` (an edit not placed in the file at `where`), saying how the file was read when
         that was not as UTF-8: the hint is added here, where the encoding is known (the
@@ -432,6 +442,7 @@ class Planner:
             except PatchError as error:
                 raise self.explained(error, where, encoding) from None
             data, placements = self.write_text(located.text, encoding, where, op.line), located.placements
+            self.refuse_broken_notebook(state.data, data, where, op.line)
             self.warnings += located.warnings
         destination = where if op.move_to is None else self._move_destination(op, where)
         moved = destination is not where

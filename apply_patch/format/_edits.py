@@ -76,7 +76,26 @@ class Insert:
     label: str = field(default="", compare=False, repr=False)
 
 
-Edit = StrReplace | CreateFile | Insert
+@dataclass(frozen=True, slots=True)
+class NotebookEdit:
+    """Replace, insert or delete one cell of the Jupyter notebook `path` (Claude Code's
+    NotebookEdit tool: `notebook_path`, `new_source`, `cell_id`, `cell_type`, `edit_mode`).
+
+    `cell_id` names the cell by its id, or by its number from 0 (an integer, or
+    `cell-N`); an insertion goes after it (at the top without one) and needs a
+    `cell_type` (code, markdown, raw); `mode` is replace, insert or delete.
+    """
+
+    path: str
+    new_source: str
+    cell_id: str | int | None = None
+    cell_type: str | None = None
+    mode: str = "replace"
+    line: int = field(default=0, compare=False, repr=False)
+    label: str = field(default="", compare=False, repr=False)
+
+
+Edit = StrReplace | CreateFile | Insert | NotebookEdit
 EditOperation = Edit
 
 
