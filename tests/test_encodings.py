@@ -13,7 +13,7 @@ import pytest
 from _support import NOTHING_CHANGED, run_cli, snapshot
 from apply_patch import PatchError, Policy, apply_patch
 from apply_patch.anthropic import TextEditor
-from apply_patch.edits import StrReplace, apply_edits, apply_search_replace
+from apply_patch.edits import CreateFile, StrReplace, apply_edits, apply_search_replace
 
 # name: (codec, file text, the line edited, its new text). Each file holds characters of its
 # encoding on lines the edit does not touch (their bytes must stay as they were).
@@ -240,3 +240,38 @@ def test_a_new_file_is_written_in_the_given_encoding(tmp_path: Path) -> None:
     done = run_cli(["--encoding", "shift_jis", "*** Begin Patch\n*** Add File: b.txt\n+表示\n*** End Patch\n"], tmp_path)
     assert done.returncode == 0
     assert (tmp_path / "b.txt").read_bytes() == "表示\n".encode("shift_jis")
+
+
+def test_a_file_replaced_whole_keeps_its_encoding(tmp_path: Path) -> None:
+    path, _, _ = _lay_out(tmp_path, "utf-16", "bom")
+    apply_edits([CreateFile("data/file.utf16", "Ünïcode\r\n", overwrite=True)], tmp_path)  # Claude Code's Write
+    assert path.read_bytes() == b"\xff\xfe" + "Ünïcode\r\n".encode("utf-16-le")
+    (tmp_path / "b.txt").write_bytes("表\n".encode("shift_jis"))
+    apply_edits([CreateFile("b.txt", "ソ\n", overwrite=True)], tmp_path, encoding="shift_jis")
+    assert (tmp_path / "b.txt").read_bytes() == "ソ\n".encode("shift_jis")
+
+
+def test_the_mcp_server_takes_the_encoding(tmp_path: Path) -> None:
+    import asyncio
+
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    from _support import executable
+
+    path, _, expected = _lay_out(tmp_path, "gbk", "option")
+    _, _, old, new = FILES["gbk"]
+
+    async def session() -> tuple[bool, str]:
+        server = StdioServerParameters(command=executable(), args=["serve", "--root", str(tmp_path), "--encoding", "gbk"])
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            arguments = {"command": "str_replace", "path": "data/file.gbk", "old_str": old, "new_str": new}
+            result = await client.call_tool("str_replace_based_edit_tool", arguments)
+            (content,) = result.content
+            assert content.type == "text"
+            return bool(result.is_error), content.text
+
+    is_error, text = asyncio.run(session())
+    assert not is_error and new in text
+    assert path.read_bytes() == expected

@@ -124,11 +124,11 @@ def _create(
         )
     if existing is None:
         data = planner.new_file_bytes(where, content, line)
-    else:  # a file replaced whole keeps no conventions but the policy's
+    else:  # a file replaced whole keeps no conventions but the policy's, and its encoding
         if policy.line_endings != "keep":
             ending = "\r\n" if policy.line_endings == "crlf" else "\n"
             content = edits.as_lf(content).replace("\n", ending)
-        data = content.encode("utf-8")
+        data = planner.replaced_file_bytes(where, content, existing.data, line)
     mode, owner = (existing.mode, existing.owner) if existing is not None else (None, None)
     planner.overlay.put(where.target, FileState(data, mode, owner=owner))
     letter = "A" if existing is None else "M"

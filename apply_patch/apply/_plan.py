@@ -287,7 +287,8 @@ class Planner:
             data = self.new_file_bytes(where, op.text(), op.line)
         else:  # replaced (add_existing=overwrite): as written, the policy's endings
             ending = "\r\n" if self.policy.line_endings == "crlf" else "\n"
-            data = _encoded(op.text(ending, force=self.policy.line_endings != "keep"), "strict", where, op.line)
+            text = op.text(ending, force=self.policy.line_endings != "keep")
+            data = self.replaced_file_bytes(where, text, existing.data, op.line)
         mode = existing.mode if existing is not None else None
         owner = existing.owner if existing is not None else None
         self.overlay.put(where.target, FileState(data, mode, owner=owner))
@@ -390,6 +391,17 @@ class Planner:
         if self.policy.conventions != "read" or not inside:
             return NONE
         return conventions_for(where.relative.replace(os.sep, "/"), self._convention_text)
+
+    def replaced_file_bytes(self, where: Location, text: str, old: bytes, line: int) -> bytes:
+        """`text` as the bytes of the file at `where` that held `old`, replaced whole: in the
+        encoding the file has (given, declared, or its byte-order mark's), else UTF-8."""
+        from . import _encoding as enc
+        from ._conventions import encoded
+
+        encoding = self._encoding_of(old, where)
+        if encoding is None or enc.is_utf8(encoding):
+            return _encoded(text, "strict", where, line)
+        return encoded(text, encoding.name, bool(encoding.bom), where, line, encoding.source)
 
     def new_file_bytes(self, where: Location, text: str, line: int) -> bytes:
         """`text` as the bytes of the new file at `where` (patch `line`): the policy's line
