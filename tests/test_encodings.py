@@ -243,9 +243,12 @@ def test_a_new_file_is_written_in_the_given_encoding(tmp_path: Path) -> None:
 
 
 def test_a_file_replaced_whole_keeps_its_encoding(tmp_path: Path) -> None:
-    path, _, _ = _lay_out(tmp_path, "utf-16", "bom")
+    path, _, _ = _lay_out(tmp_path, "utf-16", "gitattributes")
     apply_edits([CreateFile("data/file.utf16", "Ünïcode\r\n", overwrite=True)], tmp_path)  # Claude Code's Write
     assert path.read_bytes() == b"\xff\xfe" + "Ünïcode\r\n".encode("utf-16-le")
+    (tmp_path / "marked.txt").write_bytes(b"\xff\xfeo\x00\n\x00")  # a mark alone: the reference writes UTF-8
+    apply_edits([CreateFile("marked.txt", "new\n", overwrite=True)], tmp_path)
+    assert (tmp_path / "marked.txt").read_bytes() == b"new\n"
     (tmp_path / "b.txt").write_bytes("表\n".encode("shift_jis"))
     apply_edits([CreateFile("b.txt", "ソ\n", overwrite=True)], tmp_path, encoding="shift_jis")
     assert (tmp_path / "b.txt").read_bytes() == "ソ\n".encode("shift_jis")

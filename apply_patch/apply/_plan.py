@@ -358,9 +358,9 @@ class Planner:
             error.hints = (*error.hints, hint)
         return error
 
-    def _encoding_of(self, data: bytes, where: Location) -> Encoding | None:
-        """The encoding the policy gives, else the repository declares, else a byte-order
-        mark names; None when none does (then UTF-8, if the bytes are)."""
+    def _encoding_of(self, data: bytes, where: Location, *, marks: bool = True) -> Encoding | None:
+        """The encoding the policy gives, else the repository declares, else (with `marks`) a
+        byte-order mark names; None when none does (then UTF-8, if the bytes are)."""
         from . import _encoding as enc
         from ._conventions import _declared
 
@@ -380,7 +380,7 @@ class Planner:
                     encoding=declared.encoding,
                     hints=(enc.ASK,),
                 ) from None
-        return enc.bom_encoding(data)
+        return enc.bom_encoding(data) if marks else None
 
     def _conventions(self, where: Location) -> Conventions:
         """What the repository declares for the file at `where` (nothing outside the root,
@@ -394,11 +394,12 @@ class Planner:
 
     def replaced_file_bytes(self, where: Location, text: str, old: bytes, line: int) -> bytes:
         """`text` as the bytes of the file at `where` that held `old`, replaced whole: in the
-        encoding the file has (given, declared, or its byte-order mark's), else UTF-8."""
+        encoding given or declared for it, else UTF-8 (a byte-order mark of the old bytes
+        says nothing of a whole new text: the reference writes UTF-8 over it)."""
         from . import _encoding as enc
         from ._conventions import encoded
 
-        encoding = self._encoding_of(old, where)
+        encoding = self._encoding_of(old, where, marks=False)
         if encoding is None or enc.is_utf8(encoding):
             return _encoded(text, "strict", where, line)
         return encoded(text, encoding.name, bool(encoding.bom), where, line, encoding.source)

@@ -533,6 +533,9 @@ def test_an_unexpected_exception_is_one_line_not_a_traceback(
     def broken(*args: object, **kwargs: object) -> None:
         raise raised
 
-    monkeypatch.setattr(_main, "apply_patch", broken)
+    import apply_patch.apply
+
+    # _main imports apply_patch from apply_patch.apply when it runs (start-up time): patched there
+    monkeypatch.setattr(apply_patch.apply, "apply_patch", broken)
     assert _main.main(["*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch"]) == code
     assert capsys.readouterr().err == message
