@@ -278,3 +278,27 @@ def test_the_mcp_server_takes_the_encoding(tmp_path: Path) -> None:
     is_error, text = asyncio.run(session())
     assert not is_error and new in text
     assert path.read_bytes() == expected
+
+
+@pytest.mark.parametrize(("name", "guess"), [("gbk", "gb18030"), ("shift_jis", "cp932")])
+def test_a_detector_if_installed_names_the_likely_encoding(tmp_path: Path, name: str, guess: str) -> None:
+    """charset-normalizer (the optional extra `detect`, installed with the tests) names a
+    likely encoding in the refusal; nothing is decoded with it."""
+    codec, text, old, new = FILES[name]
+    (tmp_path / "legacy.txt").write_bytes(text.encode(codec))
+    before = snapshot(tmp_path)
+    with pytest.raises(PatchError) as caught:
+        apply_edits([StrReplace("legacy.txt", old, new)], tmp_path)
+    assert f"charset-normalizer takes its bytes for {guess}: check that before giving it." in str(caught.value)
+    assert snapshot(tmp_path) == before
+
+
+def test_without_a_detector_no_encoding_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "charset_normalizer", None)  # as if not installed
+    codec, text, old, new = FILES["gbk"]
+    (tmp_path / "legacy.txt").write_bytes(text.encode(codec))
+    with pytest.raises(PatchError) as caught:
+        apply_edits([StrReplace("legacy.txt", "int main() {", "int main(void) {\n    // 开始")], tmp_path)
+    assert "--encoding NAME" in str(caught.value) and "charset-normalizer" not in str(caught.value)

@@ -47,6 +47,7 @@ _MASK: Final = "\ufffd"  # around every masked line's number; never in an edit's
 _DIGITS: Final = str.maketrans("0123456789", "\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089")
 _UNDIGITS: Final = str.maketrans("\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089", "0123456789")
 UNKNOWN: Final = ""  # the name of an encoding not known
+_DETECTED: Final = 64 * 1024  # bytes of a file's non-ASCII lines a detector is shown, at most
 ASK: Final = (
     "Give its encoding: --encoding NAME (in Python: encoding=\"NAME\"; gbk, shift_jis, big5, "
     "cp1252, latin-1...), or declare it in the repository (.gitattributes: "
@@ -59,13 +60,14 @@ class Encoding:
     """How a file's text is stored: `name` the codec (`UNKNOWN`: not UTF-8, not known),
     `bom` the byte-order mark before the text (bytes, kept aside), `source` how it was
     chosen, for messages ("given", "working-tree-encoding in .gitattributes", "a
-    byte-order mark", ""), `lines` the bytes of each line of a file read line by line
-    (unknown encoding)."""
+    byte-order mark", ""), `lines` the bytes of each masked line of a file read line by
+    line (unknown encoding), `sample` that file's first bytes."""
 
     name: str
     bom: bytes = b""
     source: str = ""
     lines: tuple[bytes, ...] = ()
+    sample: bytes = b""  # an unknown encoding's file, its beginning: what a detector is shown
 
     @property
     def named(self) -> str:
@@ -168,7 +170,7 @@ def masked(data: bytes) -> tuple[TextFile, Encoding]:
         else:
             lines.append(_MASK + str(len(kept)).translate(_DIGITS) + _MASK)
             kept.append(text.encode("latin-1"))
-    return TextFile(lines, raw.endings, False), Encoding(UNKNOWN, b"", "", tuple(kept))
+    return TextFile(lines, raw.endings, False), Encoding(UNKNOWN, b"", "", tuple(kept), data[:_DETECTED])
 
 
 def unmasked(text: TextFile, encoding: Encoding, where: Location, line: int) -> bytes:
@@ -185,10 +187,10 @@ def unmasked(text: TextFile, encoding: Encoding, where: Location, line: int) -> 
         elif body.isascii():
             out.append(body.encode("ascii"))
         else:
-            raise _unknown_error(where, line, f"line {number} it would write is not ASCII")
+            raise _unknown_error(where, line, f"line {number} it would write is not ASCII", encoding)
         out.append(ending.encode("ascii"))
     if seen != list(range(len(encoding.lines))):
-        raise _unknown_error(where, line, "the edit matches or changes a line that is not ASCII")
+        raise _unknown_error(where, line, "the edit matches or changes a line that is not ASCII", encoding)
     return b"".join(out)
 
 
@@ -200,19 +202,33 @@ def _mask_index(body: str, count: int) -> int | None:
     return int(number) if number.isascii() and number.isdigit() and int(number) < count else None
 
 
-def _unknown_error(where: Location, line: int, what: str) -> EncodingError:
+def _unknown_error(where: Location, line: int, what: str, encoding: Encoding) -> EncodingError:
     return EncodingError(
         f"Failed to update {where.shown}: it is not UTF-8 and its encoding is neither given nor "
         f"declared, so only lines of ASCII bytes may be matched, replaced or written; {what}",
         path=where.relative,
         patch_line=line,
-        hints=(ASK,),
+        hints=(ASK + likely(encoding),),
     )
 
 
-def unknown_hint(where: Location) -> str:
+def unknown_hint(where: Location, encoding: Encoding) -> str:
     """The hint for an edit not found in a file read by `masked`."""
     return (
         f"{where.shown} is not UTF-8 and its encoding is neither given nor declared: its lines "
-        f"with bytes outside ASCII cannot be matched. {ASK}"
+        f"with bytes outside ASCII cannot be matched. {ASK}{likely(encoding)}"
     )
+
+
+def likely(encoding: Encoding) -> str:
+    """" charset-normalizer takes its bytes for NAME: check that before giving it.",
+    when that detector is installed (an optional extra: `apply_patch[detect]`) and names
+    one; else "". Never used to decode: a guess written back would be mojibake."""
+    try:
+        from charset_normalizer import from_bytes
+    except ImportError:
+        return ""
+    best = from_bytes(encoding.sample).best() if encoding.sample else None
+    if best is None or not best.encoding:
+        return ""
+    return f" charset-normalizer takes its bytes for {best.encoding}: check that before giving it."

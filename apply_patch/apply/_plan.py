@@ -352,7 +352,7 @@ class Planner:
 
         if not enc.is_utf8(encoding):
             if encoding.name == enc.UNKNOWN:
-                hint = enc.unknown_hint(where)
+                hint = enc.unknown_hint(where, encoding)
             else:
                 hint = f"{where.shown} was read as {encoding.named}: the edit is matched against its decoded text."
             error.hints = (*error.hints, hint)
