@@ -18,6 +18,12 @@ A replacement found line by line is written as a chunk is (`_locate`): the
 lines it leaves as they were keep the file's bytes (its typographic quotes,
 its trailing whitespace), and its new lines are indented as the file's
 matched lines are. A unified diff's hunks are chunks (`_unified`).
+
+Speed: a file whose every line ends with LF is edited as one string (`LfText`),
+never split into lines, while its replacements are found exactly: each costs a
+few passes at C speed over the text (find, count, one copy), and line numbers
+are counted only for the places found. Only a tolerant match or an insertion
+splits it into lines (`TextFile`).
 """
 
 from __future__ import annotations
@@ -40,7 +46,7 @@ from ._locate import (
     without_copied_whitespace,
 )
 from ._seek import TIERS, LineIndex, Tier
-from ._textfile import BOM, TextFile, common_ends
+from ._textfile import BOM, TextFile, common_ends, split_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -55,10 +61,57 @@ _MAX_PLACES: Final = 1000  # places listed (and replaced by replace_all) beyond 
 
 
 @dataclass(frozen=True, slots=True)
+class LfText:
+    """A file's text whose every line ends with LF (the last one may end with nothing),
+    BOM aside: matched and replaced as one string, never split into lines."""
+
+    body: str
+    bom: bool
+    known: tuple[int, int] = (0, 0)  # a line start's offset and its line index (counting from there)
+
+    def split(self) -> TextFile:
+        """The same file as lines."""
+        if not self.body:
+            return TextFile([], [], self.bom)
+        lines = self.body.split("\n")
+        endings = ["\n"] * (len(lines) - 1)
+        if lines[-1]:
+            endings.append("")
+        else:
+            lines.pop()
+        return TextFile(lines, endings, self.bom)
+
+
+def file_text(decoded: str) -> LfText | TextFile:
+    """A decoded file as the edits take it: one string if it has no CR, else its lines."""
+    bom = decoded.startswith(BOM)
+    body = decoded[1:] if bom else decoded
+    return LfText(body, bom) if "\r" not in body else split_text(decoded)
+
+
+def as_lf_text(text: TextFile) -> LfText | TextFile:
+    """`text` as one string again if every line of it ends with LF (but maybe the last)."""
+    endings = text.endings
+    lf = endings.count("\n")
+    if lf == len(endings) or (lf == len(endings) - 1 and not endings[-1]):
+        return LfText(text.to_text(bom=False), text.bom)
+    return text
+
+
+def final_text(text: LfText | TextFile, policy: Policy) -> str:
+    """The text to write, BOM in front if kept: an `LfText`'s line endings are made
+    the policy's here (its edits were matched and made with LF)."""
+    if isinstance(text, TextFile):
+        return text.to_text(bom=text.bom)
+    body = text.body.replace("\n", "\r\n") if policy.line_endings == "crlf" else text.body
+    return BOM + body if text.bom else body
+
+
+@dataclass(frozen=True, slots=True)
 class Edited:
     """A file's new text, where each replacement landed, and the doubts."""
 
-    text: TextFile
+    text: LfText | TextFile
     placements: tuple[Placement, ...]
     warnings: tuple[PatchWarning, ...] = ()
 
@@ -77,15 +130,23 @@ def text_lines(text: str) -> list[str]:
 # ---------------------------------------------------------------- replacements
 
 
-def replace(text: TextFile, op: StrReplace, policy: Policy, where: Location) -> Edited:
+def replace(text: LfText | TextFile, op: StrReplace, policy: Policy, where: Location) -> Edited:
     """Apply `op` (a non-empty `old`) to `text`; raise when its count rule fails."""
     old, new = as_lf(op.old), as_lf(op.new)
-    joined = _joined(text)
-    places = _exact_places(joined, old)
-    if places:
-        starts = _line_numbers(joined, places)
-        _check_count(op, where, len(places), starts, TIERS[0])
-        return _replace_exact(text, joined, places, old, new, op, policy)
+    if isinstance(text, LfText):
+        places = _exact_places(text.body, old)
+        if places:
+            firsts = _line_indexes(text.body, places, text.known)
+            _check_count(op, where, len(places), tuple(i + 1 for i in firsts), TIERS[0])
+            return _replace_in_body(text, places, firsts, old, new, op, policy)
+        joined, text = text.body, text.split()
+    else:
+        joined = _joined(text)
+        places = _exact_places(joined, old)
+        if places:
+            firsts = _line_indexes(joined, places)
+            _check_count(op, where, len(places), tuple(i + 1 for i in firsts), TIERS[0])
+            return _replace_exact(text, joined, places, firsts, old, new, op, policy)
     if "\n" in old:  # whole lines: fuzzy tiers too
         pattern = old.removesuffix("\n").split("\n")
         index = LineIndex(text.lines)
@@ -140,13 +201,23 @@ def _ends_in_blank_tail(joined: str, end: int) -> bool:
     return bool(tail) and not tail.strip(" \t")
 
 
-def _line_numbers(joined: str, offsets: Sequence[int]) -> tuple[int, ...]:
-    numbers, line, last = [], 1, 0
+def _line_indexes(joined: str, offsets: Sequence[int], known: tuple[int, int] = (0, 0)) -> list[int]:
+    """The 0-based line of each offset (in order), counting line breaks at C speed from
+    the nearest of the text's start and `known` (an offset and its line): the edits of one
+    file, in order, count each stretch of it about once."""
+    last, line = known
+    first = offsets[0]
+    if first < last - first:
+        last, line = 0, 0
+    if first < last:
+        line -= joined.count("\n", first, last)
+        last = first
+    indexes = []
     for offset in offsets:
         line += joined.count("\n", last, offset)
         last = offset
-        numbers.append(line)
-    return tuple(numbers)
+        indexes.append(line)
+    return indexes
 
 
 def _all_places(index: LineIndex, pattern: list[str], tier: Tier) -> list[int]:
@@ -206,10 +277,36 @@ def _capital(label: str) -> str:
     return label[:1].upper() + label[1:]
 
 
+def _replace_in_body(
+    text: LfText, places: list[int], firsts: list[int], old: str, new: str, op: StrReplace, policy: Policy
+) -> Edited:
+    """Replace `old` at each offset of `places` (on lines `firsts`) in an `LfText`: the same
+    text as `_replace_exact` makes of its lines (every ending LF), as pieces of the one string."""
+    body = text.body
+    pieces: list[str] = []
+    placements = []
+    kept = 0  # body[kept:] is not copied yet
+    regions = _regions(body, places, firsts, len(old))
+    for begin, end, first, offsets in regions:
+        region = body[begin:end]
+        new_region = _spliced(region, begin, offsets, len(old), new)
+        pieces += [body[kept:begin], new_region]
+        kept = end
+        added, removed = _changed_counts(_region_lines(region), _region_lines(new_region))
+        placements.append(Placement(op.line, first + 1, TIERS[0].name, added, removed))
+    pieces.append(body[kept:])
+    result = "".join(pieces)
+    if result and not result.endswith("\n") and policy.final_newline == "add":
+        result += "\n"
+    known = (regions[0][0], regions[0][2])  # nothing before the first region moved
+    return Edited(LfText(result, text.bom and policy.bom == "keep", known), tuple(placements))
+
+
 def _replace_exact(
     text: TextFile,
     joined: str,
     places: list[int],
+    firsts: list[int],
     old: str,
     new: str,
     op: StrReplace,
@@ -222,22 +319,16 @@ def _replace_exact(
     inside one line keeps that line's ending), the others take those of the
     lines they stand for, then the file's. One pass over the file.
     """
-    starts = _line_starts(joined)
     ending = _new_ending(text, policy)
     lines: list[str] = []
     endings: list[str] = []
     placements = []
     kept = 0  # text.lines[kept:] are not copied yet
-    for first, last, offsets in _groups(places, len(old), starts, len(text.lines), joined):
-        begin = starts[first]
-        region = joined[begin : starts[last + 1] if last + 1 < len(starts) else len(joined)]
-        pieces, at = [], 0
-        for offset in offsets:
-            pieces += [region[at : offset - begin], new]
-            at = offset - begin + len(old)
-        pieces.append(region[at:])
-        new_region = "".join(pieces)
-        new_lines = new_region.removesuffix("\n").split("\n") if new_region else []
+    for begin, end, first, offsets in _regions(joined, places, firsts, len(old)):
+        region = joined[begin:end]
+        last = first + max(len(_region_lines(region)) - 1, 0)
+        new_region = _spliced(region, begin, offsets, len(old), new)
+        new_lines = _region_lines(new_region)
         old_endings = text.endings[first : last + 1]
         new_endings = [old_endings[i] if i < len(old_endings) - 1 else ending for i in range(len(new_lines))]
         if new_lines:
@@ -252,6 +343,21 @@ def _replace_exact(
     return Edited(_finish(TextFile(lines, endings, text.bom), text, policy), tuple(placements))
 
 
+def _spliced(region: str, begin: int, offsets: list[int], size: int, new: str) -> str:
+    """`region` (from offset `begin` of the text) with `new` for the `size` characters at each offset."""
+    pieces, at = [], 0
+    for offset in offsets:
+        pieces += [region[at : offset - begin], new]
+        at = offset - begin + size
+    pieces.append(region[at:])
+    return "".join(pieces)
+
+
+def _region_lines(region: str) -> list[str]:
+    """The lines of a region of whole lines (its last line break ends its last line)."""
+    return region.removesuffix("\n").split("\n") if region else []
+
+
 def _changed_counts(old: Sequence[str], new: Sequence[str]) -> tuple[int, int]:
     """(added, removed): the lines of `new` and of `old` that are not the same lines
     at both ends (a replacement's region takes in whole lines around the text it changes)."""
@@ -259,39 +365,27 @@ def _changed_counts(old: Sequence[str], new: Sequence[str]) -> tuple[int, int]:
     return len(new) - same - tail, len(old) - same - tail
 
 
-def _line_starts(joined: str) -> list[int]:
-    starts = [0]
-    at = joined.find("\n")
-    while at >= 0:
-        starts.append(at + 1)
-        at = joined.find("\n", at + 1)
-    if starts[-1] == len(joined) and len(starts) > 1:
-        starts.pop()  # the end of a file with a final newline starts no line
-    return starts
-
-
-def _groups(
-    places: list[int], size: int, starts: list[int], count: int, joined: str
-) -> list[tuple[int, int, list[int]]]:
-    """The places as (first line, last line, offsets), places sharing lines in one group.
+def _regions(
+    joined: str, places: list[int], firsts: list[int], size: int
+) -> list[tuple[int, int, int, list[int]]]:
+    """The places (on lines `firsts`) as (begin, end, first line index, offsets): the whole
+    lines they touch, places sharing lines in one region. Only the places' own lines are
+    looked at.
 
     A place's lines run from the line of its first character to the line of
     the character after it (a place that takes a line break joins the next line).
     """
-    import bisect
-
-    groups: list[tuple[int, int, list[int]]] = []
-    for offset in places:
-        first = bisect.bisect_right(starts, offset) - 1
-        end = offset + size
-        last = bisect.bisect_right(starts, end) - 1 if end < len(joined) else count - 1
-        last = max(first, min(last, count - 1))
-        if groups and first <= groups[-1][1]:
-            previous = groups[-1]
-            groups[-1] = (previous[0], max(previous[1], last), [*previous[2], offset])
+    regions: list[tuple[int, int, int, list[int]]] = []
+    for offset, line in zip(places, firsts):
+        begin = joined.rfind("\n", 0, offset) + 1
+        stop = joined.find("\n", offset + size)
+        end = len(joined) if stop < 0 else stop + 1
+        if regions and begin < regions[-1][1]:
+            previous = regions[-1]
+            regions[-1] = (previous[0], max(previous[1], end), previous[2], [*previous[3], offset])
         else:
-            groups.append((first, last, [offset]))
-    return groups
+            regions.append((begin, end, line, [offset]))
+    return regions
 
 
 def _replace_lines(
@@ -449,8 +543,10 @@ def _not_found(
 # ---------------------------------------------------------------- insertions
 
 
-def insert(text: TextFile, op: Insert, policy: Policy, where: Location) -> Edited:
+def insert(text: LfText | TextFile, op: Insert, policy: Policy, where: Location) -> Edited:
     """Insert `op.text`'s lines after line `op.after_line` (0: at the top)."""
+    if isinstance(text, LfText):
+        text = text.split()
     size = len(text.lines)
     if not 0 <= op.after_line <= size:
         label = op.label or "the insertion"

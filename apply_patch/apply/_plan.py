@@ -377,6 +377,11 @@ NON_UTF8_HINT: Final = (
 
 def decode_file(data: bytes, where: Location, policy: Policy, line: int) -> TextFile:
     """A file's bytes → its text by the policy (binary, non-UTF-8); FilePolicyError naming `where` at patch `line`."""
+    return split_text(decoded_text(data, where, policy, line))
+
+
+def decoded_text(data: bytes, where: Location, policy: Policy, line: int) -> str:
+    """`decode_file`, the text not yet split into lines."""
     failure = f"Failed to read file to update {where.shown}"
     nul = data.find(b"\0")
     if nul >= 0 and policy.binary == "error":
@@ -387,10 +392,10 @@ def decode_file(data: bytes, where: Location, policy: Policy, line: int) -> Text
             hints=(BINARY_HINT,),
         )
     try:
-        return split_text(data.decode("utf-8"))
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         if policy.non_utf8 == "preserve":
-            return split_text(data.decode("utf-8", "surrogateescape"))
+            return data.decode("utf-8", "surrogateescape")
         raise FilePolicyError(
             f"{failure}: invalid utf-8 sequence of {exc.end - exc.start} bytes "
             f"from index {exc.start} (the file is not UTF-8 text)",
@@ -402,8 +407,13 @@ def decode_file(data: bytes, where: Location, policy: Policy, line: int) -> Text
 
 def encode_file(text: TextFile, policy: Policy) -> bytes:
     """A file's text → its bytes, BOM kept, non-UTF-8 bytes restored when the policy preserves them."""
+    return encode_text(text.to_text(bom=text.bom), policy)
+
+
+def encode_text(text: str, policy: Policy) -> bytes:
+    """`encode_file` of a text already joined (BOM in front if kept)."""
     errors = "surrogateescape" if policy.non_utf8 == "preserve" else "strict"
-    return text.to_text(bom=text.bom).encode("utf-8", errors)
+    return text.encode("utf-8", errors)
 
 
 def _new_folders(changes: tuple[FileChange, ...], tree: Tree) -> tuple[str, ...]:

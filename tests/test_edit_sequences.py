@@ -1,0 +1,134 @@
+"""Several edits of one file in one call (issue 24): the file is decoded once, edited as
+one string while its lines end with LF, and line numbers are counted from the last
+edit's place. What it must give is what the edits give one by one:
+
+- a sequence of replacements, each of a text that occurs exactly once in the file
+  as the previous ones left it, in any order (forward, backward), gives `str.replace`
+  applied in turn, the file's line breaks (LF or CRLF) kept, and each placement's line
+  is the line where its old text started in the file as it was then;
+- the policies on the final newline, line endings and BOM apply as they do one edit
+  at a time;
+- a replacement found only by a tolerant tier between exact ones, and an insertion,
+  leave the file as the same edits applied in separate calls;
+- a failing edit after successful ones leaves the file byte for byte unchanged.
+"""
+
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from apply_patch.edits import ContextNotFoundError, Insert, StrReplace, apply_edits
+
+from _support import PROPERTY
+
+LINES = st.lists(st.sampled_from(["a", "b", "ab", "", "  a", "ba b"]), min_size=1, max_size=30)
+
+
+def _pick(text: str, data: st.DataObject) -> str | None:
+    """A substring of `text` that occurs exactly once in it (None if the draw has none),
+    and not one of several lines that ends before the trailing whitespace of a line
+    (those are refused: the rule is about whole lines, spec/semantics.md)."""
+    start = data.draw(st.integers(0, len(text) - 1))
+    end = data.draw(st.integers(start + 1, min(len(text), start + 12)))
+    old = text[start:end]
+    tail = text[end:].split("\n", 1)[0]
+    if "\n" in old.rstrip("\n") and tail and not tail.strip(" "):
+        return None
+    return old if text.count(old) == 1 else None
+
+
+@PROPERTY
+@given(LINES, st.booleans(), st.sampled_from(["\n", "\r\n"]), st.data())
+def test_edits_in_one_call_are_the_text_replacements_in_turn(
+    lines: list[str], final: bool, ending: str, data: st.DataObject
+) -> None:
+    text = "\n".join(lines) + ("\n" if final else "")
+    if "\n" not in text:
+        return  # a file without a line break has no ending of its own to keep
+    edits, expected_lines = [], []
+    for _ in range(data.draw(st.integers(1, 6))):
+        if not text:
+            break
+        old = _pick(text, data)
+        new = data.draw(st.text("abx\n", max_size=6))
+        if old is None or old == new or "\n" not in text.replace(old, new):
+            continue  # (a file left without a line break would lose its ending)
+        expected_lines.append(text.count("\n", 0, text.find(old)) + 1)
+        edits.append(StrReplace("f.txt", old, new))
+        text = text.replace(old, new)
+    if not edits:
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        original = ("\n".join(lines) + ("\n" if final else "")).replace("\n", ending)
+        Path(folder, "f.txt").write_bytes(original.encode())
+        result = apply_edits(edits, folder)
+        assert Path(folder, "f.txt").read_bytes().decode() == text.replace("\n", ending)
+        assert [p.file_line for p in result.operations[0].placements] == expected_lines
+
+
+@PROPERTY
+@given(LINES, st.data(), st.sampled_from(["keep", "add"]), st.sampled_from(["keep", "lf", "crlf"]),
+       st.sampled_from(["keep", "strip"]), st.booleans())
+def test_policies_apply_as_one_edit_at_a_time(
+    lines: list[str], data: st.DataObject, final_newline: str, line_endings: str, bom: str, with_bom: bool
+) -> None:
+    text = "\n".join(lines)
+    edits = []
+    for _ in range(data.draw(st.integers(1, 4))):
+        if not text:
+            break
+        old = _pick(text, data)
+        new = data.draw(st.text("ab\n", max_size=4))
+        if old is None or old == new:
+            continue
+        edits.append(StrReplace("f.txt", old, new))
+        text = text.replace(old, new)
+    if not edits:
+        return
+    options = {"final_newline": final_newline, "line_endings": line_endings, "bom": bom}
+    original = ("\ufeff" if with_bom else "") + "\n".join(lines)
+    with tempfile.TemporaryDirectory() as together, tempfile.TemporaryDirectory() as apart:
+        for folder in (together, apart):
+            Path(folder, "f.txt").write_bytes(original.encode())
+        apply_edits(edits, together, **options)
+        for edit in edits:
+            apply_edits([edit], apart, **options)
+        assert Path(together, "f.txt").read_bytes() == Path(apart, "f.txt").read_bytes()
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n"])
+def test_a_tolerant_match_and_an_insertion_between_exact_ones(ending: str) -> None:
+    lines = [f"line {i}" + ("   " if i == 5 else "") for i in range(10)]
+    original = ending.join(lines) + ending
+    edits = [
+        StrReplace("f.txt", "line 2\n", "line two\n"),
+        StrReplace("f.txt", "line 4\nline 5\nline 6\n", "line 4\nline five\nline 6\n"),  # file: "line 5   "
+        Insert("f.txt", 8, "inserted"),
+        StrReplace("f.txt", "line 9", "line nine"),
+        StrReplace("f.txt", "line 0", "line zero"),
+    ]
+    with tempfile.TemporaryDirectory() as together, tempfile.TemporaryDirectory() as apart:
+        for folder in (together, apart):
+            Path(folder, "f.txt").write_bytes(original.encode())
+        result = apply_edits(edits, together)
+        for edit in edits:
+            apply_edits([edit], apart)
+        data = Path(together, "f.txt").read_bytes()
+        assert data == Path(apart, "f.txt").read_bytes()
+        assert data.decode().split(ending)[:6] == ["line zero", "line 1", "line two", "line 3", "line 4", "line five"]
+        assert [p.file_line for p in result.operations[0].placements] == [3, 5, 9, 11, 1]
+        assert [w.kind for w in result.warnings] == ["fuzzy"]
+
+
+def test_a_failing_edit_after_others_changes_nothing() -> None:
+    original = b"".join(b"line %d\n" % i for i in range(100))
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "f.txt").write_bytes(original)
+        edits = [StrReplace("f.txt", f"line {i}\n", f"edited {i}\n") for i in range(0, 100, 7)]
+        edits.append(StrReplace("f.txt", "line 7\n", "again\n"))  # gone: edit 2 replaced it
+        with pytest.raises(ContextNotFoundError, match="edit 16"):
+            apply_edits(edits, folder)
+        assert Path(folder, "f.txt").read_bytes() == original
