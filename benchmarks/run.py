@@ -41,6 +41,7 @@ SPEED_LIMIT = 2.0  # str_replace, SEARCH/REPLACE: against plain Python doing the
 TOLERANT_LIMIT = 1.5  # the whitespace-tolerant match against the exact one
 UNIFIED_LIMIT = 3.0  # a unified diff against GNU patch, whole processes
 MEMORY_LIMIT = 4.0  # peak RSS growth against the bytes of the file, 1M lines
+ISSUE_24_STARTUP = 2.0  # --version and the small patch, whole processes, against python -c pass
 
 
 @dataclass(frozen=True)
@@ -289,8 +290,16 @@ class Bench:
             self._check_process(case, patch, options)
             runs.append(([self.executable, *options], fresh, patch))
             runs.append((standard_floor(self.executable, options, patch, fresh), lambda: None, None))
-        bare, *paths = time_processes_paired(runs, n)
+        runs.append(([self.executable, "--version"], lambda: None, None))
+        bare, *paths, version = time_processes_paired(runs, n)
         self.rows.append(Row("python -c pass (same venv)", bare.show()))
+        self.rows.append(Row("executable --version (whole process)", version.show()))
+        self.budgets.append(Budget("executable --version / python -c pass (issue 24)", version.median / bare.median,
+                                   ISSUE_24_STARTUP, f"{version.median * 1000:.1f} ms against {bare.median * 1000:.1f} ms"))
+        self.budgets.append(Budget("executable on the small patch / python -c pass (issue 24)",
+                                   paths[0].median / bare.median, ISSUE_24_STARTUP,
+                                   f"{paths[0].median * 1000:.1f} ms; the console script pip writes imports re "
+                                   "(and enum) before the package"))
         for options, ours, floor in zip(STARTUP_PATHS, paths[0::2], paths[1::2]):
             label = f"  same, with {' '.join(options)}" if options else "executable, small patch (whole process)"
             reference = self._reference_process(case, patch, n, ours) if not options else ()

@@ -132,3 +132,13 @@ def test_a_failing_edit_after_others_changes_nothing() -> None:
         with pytest.raises(ContextNotFoundError, match="edit 16"):
             apply_edits(edits, folder)
         assert Path(folder, "f.txt").read_bytes() == original
+
+
+def test_an_occurrence_passed_over_is_not_the_one_replaced() -> None:
+    """`a\\nb` at the top ends where the file's line goes on with trailing spaces: not a
+    place (the rule on whole lines); the one further down is, and only it changes."""
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "f.txt").write_bytes(b"a\nb  \nx\na\nb\ny\n")
+        result = apply_edits([StrReplace("f.txt", "a\nb", "A\nB")], folder)
+        assert Path(folder, "f.txt").read_bytes() == b"a\nb  \nx\nA\nB\ny\n"
+        assert [p.file_line for p in result.operations[0].placements] == [4]

@@ -134,15 +134,15 @@ def replace(text: LfText | TextFile, op: StrReplace, policy: Policy, where: Loca
     """Apply `op` (a non-empty `old`) to `text`; raise when its count rule fails."""
     old, new = as_lf(op.old), as_lf(op.new)
     if isinstance(text, LfText):
-        places = _exact_places(text.body, old)
+        places, leading = _exact_places(text.body, old)
         if places:
             firsts = _line_indexes(text.body, places, text.known)
             _check_count(op, where, len(places), tuple(i + 1 for i in firsts), TIERS[0])
-            return _replace_in_body(text, places, firsts, old, new, op, policy)
+            return _replace_in_body(text, places, firsts, leading, old, new, op, policy)
         joined, text = text.body, text.split()
     else:
         joined = _joined(text)
-        places = _exact_places(joined, old)
+        places, _ = _exact_places(joined, old)
         if places:
             firsts = _line_indexes(joined, places)
             _check_count(op, where, len(places), tuple(i + 1 for i in firsts), TIERS[0])
@@ -180,18 +180,22 @@ def _joined(text: TextFile) -> str:
     return body + "\n" if text.lines and text.endings[-1] else body
 
 
-def _exact_places(joined: str, old: str) -> list[int]:
+def _exact_places(joined: str, old: str) -> tuple[list[int], bool]:
     """Where `old` is in `joined`, not overlapping; for an `old` of several lines, never
     where its last line is only the start of a line whose rest is whitespace (its
-    trailing whitespace lost: the line tiers compare whole lines)."""
+    trailing whitespace lost: the line tiers compare whole lines). And whether the
+    places are the first occurrences of `old`, none passed over (what `str.replace` takes)."""
     places: list[int] = []
+    first = True
     several = "\n" in old.rstrip("\n")
     at = joined.find(old)
     while at >= 0 and len(places) <= _MAX_PLACES:
         if not (several and _ends_in_blank_tail(joined, at + len(old))):
             places.append(at)
+        else:
+            first = False
         at = joined.find(old, at + len(old))
-    return places
+    return places, first and bool(places)
 
 
 def _ends_in_blank_tail(joined: str, end: int) -> bool:
@@ -278,10 +282,19 @@ def _capital(label: str) -> str:
 
 
 def _replace_in_body(
-    text: LfText, places: list[int], firsts: list[int], old: str, new: str, op: StrReplace, policy: Policy
+    text: LfText,
+    places: list[int],
+    firsts: list[int],
+    leading: bool,
+    old: str,
+    new: str,
+    op: StrReplace,
+    policy: Policy,
 ) -> Edited:
     """Replace `old` at each offset of `places` (on lines `firsts`) in an `LfText`: the same
-    text as `_replace_exact` makes of its lines (every ending LF), as pieces of the one string."""
+    text as `_replace_exact` makes of its lines (every ending LF), as pieces of the one
+    string, or by `str.replace` when the places are `old`'s first occurrences (`leading`):
+    one copy of the text, no slices of it."""
     body = text.body
     pieces: list[str] = []
     placements = []
@@ -290,12 +303,16 @@ def _replace_in_body(
     for begin, end, first, offsets in regions:
         region = body[begin:end]
         new_region = _spliced(region, begin, offsets, len(old), new)
-        pieces += [body[kept:begin], new_region]
+        if not leading:
+            pieces += [body[kept:begin], new_region]
         kept = end
         added, removed = _changed_counts(_region_lines(region), _region_lines(new_region))
         placements.append(Placement(op.line, first + 1, TIERS[0].name, added, removed))
-    pieces.append(body[kept:])
-    result = "".join(pieces)
+    if leading:
+        result = body.replace(old, new, len(places))
+    else:
+        pieces.append(body[kept:])
+        result = "".join(pieces)
     if result and not result.endswith("\n") and policy.final_newline == "add":
         result += "\n"
     known = (regions[0][0], regions[0][2])  # nothing before the first region moved

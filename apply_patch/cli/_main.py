@@ -9,20 +9,12 @@ from __future__ import annotations
 import gc
 import sys
 
-from ..apply import (
-    apply_patch,
-    signals as _signals,
-    NOTHING_CHANGED,
-    error_json,
-    failure,
-    result_json,
-    warnings_text,
-)
+from ..apply import signals as _signals  # the engine itself when a patch is read: --version, --help need none
 from .._errors import InputError, PatchError, escaped, os_reason
 from . import _options, _output
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # start-up time: typing, argparse and importlib.metadata cost more than the rest
+if TYPE_CHECKING:  # start-up time: typing and argparse cost more than the rest
     import argparse
     from collections.abc import Sequence
     from typing import Any, Final, TextIO
@@ -127,6 +119,8 @@ def _outcome(argv: Sequence[str] | None) -> str:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] in SUBCOMMANDS:  # listing, making or serving: no patch was in question
         return ". No file was changed."
+    from ..apply import NOTHING_CHANGED
+
     return f". {NOTHING_CHANGED}"
 
 
@@ -176,6 +170,9 @@ def _main(argv: Sequence[str] | None) -> int:
         module = importlib.import_module(SUBCOMMANDS[args[0]], __package__)
         exit_code: int = module.main(args[1:])
         return exit_code
+    if args in (["--version"], ["-V"]):  # as argparse would answer, without building a parser
+        _output.write(f"apply_patch {_options.version()}\n")
+        return 0
     options: argparse.Namespace | _options.Defaults | int
     if not args or (len(args) == 1 and not args[0].startswith("-")):  # no option
         options = _options.Defaults(_argument_parser, args)
@@ -186,6 +183,8 @@ def _main(argv: Sequence[str] | None) -> int:
     patch = _read_patch(options.patch, sys.stdin, sys.stderr)
     if isinstance(patch, int):
         return patch
+    from ..apply import apply_patch, error_json, failure
+
     chosen = options.format
     try:
         if chosen == "codex":
@@ -217,6 +216,8 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _print_result(result: ApplyResult, options: argparse.Namespace | _options.Defaults, chosen: str) -> None:
+    from ..apply import result_json, warnings_text
+
     if options.json:
         diff = result.diff if options.diff else None
         document = result_json(result.operations, result.warnings, dry_run=result.dry_run, diff=diff)

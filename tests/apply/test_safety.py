@@ -525,6 +525,7 @@ def test_an_unexpected_exception_is_one_line_not_a_traceback(
     raised: BaseException, code: int, message: str, monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    from apply_patch import apply
     from apply_patch.apply import _signals
     from apply_patch.cli import _main
 
@@ -533,6 +534,6 @@ def test_an_unexpected_exception_is_one_line_not_a_traceback(
     def broken(*args: object, **kwargs: object) -> None:
         raise raised
 
-    monkeypatch.setattr(_main, "apply_patch", broken)
+    monkeypatch.setattr(apply, "apply_patch", broken)  # what _main imports once a patch is read
     assert _main.main(["*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch"]) == code
     assert capsys.readouterr().err == message

@@ -24,7 +24,7 @@ HEAVY = {
     "dataclasses": "use apply_patch._dataclass",
     "inspect": "imported by dataclasses",
     "argparse": "built only when options are given",
-    "importlib.metadata": "imported by --version only",
+    "importlib.metadata": "the version is a constant (apply_patch._version)",
     "secrets": "os.urandom does",
     "json": "import it where it is used",
     "pathlib": "os.path does",
@@ -103,9 +103,10 @@ def test_failure_only_modules_are_loaded_on_failure(tmp_path: Path) -> None:
     assert code == 1 and "apply_patch.format._syntax_hints" in loaded
 
 
-def test_version_reads_the_metadata_when_asked(tmp_path: Path) -> None:
+def test_version_reads_no_metadata(tmp_path: Path) -> None:
+    """The version is a constant of the package (`_version`; test_packaging checks it)."""
     code, loaded = _imported_by_executable(["--version"], "", tmp_path)
-    assert code == 0 and "importlib.metadata" in loaded
+    assert code == 0 and "importlib.metadata" not in loaded and "apply_patch._version" in loaded
 
 
 def _loaded_applying(text: str, cwd: Path) -> set[str]:
