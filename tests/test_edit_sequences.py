@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from apply_patch.edits import ContextNotFoundError, Insert, StrReplace, apply_edits
+from apply_patch.edits import ContextNotFoundError, Insert, PatchError, StrReplace, apply_edits
 
 from _support import PROPERTY
 
@@ -142,3 +142,54 @@ def test_an_occurrence_passed_over_is_not_the_one_replaced() -> None:
         result = apply_edits([StrReplace("f.txt", "a\nb", "A\nB")], folder)
         assert Path(folder, "f.txt").read_bytes() == b"a\nb  \nx\nA\nB\ny\n"
         assert [p.file_line for p in result.operations[0].placements] == [4]
+
+
+TOLERANT_LINES = st.lists(st.sampled_from(["a", "a  ", "  a", "\ta", "b", "b ", "\u201cq\u201d", '"q"', "", "  }"]),
+                          min_size=1, max_size=40)
+
+
+@PROPERTY
+@given(TOLERANT_LINES, st.data(), st.sampled_from(["keep", "add"]))
+def test_a_tolerant_match_in_an_lf_file_is_the_one_in_its_crlf_copy(
+    lines: list[str], data: st.DataObject, final_newline: str
+) -> None:
+    """An LF file is searched by the tolerant tiers as one string (issue 24), a CRLF file
+    line by line: the same edit gives the same lines, placements, warnings or error."""
+    start = data.draw(st.integers(0, len(lines) - 1))
+    stop = data.draw(st.integers(start + 1, min(len(lines), start + 4)))
+    old = "\n".join(line.strip() + data.draw(st.sampled_from(["", " ", "\t"])) for line in lines[start:stop])
+    old += data.draw(st.sampled_from(["", "\n"]))
+    new = data.draw(st.sampled_from(["x\n", "  x\n", "", "a\nx\n"])) + old.replace("a", "A", 1)
+    edit = StrReplace("f.txt", old + "\n", new, replace_all=data.draw(st.booleans()))
+    text = "\n".join(lines) + data.draw(st.sampled_from(["", "\n"]))
+    answers = []
+    for ending in ("\n", "\r\n"):
+        with tempfile.TemporaryDirectory() as folder:
+            Path(folder, "f.txt").write_bytes(text.replace("\n", ending).encode())
+            try:
+                result = apply_edits([edit], folder, final_newline=final_newline)
+            except PatchError as error:
+                answers.append((type(error).__name__, str(error)))
+                continue
+            content = Path(folder, "f.txt").read_bytes().decode().replace(ending, "\n")
+            placed = [(p.file_line, p.tier, p.added, p.removed) for p in result.operations[0].placements]
+            answers.append((content, placed, [w.message for w in result.warnings]))
+    assert answers[0] == answers[1]
+
+
+def test_a_tolerant_match_far_from_the_ends_of_a_large_file() -> None:
+    """The tolerant match of an LF file splits only the lines around its places (those
+    the re-indentation reads): the file and the line numbers as in its CRLF copy."""
+    lines = [f"    line {i}" + ("  " if i % 3 else "") for i in range(2000)]
+    edit = StrReplace("f.txt", "line 1000\nline 1001\nline 1002\n", "line 1000\nadded\nline 1002\n")
+    outcomes = []
+    for ending in ("\n", "\r\n"):
+        with tempfile.TemporaryDirectory() as folder:
+            Path(folder, "f.txt").write_bytes((ending.join(lines) + ending).encode())
+            result = apply_edits([edit], folder)
+            content = Path(folder, "f.txt").read_bytes().decode().replace(ending, "\n")
+            outcomes.append((content, [p.file_line for p in result.operations[0].placements],
+                             [w.message for w in result.warnings]))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][1] == [1001] and "matched line 1001 only" in outcomes[0][2][0]
+    assert "\n    added\n" in outcomes[0][0]  # re-indented as the file's lines there

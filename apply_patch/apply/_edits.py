@@ -31,12 +31,13 @@ from __future__ import annotations
 from collections import Counter
 
 from .._dataclass import dataclass
-from .._errors import ContextNotFoundError, EditError, ReplacementCountError
+from .._errors import ContextNotFoundError, EditError, PatchError, ReplacementCountError
 from ..format import Chunk, Insert, StrReplace, constants as C
 from ._closest import closest_region
 from ._diagnose import line_hints, show_region
 from ._doubts import TIER_WORDS, PatchWarning, slip_warning
 from ._locate import (
+    INDENT_WINDOW as _INDENT_WINDOW,
     Placement,
     Replacement,
     chunk_replacements,
@@ -45,7 +46,7 @@ from ._locate import (
     splice,
     without_copied_whitespace,
 )
-from ._seek import TIERS, LineIndex, Tier
+from ._seek import TIERS, LineIndex, Tier, line_start, places_in_text
 from ._textfile import BOM, TextFile, common_ends, split_text
 
 TYPE_CHECKING = False
@@ -139,6 +140,10 @@ def replace(text: LfText | TextFile, op: StrReplace, policy: Policy, where: Loca
             firsts = _line_indexes(text.body, places, text.known)
             _check_count(op, where, len(places), tuple(i + 1 for i in firsts), TIERS[0])
             return _replace_in_body(text, places, firsts, leading, old, new, op, policy)
+        if "\n" in old and policy.line_endings != "crlf":
+            edited = _tolerant_in_body(text, old, new, op, policy, where)
+            if edited is not None:
+                return edited
         joined, text = text.body, text.split()
     else:
         joined = _joined(text)
@@ -161,6 +166,43 @@ def replace(text: LfText | TextFile, op: StrReplace, policy: Policy, where: Loca
             if slipped is not None:
                 return slipped
     raise _not_found(text, joined, old, new, op, where)
+
+
+def _tolerant_in_body(
+    text: LfText, old: str, new: str, op: StrReplace, policy: Policy, where: Location
+) -> Edited | None:
+    """A replacement of whole lines found by a tolerant tier in an `LfText`, without splitting
+    it: the places by `places_in_text`, then only the lines around them (as many as
+    `reindented` reads) split and replaced as `_replace_lines` does. None whenever the
+    answer is not that simple (no place at any tier, a count that fails, a place the lines
+    path would refuse, a pattern line too common): the lines path then decides and says why."""
+    pattern = old.removesuffix("\n").split("\n")
+    body = text.body
+    for tier in TIERS[1:]:
+        places = places_in_text(body, pattern, tier, _MAX_PLACES)
+        if places is None:
+            return None
+        if not places:
+            continue
+        wanted = op.expected if op.expected is not None else None if op.replace_all else 1
+        if (wanted is not None and len(places) != wanted) or len(places) > _MAX_PLACES:
+            return None
+        # The lines `reindented` reads around each place: the first's, the last's and between.
+        top = max(places[0][0] - _INDENT_WINDOW, 0)
+        begin = line_start(body, places[0][1], top - places[0][0])
+        end = line_start(body, places[-1][1], len(pattern) + _INDENT_WINDOW)
+        assert begin is not None and end is not None  # (None only above the first line)
+        window = LfText(body[begin:end], False).split()
+        try:
+            edited = _replace_lines(window, [line - top for line, _ in places], pattern, _new_lines(old, new),
+                                    op, tier, policy, where, base=top)  # fmt: skip
+        except PatchError:
+            return None
+        assert isinstance(edited.text, TextFile)
+        result = "".join((body[:begin], edited.text.to_text(bom=False), body[end:]))  # (two copies, not three)
+        bom = text.bom and policy.bom == "keep"
+        return Edited(LfText(result, bom, (begin, top)), edited.placements, edited.warnings)
+    return None
 
 
 def _new_lines(old: str, new: str) -> list[str]:
@@ -414,8 +456,13 @@ def _replace_lines(
     tier: Tier,
     policy: Policy,
     where: Location,
+    *,
+    base: int = 0,
 ) -> Edited:
     """Replace the lines at each index of `found` (a match at a tolerant `tier`) as a chunk would.
+
+    `base`: the line of the file where `text` starts (it may be a window of the file),
+    added to the lines its placements and warnings name.
 
     The old and new lines are compared: lines they share are context, kept
     as the file has them; the others are replaced, the new ones re-indented
@@ -430,13 +477,13 @@ def _replace_lines(
         replacements += chunk_replacements(reindented(used, at, text.lines, chunk, policy, where), at)
     warnings = tuple(
         PatchWarning(
-            "fuzzy", where.relative, op.line, i + 1, tier.name, tuple(j + 1 for j in found),
-            f"{where.relative}: {label} matched line {i + 1} only {TIER_WORDS[tier.name]}.",
+            "fuzzy", where.relative, op.line, base + i + 1, tier.name, tuple(base + j + 1 for j in found),
+            f"{where.relative}: {label} matched line {base + i + 1} only {TIER_WORDS[tier.name]}.",
         )
         for i in found
     )  # fmt: skip
     size = len(old_lines)
-    placements = tuple(Placement(op.line, i + 1, tier.name, len(new_lines), size) for i in found)
+    placements = tuple(Placement(op.line, base + i + 1, tier.name, len(new_lines), size) for i in found)
     return Edited(_finish(splice(text, replacements, policy), text, policy), placements, warnings)
 
 

@@ -344,3 +344,67 @@ def seek_sequence(
 ) -> Match | None:
     """Find `pattern` in `lines` at or after `start` (see `LineIndex.seek`)."""
     return LineIndex(lines).seek(pattern, start, eof=eof)
+
+
+def places_in_text(text: str, pattern: Sequence[str], tier: Tier, limit: int) -> list[tuple[int, int]] | None:
+    """Every place (line index and offset, not overlapping, at most `limit` + 1) where `pattern` matches
+    at the tolerant `tier` in `text`, the lines of a file joined with LF (none holds an LF,
+    `text` ends with LF or not): what `LineIndex.seek` finds from line 0 onwards, without
+    splitting `text` into lines. None when this way cannot tell (the pattern's longest line
+    is empty, or has more than `_CANDIDATES` places; the punctuation tier on a file that is
+    not ASCII): then ask a `LineIndex`."""
+    keys = [tier.key(line) for line in pattern]
+    longest = max(range(len(keys)), key=lambda k: len(keys[k]))
+    key, size = keys[longest], len(keys)
+    if not key or (tier.key is _folded and not text.isascii()):
+        return None
+    found: list[tuple[int, int]] = []
+    line, offset, search, free = 0, 0, 0, 0  # `line` starts at `offset`; places from line `free`
+    for _ in range(_CANDIDATES):
+        at = text.find(key, search)
+        if at < 0 or len(found) > limit:
+            return found
+        start = text.rfind("\n", 0, at) + 1
+        line += text.count("\n", offset, start)
+        offset = start
+        first = line - longest
+        stop = text.find("\n", at)
+        search = len(text) if stop < 0 else stop + 1  # the next candidate is on a later line
+        if first < free or tier.key(text[start : len(text) if stop < 0 else stop]) != key:
+            continue
+        top = line_start(text, start, -longest)
+        if top is None:
+            continue
+        lines = _lines_from(text, top, size)
+        if lines is not None and [tier.key(each) for each in lines] == keys:
+            found.append((first, top))
+            free = first + size
+    return None
+
+
+def line_start(text: str, start: int, lines: int) -> int | None:
+    """The offset of the line `lines` lines below (negative: above) the line starting at
+    `start` in `text`: len(text) past its last line; None above its first."""
+    for _ in range(-lines):
+        if start == 0:
+            return None
+        start = text.rfind("\n", 0, start - 1) + 1
+    for _ in range(lines):
+        stop = text.find("\n", start)
+        if stop < 0:
+            return len(text)
+        start = stop + 1
+    return start
+
+
+def _lines_from(text: str, start: int, size: int) -> list[str] | None:
+    """The `size` lines of `text` from offset `start` (None if it has not that many)."""
+    lines = []
+    for _ in range(size):
+        if start >= len(text):
+            return None  # past the last line (a final LF ends it, it starts none)
+        stop = text.find("\n", start)
+        stop = len(text) if stop < 0 else stop
+        lines.append(text[start:stop])
+        start = stop + 1
+    return lines
