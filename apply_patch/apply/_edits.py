@@ -22,8 +22,10 @@ matched lines are. A unified diff's hunks are chunks (`_unified`).
 Speed: a file whose every line ends with LF is edited as one string (`LfText`),
 never split into lines, while its replacements are found exactly: each costs a
 few passes at C speed over the text (find, count, one copy), and line numbers
-are counted only for the places found. Only a tolerant match or an insertion
-splits it into lines (`TextFile`).
+are counted only for the places found. A tolerant match is searched in the text
+too (`_seek.places_in_text`) and only the lines around its places are split;
+when that cannot tell (a pattern line with too many places), and for an
+insertion, the file is split into lines (`TextFile`).
 """
 
 from __future__ import annotations
