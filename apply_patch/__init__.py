@@ -51,10 +51,9 @@ if TYPE_CHECKING:
     from .make import convert_unified_diff, make_patch
     from .tools import tool_definitions
 
-# Every name is imported on first use: the engine when a patch is applied or parsed (not
-# for `apply_patch --version` or `--help`); extraction, making patches, streaming and
-# tool definitions need more (tree-sitter, difflib, json...), so that applying a patch
-# does not pay for them.
+# Every part is imported on first use of one of its names: applying a patch does not pay
+# for extraction, making patches, streaming and tool definitions (tree-sitter, difflib,
+# json...), and `apply_patch --version` or a subcommand not for the engine.
 _LAZY = {
     **dict.fromkeys(("ApplyResult", "FileResult", "apply_patch", "apply_to_mapping"), ".apply"),
     **dict.fromkeys(

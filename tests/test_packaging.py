@@ -140,21 +140,3 @@ def test_the_install_commands_of_the_readme(tool: str, tmp_path: Path) -> None:
     subprocess.run(command, env=env, capture_output=True, check=True, timeout=600)
     result = subprocess.run([bin_dir / "apply_patch", "-V"], capture_output=True, text=True, timeout=60)
     assert result.stdout.startswith("apply_patch ")
-
-
-def test_the_version_is_written_in_the_package() -> None:
-    """`--version` reads the version from the package (`_version`), not from its metadata
-    (`importlib.metadata` costs the executable about 20 ms; tests/cli/test_startup checks
-    it is not imported): the constant is the one of `pyproject.toml` and of the installed
-    distribution, and the executable's answer."""
-    from importlib import metadata
-
-    from apply_patch._version import VERSION
-
-    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
-    assert re.search(r'^version = "([^"]+)"$', pyproject, re.MULTILINE).group(1) == VERSION  # type: ignore[union-attr]
-    assert metadata.version("apply-patch") == VERSION
-    code = ("import sys\nfrom apply_patch.cli._main import main\ncode = main(['--version'])\n"
-            "print(code, 'importlib.metadata' in sys.modules, file=sys.stderr)")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert (result.stdout, result.stderr) == (f"apply_patch {VERSION}\n", "0 False\n")

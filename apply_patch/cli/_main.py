@@ -9,12 +9,12 @@ from __future__ import annotations
 import gc
 import sys
 
-from ..apply import signals as _signals  # the engine itself when a patch is read: --version, --help need none
+from ..apply import signals as _signals
 from .._errors import InputError, PatchError, escaped, os_reason
 from . import _options, _output
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # start-up time: typing and argparse cost more than the rest
+if TYPE_CHECKING:  # start-up time: typing, argparse and importlib.metadata cost more than the rest
     import argparse
     from collections.abc import Sequence
     from typing import Any, Final, TextIO
@@ -114,13 +114,13 @@ def _outcome(argv: Sequence[str] | None) -> str:
     after the other) the patches applied before stay applied. Applying one patch
     never gets here after its commit (`_print_result` catches everything).
     """
+    from ..apply import NOTHING_CHANGED
+
     if _signals.commits_done():
         return "; the patches applied before stay applied."
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] in SUBCOMMANDS:  # listing, making or serving: no patch was in question
         return ". No file was changed."
-    from ..apply import NOTHING_CHANGED
-
     return f". {NOTHING_CHANGED}"
 
 
@@ -170,7 +170,7 @@ def _main(argv: Sequence[str] | None) -> int:
         module = importlib.import_module(SUBCOMMANDS[args[0]], __package__)
         exit_code: int = module.main(args[1:])
         return exit_code
-    if args in (["--version"], ["-V"]):  # as argparse would answer, without building a parser
+    if len(args) == 1 and args[0] in ("-V", "--version"):  # as the parser would say it, without argparse
         _output.write(f"apply_patch {_options.version()}\n")
         return 0
     options: argparse.Namespace | _options.Defaults | int
@@ -183,6 +183,7 @@ def _main(argv: Sequence[str] | None) -> int:
     patch = _read_patch(options.patch, sys.stdin, sys.stderr)
     if isinstance(patch, int):
         return patch
+    # The engine, once the options are read: --help, --version and the subcommands go without.
     from ..apply import apply_patch, error_json, failure
 
     chosen = options.format

@@ -4,8 +4,8 @@ Each command builds its argparse parser from these pieces (`apply_patch`,
 `extract --apply`, `calls`, `serve`...), so an option means the same thing
 and says the same help everywhere. Nothing here imports argparse until a
 parser is built, and a command given no option builds none (`Defaults`):
-argparse is a good part of the executable's start-up time (the version is a
-constant of the package, `_version`, not read from its metadata). A parser made by
+argparse is a good part of the executable's start-up time (and `--version`
+reads the version from `_version`, never from `importlib.metadata`). A parser made by
 `new_parser` creates no help formatter before it prints something, so that
 `shutil` (with bz2, lzma, fnmatch) is imported only to print help or an error.
 """
@@ -165,7 +165,8 @@ def json_safe(text: str) -> str:
 
 
 def version() -> str:
-    """The package's version (`_version`: no `importlib.metadata`, about 20 ms)."""
+    """The package's version (`_version`: not `importlib.metadata`, which costs more
+    start-up time than applying a small patch)."""
     from .._version import VERSION
 
     return VERSION
