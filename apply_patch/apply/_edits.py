@@ -201,7 +201,11 @@ def _tolerant_in_body(
         except PatchError:
             return None
         assert isinstance(edited.text, TextFile)
-        result = "".join((body[:begin], edited.text.to_text(bom=False), body[end:]))  # (two copies, not three)
+        region, new_region = body[begin:end], edited.text.to_text(bom=False)
+        if body.find(region) == begin:  # one copy of the text, no slices of it (peak memory)
+            result = body.replace(region, new_region, 1)
+        else:
+            result = "".join((body[:begin], new_region, body[end:]))
         bom = text.bom and policy.bom == "keep"
         return Edited(LfText(result, bom, (begin, top)), edited.placements, edited.warnings)
     return None
