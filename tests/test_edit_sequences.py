@@ -20,7 +20,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from apply_patch.edits import ContextNotFoundError, Insert, PatchError, StrReplace, apply_edits
+from apply_patch import DEFAULT, ContextNotFoundError, PatchError
+from apply_patch.edits import Edit, Insert, StrReplace, apply_edits
 
 from _support import PROPERTY
 
@@ -48,7 +49,8 @@ def test_edits_in_one_call_are_the_text_replacements_in_turn(
     text = "\n".join(lines) + ("\n" if final else "")
     if "\n" not in text:
         return  # a file without a line break has no ending of its own to keep
-    edits, expected_lines = [], []
+    edits: list[Edit] = []
+    expected_lines = []
     for _ in range(data.draw(st.integers(1, 6))):
         if not text:
             break
@@ -76,7 +78,7 @@ def test_policies_apply_as_one_edit_at_a_time(
     lines: list[str], data: st.DataObject, final_newline: str, line_endings: str, bom: str, with_bom: bool
 ) -> None:
     text = "\n".join(lines)
-    edits = []
+    edits: list[Edit] = []
     for _ in range(data.draw(st.integers(1, 4))):
         if not text:
             break
@@ -88,14 +90,14 @@ def test_policies_apply_as_one_edit_at_a_time(
         text = text.replace(old, new)
     if not edits:
         return
-    options = {"final_newline": final_newline, "line_endings": line_endings, "bom": bom}
+    options = DEFAULT.with_options(final_newline=final_newline, line_endings=line_endings, bom=bom)
     original = ("\ufeff" if with_bom else "") + "\n".join(lines)
     with tempfile.TemporaryDirectory() as together, tempfile.TemporaryDirectory() as apart:
         for folder in (together, apart):
             Path(folder, "f.txt").write_bytes(original.encode())
-        apply_edits(edits, together, **options)
+        apply_edits(edits, together, policy=options)
         for edit in edits:
-            apply_edits([edit], apart, **options)
+            apply_edits([edit], apart, policy=options)
         assert Path(together, "f.txt").read_bytes() == Path(apart, "f.txt").read_bytes()
 
 
@@ -103,7 +105,7 @@ def test_policies_apply_as_one_edit_at_a_time(
 def test_a_tolerant_match_and_an_insertion_between_exact_ones(ending: str) -> None:
     lines = [f"line {i}" + ("   " if i == 5 else "") for i in range(10)]
     original = ending.join(lines) + ending
-    edits = [
+    edits: list[Edit] = [
         StrReplace("f.txt", "line 2\n", "line two\n"),
         StrReplace("f.txt", "line 4\nline 5\nline 6\n", "line 4\nline five\nline 6\n"),  # file: "line 5   "
         Insert("f.txt", 8, "inserted"),
@@ -162,7 +164,7 @@ def test_a_tolerant_match_in_an_lf_file_is_the_one_in_its_crlf_copy(
     new = data.draw(st.sampled_from(["x\n", "  x\n", "", "a\nx\n"])) + old.replace("a", "A", 1)
     edit = StrReplace("f.txt", old + "\n", new, replace_all=data.draw(st.booleans()))
     text = "\n".join(lines) + data.draw(st.sampled_from(["", "\n"]))
-    answers = []
+    answers: list[object] = []
     for ending in ("\n", "\r\n"):
         with tempfile.TemporaryDirectory() as folder:
             Path(folder, "f.txt").write_bytes(text.replace("\n", ending).encode())
