@@ -156,3 +156,76 @@ def big_patch(target: int = 1_000_000) -> str:
 
 def _patch(path: str, chunk_lines: list[str]) -> str:
     return "\n".join(["*** Begin Patch", f"*** Update File: {path}", *chunk_lines, "*** End Patch"]) + "\n"
+
+
+# ---------------------------------------------------------------- the other formats (issue 24)
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """A file and replacements of its text, in order: str_replace edits and SEARCH/REPLACE
+    blocks are both made of these (`old` occurs exactly once when it applies)."""
+
+    name: str
+    path: str
+    data: bytes
+    pairs: tuple[tuple[str, str], ...]
+
+    def search_replace(self) -> str:
+        """The pairs as a model's reply of SEARCH/REPLACE blocks."""
+        return "".join(
+            f"{self.path}\n<<<<<<< SEARCH\n{old}=======\n{new}>>>>>>> REPLACE\n" for old, new in self.pairs
+        )
+
+
+def one_replacement(line_count: int) -> Replacement:
+    """One three-line replacement in the middle of a `line_count`-line file."""
+    lines = generated_lines(line_count)
+    at = line_count // 2 + 2  # a `"name": "item-..."` line: unique
+    old = "".join(line + "\n" for line in lines[at - 1 : at + 2])
+    new = old.replace("item-", "renamed-")
+    return Replacement(f"1 str_replace, {line_count} lines", "table.js", _text(lines), ((old, new),))
+
+
+def many_replacements(line_count: int = 100_000, count: int = 1_000) -> Replacement:
+    """`count` two-line replacements spread evenly over a `line_count`-line file, in order."""
+    lines = generated_lines(line_count)
+    step = line_count // count
+    pairs = []
+    for n in range(count):
+        at = n * step // 8 * 8 + 2  # a `"name"` line, unique
+        old = lines[at] + "\n" + lines[at + 1] + "\n"
+        pairs.append((old, old.replace("item-", f"edited-{n}-")))
+    return Replacement(f"{count} SEARCH/REPLACE blocks, {line_count} lines", "table.js", _text(lines), tuple(pairs))
+
+
+def trailing_spaces(line_count: int) -> tuple[Replacement, Replacement]:
+    """The same replacement in the same file, whose lines end with two spaces: once with the
+    spaces (found exactly), once without (the model's copy: found by the whitespace tier)."""
+    lines = [line + "  " for line in generated_lines(line_count)]
+    at = line_count // 2 + 2
+    exact = "".join(line + "\n" for line in lines[at - 1 : at + 2])
+    loose = "".join(line.rstrip() + "\n" for line in lines[at - 1 : at + 2])
+    data = _text(lines)
+    return (
+        Replacement(f"exact match, {line_count} lines", "table.js", data, ((exact, exact.replace("item-", "x-")),)),
+        Replacement(f"whitespace-tolerant match, {line_count} lines", "table.js", data,
+                    ((loose, loose.replace("item-", "x-")),)),
+    )
+
+
+def unified_diff(line_count: int, hunk_count: int) -> tuple[str, bytes, str]:
+    """(path, file, diff): `hunk_count` hunks spread over a `line_count`-line file, as
+    `diff -u` writes them (three lines of context, one line replaced by two)."""
+    lines = generated_lines(line_count)
+    step = line_count // hunk_count
+    body = ["--- a/table.js", "+++ b/table.js"]
+    shift = 0
+    for n in range(hunk_count):
+        at = n * step + step // 2
+        body.append(f"@@ -{at - 2},7 +{at - 2 + shift},8 @@")
+        body += [" " + lines[i] for i in range(at - 3, at)]
+        body += ["-" + lines[at], "+" + lines[at] + f" // hunk {n}", f'+    "hunk": {n},']
+        body += [" " + lines[i] for i in range(at + 1, at + 4)]
+        shift += 1
+    return "table.js", _text(lines), "\n".join(body) + "\n"

@@ -4,6 +4,10 @@
     probe.py modules                the modules the library and the executable load
     probe.py memory ROOT PATCH      peak memory of `apply_patch()` on ROOT (RSS and traced)
     probe.py view ROOT PATH FIRST LAST   peak memory of TextEditor's `view` of lines FIRST-LAST
+    probe.py edit-memory KIND ROOT PATH INPUT
+                                    peak RSS growth of one format on ROOT: KIND `edits` (INPUT:
+                                    JSON [old, new] pairs for PATH), `SEARCH/REPLACE` (a reply),
+                                    `unified diff`, or `plain` (the pairs by str.count + str.replace)
 
 Each prints one JSON object on stdout.
 """
@@ -89,11 +93,48 @@ def _view(root: str, path: str, first: int, last: int) -> dict[str, object]:
     return {"rss_growth": peak - base, "seconds": seconds, "answer": answer["content"][:60]}
 
 
+def _edit_memory(kind: str, root: str, path: str, source: str) -> dict[str, float]:
+    """Peak RSS during one format's public call above the RSS just before it."""
+    import gc
+    import os
+
+    from apply_patch.edits import StrReplace, apply_edits, apply_search_replace, apply_unified_diff
+
+    with open(source, encoding="utf-8") as file:
+        text = file.read()
+    pairs = json.loads(text) if kind in ("edits", "plain") else []
+    gc.collect()
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
+            clear.write("5")
+    except OSError:
+        pass
+    base = _status_kb("VmRSS")
+    if kind == "edits":
+        apply_edits([StrReplace(path, old, new) for old, new in pairs], root)
+    elif kind == "SEARCH/REPLACE":
+        apply_search_replace(text, root)
+    elif kind == "unified diff":
+        apply_unified_diff(text, root)
+    else:
+        name = os.path.join(root, path)
+        with open(name, "rb") as file:
+            content = file.read().decode("utf-8")
+        for old, new in pairs:
+            assert content.count(old) == 1
+            content = content.replace(old, new, 1)
+        with open(name, "wb") as file:
+            file.write(content.encode("utf-8"))
+    return {"rss_growth": _status_kb("VmHWM") - base}
+
+
 def main(argv: list[str]) -> None:
     if argv[0] == "import":
         result: object = _import_time()
     elif argv[0] == "modules":
         result = _modules()
+    elif argv[0] == "edit-memory":
+        result = _edit_memory(*argv[1:5])
     elif argv[0] == "memory":
         result = _memory(argv[1], argv[2], traced=argv[3:] == ["traced"])
     elif argv[0] == "view":

@@ -36,6 +36,12 @@ WITH_OPTIONS = ("-C", ".", "--codex", "--json")
 # The executable's ways measured against the budget: no option, the issue's own example
 # (`-C .`), and the heaviest everyday set (argparse and json).
 STARTUP_PATHS = ((), ("-C", "."), WITH_OPTIONS)
+# Issue 24's budgets for the other formats, each a ratio to a baseline of the same run.
+SPEED_LIMIT = 2.0  # str_replace, SEARCH/REPLACE: against plain Python doing the same job
+TOLERANT_LIMIT = 1.5  # the whitespace-tolerant match against the exact one
+UNIFIED_LIMIT = 3.0  # a unified diff against GNU patch, whole processes
+MEMORY_LIMIT = 4.0  # peak RSS growth against the bytes of the file, 1M lines
+ISSUE_24_STARTUP = 2.0  # --version and the small patch, whole processes, against python -c pass
 
 
 @dataclass(frozen=True)
@@ -158,6 +164,42 @@ def time_call(call: Callable[[], object], repeat: int, prepare: Callable[[], obj
     return Sample(tuple(values))
 
 
+def time_calls_paired(calls: Sequence[Callable[[Path], object]], prepare: Callable[[], Path],
+                      repeat: int) -> list[Sample]:
+    """Wall times of `call(root)` for each call, one of each per round on a fresh root."""
+    values: list[list[float]] = [[] for _ in calls]
+    for _ in range(repeat):
+        for call, times in zip(calls, values):
+            root = prepare()
+            start = time.perf_counter()
+            call(root)
+            times.append(time.perf_counter() - start)
+    return [Sample(tuple(times)) for times in values]
+
+
+def _checked(result: object) -> object:
+    """`result` of a public call, refused if it changed no file (a broken bench proves nothing)."""
+    if not getattr(result, "changes", None):
+        raise SystemExit(f"the edit changed nothing: {result!r}")
+    return result
+
+
+def _plain_replace(case: inputs.Replacement) -> Callable[[Path], object]:
+    """The plain Python baseline: read the file, for each replacement check that its old
+    text occurs once (`str.count`) and replace it (`str.replace`), write the file."""
+
+    def call(root: Path) -> None:
+        path = root / case.path
+        text = path.read_bytes().decode("utf-8")
+        for old, new in case.pairs:
+            if text.count(old) != 1:
+                raise SystemExit(f"{case.name}: the baseline found its old text {text.count(old)} times")
+            text = text.replace(old, new, 1)
+        path.write_bytes(text.encode("utf-8"))
+
+    return call
+
+
 def probe(*args: str) -> dict[str, object]:
     """Run `probe.py` in a fresh interpreter of this environment; its JSON answer."""
     output = subprocess.run([sys.executable, str(HERE / "probe.py"), *args], capture_output=True,
@@ -220,14 +262,18 @@ class Bench:
         self.notes: list[str] = []
         self.executable = str(Path(sys.executable).parent / "apply_patch")
 
-    def run(self, *, startup_only: bool = False) -> None:
+    def run(self, *, startup_only: bool = False, formats_only: bool = False) -> None:
         try:
+            if formats_only:
+                self.formats()
+                return
             self.startup()
             if startup_only:
                 return
             self.large_cases()
             self.parse_alone()
             self.memory()
+            self.formats()
         finally:
             self.work.remove()
 
@@ -244,8 +290,16 @@ class Bench:
             self._check_process(case, patch, options)
             runs.append(([self.executable, *options], fresh, patch))
             runs.append((standard_floor(self.executable, options, patch, fresh), lambda: None, None))
-        bare, *paths = time_processes_paired(runs, n)
+        runs.append(([self.executable, "--version"], lambda: None, None))
+        bare, *paths, version = time_processes_paired(runs, n)
         self.rows.append(Row("python -c pass (same venv)", bare.show()))
+        self.rows.append(Row("executable --version (whole process)", version.show()))
+        self.budgets.append(Budget("executable --version / python -c pass (issue 24)", version.median / bare.median,
+                                   ISSUE_24_STARTUP, f"{version.median * 1000:.1f} ms against {bare.median * 1000:.1f} ms"))
+        self.budgets.append(Budget("executable on the small patch / python -c pass (issue 24)",
+                                   paths[0].median / bare.median, ISSUE_24_STARTUP,
+                                   f"{paths[0].median * 1000:.1f} ms; the console script pip writes imports re "
+                                   "(and enum) before the package"))
         for options, ours, floor in zip(STARTUP_PATHS, paths[0::2], paths[1::2]):
             label = f"  same, with {' '.join(options)}" if options else "executable, small patch (whole process)"
             reference = self._reference_process(case, patch, n, ours) if not options else ()
@@ -373,6 +427,123 @@ class Bench:
         self.budgets.append(Budget("peak memory (RSS growth) / bytes of the file", rss.median / size,
                                    3.0, f"{rss.median / MB:.1f} MB for a {size / MB:.1f} MB file"))
 
+    # -- the other formats (issue 24): each against a plain baseline in the same run ----------
+
+    def formats(self) -> None:
+        for lines in (100_000, 1_000_000):
+            case = inputs.one_replacement(lines)
+            self._paired(case, self._ours_edits(case), _plain_replace(case), "plain str.count + str.replace",
+                         SPEED_LIMIT)
+        case = inputs.many_replacements()
+        self._paired(case, self._ours_blocks(case), _plain_replace(case), "a naive Python loop", SPEED_LIMIT)
+        self._absolute(case, 1.0)
+        for lines in (100_000, 1_000_000):
+            exact, loose = inputs.trailing_spaces(lines)
+            self._paired(loose, self._ours_edits(loose), self._ours_edits(exact), "the exact match", TOLERANT_LIMIT)
+        self.unified()
+        self.formats_memory()
+
+    def _paired(self, case: inputs.Replacement, ours: Callable[[Path], object],
+                baseline: Callable[[Path], object], what: str, limit: float) -> None:
+        """`ours` and `baseline`, each on a fresh copy of the file, in turn; their ratio."""
+        a, b = time_calls_paired([ours, baseline], lambda: self.work.fresh_root(
+            Case(case.name, {case.path: case.data}, "")), max(3, self.repeat))
+        self.rows.append(Row(f"{case.name}", a.show(), f"{b.show()} ({what})", f"{a.median / b.median:.2f}"))
+        self.budgets.append(Budget(f"{case.name} / {what}", a.median / b.median, limit,
+                                   f"{a.median * 1000:.1f} ms against {b.median * 1000:.1f} ms"))
+        self._last = a
+
+    def _absolute(self, case: inputs.Replacement, seconds: float) -> None:
+        a = self._last
+        self.budgets.append(Budget(f"{case.name} / {seconds:g} s", a.median / seconds, 1.0,
+                                   f"{a.median * 1000:.1f} ms"))
+
+    def _ours_edits(self, case: inputs.Replacement) -> Callable[[Path], object]:
+        from apply_patch.edits import StrReplace, apply_edits
+
+        edits = [StrReplace(case.path, old, new) for old, new in case.pairs]
+        return lambda root: _checked(apply_edits(edits, root))
+
+    def _ours_blocks(self, case: inputs.Replacement) -> Callable[[Path], object]:
+        from apply_patch.edits import apply_search_replace
+
+        reply = case.search_replace()
+        return lambda root: _checked(apply_search_replace(reply, root))
+
+    def unified(self) -> None:
+        patch_program = shutil.which("patch")
+        for lines, hunks in ((100_000, 1_000), (1_000_000, 10_000)):
+            path, data, diff = inputs.unified_diff(lines, hunks)
+            case = Case(f"unified diff, {hunks} hunks, {lines} lines", {path: data}, diff)
+            diff_file = self.work.patch_file(case)
+            fresh = lambda: self.work.fresh_root(case)  # noqa: E731
+            self._check_unified(case, diff_file, patch_program)
+            runs: list[tuple[Sequence[str], Callable[[], Path | None], Path | None]] = [
+                ([self.executable, "--format", "unified-diff"], fresh, diff_file)]
+            if patch_program is not None:
+                runs.append(([patch_program, "-p1", "-s"], fresh, diff_file))
+            samples = time_processes_paired(runs, max(3, self.repeat))
+            ours = samples[0]
+            if patch_program is None:
+                self.rows.append(Row(f"{case.name} (whole process)", ours.show(), "GNU patch not installed"))
+                continue
+            theirs = samples[1]
+            ratio = ours.median / theirs.median
+            self.rows.append(Row(f"{case.name} (whole process)", ours.show(), f"{theirs.show()} (GNU patch)",
+                                 f"{ratio:.2f}"))
+            self.budgets.append(Budget(f"{case.name} / GNU patch", ratio, UNIFIED_LIMIT,
+                                       f"{ours.median * 1000:.1f} ms against {theirs.median * 1000:.1f} ms"))
+
+    def _check_unified(self, case: Case, diff_file: Path, patch_program: str | None) -> None:
+        """Both programs applied the diff, to the same bytes (a broken bench proves nothing)."""
+        trees = []
+        for command in ([self.executable, "--format", "unified-diff"], [patch_program, "-p1", "-s"]):
+            if command[0] is None:
+                continue
+            root = self.work.fresh_root(case)
+            with open(diff_file, "rb") as source:
+                result = subprocess.run(command, stdin=source, capture_output=True, cwd=root)  # type: ignore[arg-type]
+            if result.returncode != 0:
+                raise SystemExit(f"{command[0]} failed on {case.name}: {result.stderr[-500:]!r}")
+            trees.append(self.work.snapshot(root))
+        if len(trees) == 2 and trees[0] != trees[1]:
+            raise SystemExit(f"{case.name}: apply_patch and GNU patch wrote different files")
+
+    def formats_memory(self) -> None:
+        """Peak RSS growth of each format on a 1M-line file, in a fresh process, against the
+        bytes of the file (what the edit touches)."""
+        one = inputs.one_replacement(1_000_000)
+        _, loose = inputs.trailing_spaces(1_000_000)
+        path, data, diff = inputs.unified_diff(1_000_000, 10_000)
+        kinds = [
+            ("str_replace", one, json.dumps(one.pairs)),
+            ("tolerant str_replace", loose, json.dumps(loose.pairs)),
+            ("SEARCH/REPLACE", one, one.search_replace()),
+            ("unified diff", inputs.Replacement("", path, data, ()), diff),
+        ]
+        for label, case, text in kinds:
+            kind = {"str_replace": "edits", "tolerant str_replace": "edits"}.get(label, label)
+            source = self.work.base / f"memory-{_slug(label)}.txt"
+            source.write_text(text, encoding="utf-8")
+            growth = []
+            for _ in range(3):
+                root = self.work.fresh_root(Case(case.name, {case.path: case.data}, ""))
+                answer = probe("edit-memory", kind, str(root), case.path, str(source))
+                growth.append(float(str(answer["rss_growth"])))
+            plain = []
+            if case.pairs and label != "tolerant str_replace":
+                pairs = self.work.base / "memory-pairs.json"
+                pairs.write_text(json.dumps(case.pairs), encoding="utf-8")
+                for _ in range(3):
+                    root = self.work.fresh_root(Case(case.name, {case.path: case.data}, ""))
+                    plain.append(float(str(probe("edit-memory", "plain", str(root), case.path, str(pairs))["rss_growth"])))
+            rss, size = Sample(tuple(growth)), len(case.data)
+            baseline = f"{statistics.median(plain) / MB:.1f} MB (plain count + replace)" if plain else ""
+            self.rows.append(Row(f"peak memory, {label}, 1M lines (RSS growth; file {size / MB:.1f} MB)",
+                                 rss.show("MB"), baseline))
+            self.budgets.append(Budget(f"peak memory, {label}, 1M lines / bytes of the file", rss.median / size,
+                                       MEMORY_LIMIT, f"{rss.median / MB:.1f} MB for {size / MB:.1f} MB"))
+
     # -- output -------------------------------------------------------------------------
 
     def print(self) -> None:
@@ -398,12 +569,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=7, help="runs of each in-process case")
     parser.add_argument("--startup-repeat", type=int, default=40, help="runs of each short process")
     parser.add_argument("--startup-only", action="store_true", help="only the start-up measurements")
+    parser.add_argument("--formats-only", action="store_true",
+                        help="only the other formats (str_replace, SEARCH/REPLACE, unified diffs)")
     options = parser.parse_args(argv)
     reference = os.environ.get(REFERENCE_VARIABLE) or None
     if reference is not None and not os.access(reference, os.X_OK):
         raise SystemExit(f"{REFERENCE_VARIABLE}={reference} is not an executable file")
     bench = Bench(options.repeat, options.startup_repeat, reference)
-    bench.run(startup_only=options.startup_only)
+    bench.run(startup_only=options.startup_only, formats_only=options.formats_only)
     bench.print()
 
 

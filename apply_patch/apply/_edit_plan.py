@@ -6,6 +6,10 @@ several edits of one file apply one after the other, each to the result of
 the previous, and nothing is written here. The results of one file are
 merged into one (`A` if the edits created it, else `M`), as the summary
 lists each file once.
+
+Consecutive replacements and insertions of one path are run on the file's
+text decoded once and encoded once (not once per edit): 1,000 SEARCH/REPLACE
+blocks of one file cost one decoding, their searches and one encoding.
 """
 
 from __future__ import annotations
@@ -13,8 +17,10 @@ from __future__ import annotations
 from .._errors import EmptyPatchError, FilePolicyError, PatchError
 from ..format import AddFile, CreateFile, DeleteFile, Insert, NotebookEdit, StrReplace, UpdateFile
 from . import _edits as edits
-from ._plan import OperationResult, Plan, Planner, finished_plan
+from ._plan import OperationResult, Plan, Planner, encode_text, finished_plan
 from ._locate import Placement
+from ._encoding import UTF8
+from ._textfile import TextFile
 from ._tree import FileState
 
 TYPE_CHECKING = False
@@ -43,49 +49,97 @@ def run_operations(
 ) -> list[OperationResult]:
     """Run every operation in order; one result per file touched, in first-touched order."""
     results: list[OperationResult] = []
-    for operation in operations:
+    at = 0
+    while at < len(operations):
+        operation = operations[at]
+        at += 1
         if isinstance(operation, AddFile):
             results.append(planner.add(operation))
         elif isinstance(operation, DeleteFile):
             results.append(planner.delete(operation))
         elif isinstance(operation, UpdateFile):
             results.append(planner.update(operation))
+        elif isinstance(operation, CreateFile) or (isinstance(operation, StrReplace) and not operation.old):
+            results.append(_create_edit(planner, operation))
+        elif isinstance(operation, NotebookEdit):
+            results.append(_notebook(planner, operation))
         else:
-            results.append(_edit(planner, operation))
+            group = [operation]
+            while at < len(operations) and _in_place(operations[at], operation.path):
+                group.append(operations[at])  # type: ignore[arg-type]  # _in_place checked it
+                at += 1
+            results += _edit_file(planner, group)
     return _merged(results)
 
 
-def _edit(planner: Planner, op: EditOperation) -> OperationResult:
+def _in_place(operation: Operation | EditOperation, path: str) -> bool:
+    """Whether `operation` edits the file `path` in place (a replacement or an insertion)."""
+    if isinstance(operation, StrReplace):
+        return bool(operation.old) and operation.path == path
+    return isinstance(operation, Insert) and operation.path == path
+
+
+def _create_edit(planner: Planner, op: CreateFile | StrReplace) -> OperationResult:
     where = planner._resolve(op.path, op.line)
     if isinstance(op, CreateFile):
         return _create(planner, where, op.path, op.text, op.line, op.label, overwrite=op.overwrite)
-    if isinstance(op, StrReplace) and not op.old:
-        return _create(planner, where, op.path, op.new, op.line, op.label, overwrite=False, empty_ok=True)
+    return _create(planner, where, op.path, op.new, op.line, op.label, overwrite=False, empty_ok=True)
+
+
+def _notebook(planner: Planner, op: NotebookEdit) -> OperationResult:
+    where = planner._resolve(op.path, op.line)
     state = planner._readable(where, op.line)
     planner._refuse_read_only(state, where, op.line)
-    if isinstance(op, NotebookEdit):
-        return _notebook_edit(planner, where, state, op)
+    return _notebook_edit(planner, where, state, op)
+
+
+def _edit_file(planner: Planner, ops: list[StrReplace | Insert]) -> list[OperationResult]:
+    """Replacements and insertions of one path, in order: one result each. The file is
+    decoded before the first and encoded after the last (the plan fails as a whole if
+    one fails, so the text between them is never seen by anything else). A file read as
+    UTF-8 is edited as one string while its lines end with LF (`_edits.LfText`); one in
+    another encoding, or not UTF-8, as its lines (`Planner.read_text`)."""
+    first = ops[0]
+    where = planner._resolve(first.path, first.line)
+    state = planner._readable(where, first.line)
+    planner._refuse_read_only(state, where, first.line)
     policy = planner.policy
-    text, encoding = planner.read_text(state.data, where, op.line)
-    try:
-        if isinstance(op, StrReplace):
-            edited = edits.replace(text, op, policy, where)
+    whole = planner.read_utf8(state.data, where, first.line)
+    text: edits.LfText | TextFile
+    if whole is not None:
+        text, encoding = edits.file_text(whole), UTF8
+    else:
+        text, encoding = planner.read_text(state.data, where, first.line)
+    results = []
+    for op in ops:
+        try:
+            if isinstance(op, StrReplace):
+                edited = edits.replace(text, op, policy, where)
+            else:
+                edited = edits.insert(text, op, policy, where)
+        except PatchError as error:
+            raise planner.explained(error, where, encoding) from None
+        if whole is None:  # its lines, as `write_text` takes them
+            text = edited.text if isinstance(edited.text, TextFile) else edited.text.split()
         else:
-            edited = edits.insert(text, op, policy, where)
-    except PatchError as error:
-        raise planner.explained(error, where, encoding) from None
-    planner.warnings += edited.warnings
-    data = planner.write_text(edited.text, encoding, where, op.line)
-    planner.refuse_broken_notebook(state.data, data, where, op.line)
+            text = edits.as_lf_text(edited.text) if isinstance(edited.text, TextFile) else edited.text
+        planner.warnings += edited.warnings
+        results.append(OperationResult(
+            "M",
+            op.path,
+            where.target,
+            added=sum(p.added for p in edited.placements),
+            removed=sum(p.removed for p in edited.placements),
+            placements=edited.placements,
+        ))  # fmt: skip
+    if whole is None:
+        assert isinstance(text, TextFile)
+        data = planner.write_text(text, encoding, where, ops[-1].line)
+    else:
+        data = encode_text(edits.final_text(text, policy), policy)
+    planner.refuse_broken_notebook(state.data, data, where, ops[-1].line)
     planner.overlay.put(where.target, FileState(data, state.mode, owner=state.owner))
-    return OperationResult(
-        "M",
-        op.path,
-        where.target,
-        added=sum(p.added for p in edited.placements),
-        removed=sum(p.removed for p in edited.placements),
-        placements=edited.placements,
-    )
+    return results
 
 
 def _notebook_edit(planner: Planner, where: Location, state: FileState, op: NotebookEdit) -> OperationResult:

@@ -18,6 +18,14 @@ A replacement found line by line is written as a chunk is (`_locate`): the
 lines it leaves as they were keep the file's bytes (its typographic quotes,
 its trailing whitespace), and its new lines are indented as the file's
 matched lines are. A unified diff's hunks are chunks (`_unified`).
+
+Speed: a file whose every line ends with LF is edited as one string (`LfText`),
+never split into lines, while its replacements are found exactly: each costs a
+few passes at C speed over the text (find, count, one copy), and line numbers
+are counted only for the places found. A tolerant match is searched in the text
+too (`_seek.places_in_text`) and only the lines around its places are split;
+when that cannot tell (a pattern line with too many places), and for an
+insertion, the file is split into lines (`TextFile`).
 """
 
 from __future__ import annotations
@@ -25,12 +33,13 @@ from __future__ import annotations
 from collections import Counter
 
 from .._dataclass import dataclass
-from .._errors import ContextNotFoundError, EditError, ReplacementCountError
+from .._errors import ContextNotFoundError, EditError, PatchError, ReplacementCountError
 from ..format import Chunk, Insert, StrReplace, constants as C
 from ._closest import closest_region
 from ._diagnose import line_hints, show_region
 from ._doubts import TIER_WORDS, PatchWarning, slip_warning
 from ._locate import (
+    INDENT_WINDOW as _INDENT_WINDOW,
     Placement,
     Replacement,
     chunk_replacements,
@@ -39,8 +48,8 @@ from ._locate import (
     splice,
     without_copied_whitespace,
 )
-from ._seek import TIERS, LineIndex, Tier
-from ._textfile import BOM, TextFile, common_ends
+from ._seek import TIERS, LineIndex, Tier, line_start, places_in_text
+from ._textfile import BOM, TextFile, common_ends, split_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -55,10 +64,57 @@ _MAX_PLACES: Final = 1000  # places listed (and replaced by replace_all) beyond 
 
 
 @dataclass(frozen=True, slots=True)
+class LfText:
+    """A file's text whose every line ends with LF (the last one may end with nothing),
+    BOM aside: matched and replaced as one string, never split into lines."""
+
+    body: str
+    bom: bool
+    known: tuple[int, int] = (0, 0)  # a line start's offset and its line index (counting from there)
+
+    def split(self) -> TextFile:
+        """The same file as lines."""
+        if not self.body:
+            return TextFile([], [], self.bom)
+        lines = self.body.split("\n")
+        endings = ["\n"] * (len(lines) - 1)
+        if lines[-1]:
+            endings.append("")
+        else:
+            lines.pop()
+        return TextFile(lines, endings, self.bom)
+
+
+def file_text(decoded: str) -> LfText | TextFile:
+    """A decoded file as the edits take it: one string if it has no CR, else its lines."""
+    bom = decoded.startswith(BOM)
+    body = decoded[1:] if bom else decoded
+    return LfText(body, bom) if "\r" not in body else split_text(decoded)
+
+
+def as_lf_text(text: TextFile) -> LfText | TextFile:
+    """`text` as one string again if every line of it ends with LF (but maybe the last)."""
+    endings = text.endings
+    lf = endings.count("\n")
+    if lf == len(endings) or (lf == len(endings) - 1 and not endings[-1]):
+        return LfText(text.to_text(bom=False), text.bom)
+    return text
+
+
+def final_text(text: LfText | TextFile, policy: Policy) -> str:
+    """The text to write, BOM in front if kept: an `LfText`'s line endings are made
+    the policy's here (its edits were matched and made with LF)."""
+    if isinstance(text, TextFile):
+        return text.to_text(bom=text.bom)
+    body = text.body.replace("\n", "\r\n") if policy.line_endings == "crlf" else text.body
+    return BOM + body if text.bom else body
+
+
+@dataclass(frozen=True, slots=True)
 class Edited:
     """A file's new text, where each replacement landed, and the doubts."""
 
-    text: TextFile
+    text: LfText | TextFile
     placements: tuple[Placement, ...]
     warnings: tuple[PatchWarning, ...] = ()
 
@@ -77,16 +133,27 @@ def text_lines(text: str) -> list[str]:
 # ---------------------------------------------------------------- replacements
 
 
-def replace(text: TextFile, op: StrReplace, policy: Policy, where: Location) -> Edited:
+def replace(text: LfText | TextFile, op: StrReplace, policy: Policy, where: Location) -> Edited:
     """Apply `op` (a non-empty `old`) to `text`; raise when its count rule fails."""
     old, new = as_lf(op.old), as_lf(op.new)
-    joined = _joined(text)
-    places = _exact_places(joined, old)
-    if places:
-        starts = _line_numbers(joined, places)
-        places = _chosen(op, where, places, starts, TIERS[0])
-        _check_count(op, where, len(places), starts, TIERS[0])
-        return _replace_exact(text, joined, places, old, new, op, policy)
+    if isinstance(text, LfText):
+        places, leading = _exact_places(text.body, old)
+        if places:
+            firsts = _line_indexes(text.body, places, text.known)
+            places, firsts, leading = _checked(op, where, places, firsts, leading)
+            return _replace_in_body(text, places, firsts, leading, old, new, op, policy)
+        if "\n" in old and policy.line_endings != "crlf":
+            edited = _tolerant_in_body(text, old, new, op, policy, where)
+            if edited is not None:
+                return edited
+        joined, text = text.body, text.split()
+    else:
+        joined = _joined(text)
+        places, _ = _exact_places(joined, old)
+        if places:
+            firsts = _line_indexes(joined, places)
+            places, firsts, _ = _checked(op, where, places, firsts, False)
+            return _replace_exact(text, joined, places, firsts, old, new, op, policy)
     if "\n" in old:  # whole lines: fuzzy tiers too
         pattern = old.removesuffix("\n").split("\n")
         index = LineIndex(text.lines)
@@ -102,6 +169,64 @@ def replace(text: TextFile, op: StrReplace, policy: Policy, where: Location) -> 
             if slipped is not None:
                 return slipped
     raise _not_found(text, joined, old, new, op, where)
+
+
+def _tolerant_in_body(
+    text: LfText, old: str, new: str, op: StrReplace, policy: Policy, where: Location
+) -> Edited | None:
+    """A replacement of whole lines found by a tolerant tier in an `LfText`, without splitting
+    it: the places by `places_in_text`, then only the lines around them (as many as
+    `reindented` reads) split and replaced as `_replace_lines` does. None whenever the
+    answer is not that simple (no place at any tier, a count that fails, a place the lines
+    path would refuse, a pattern line too common): the lines path then decides and says why."""
+    if op.occurrence is not None or op.near_line is not None:
+        return None  # a chosen place: the lines path lists the places and picks one
+    pattern = old.removesuffix("\n").split("\n")
+    body = text.body
+    for tier in TIERS[1:]:
+        places = places_in_text(body, pattern, tier, _MAX_PLACES)
+        if places is None:
+            return None
+        if not places:
+            continue
+        wanted = op.expected if op.expected is not None else None if op.replace_all else 1
+        if (wanted is not None and len(places) != wanted) or len(places) > _MAX_PLACES:
+            return None
+        # The lines `reindented` reads around each place: the first's, the last's and between.
+        top = max(places[0][0] - _INDENT_WINDOW, 0)
+        begin = line_start(body, places[0][1], top - places[0][0])
+        end = line_start(body, places[-1][1], len(pattern) + _INDENT_WINDOW)
+        assert begin is not None and end is not None  # (None only above the first line)
+        window = LfText(body[begin:end], False).split()
+        try:
+            edited = _replace_lines(window, [line - top for line, _ in places], pattern, _new_lines(old, new),
+                                    op, tier, policy, where, base=top)  # fmt: skip
+        except PatchError:
+            return None
+        assert isinstance(edited.text, TextFile)
+        region, new_region = body[begin:end], edited.text.to_text(bom=False)
+        if body.find(region) == begin:  # one copy of the text, no slices of it (peak memory)
+            result = body.replace(region, new_region, 1)
+        else:
+            result = "".join((body[:begin], new_region, body[end:]))
+        bom = text.bom and policy.bom == "keep"
+        return Edited(LfText(result, bom, (begin, top)), edited.placements, edited.warnings)
+    return None
+
+
+def _checked(
+    op: StrReplace, where: Location, places: list[int], firsts: list[int], leading: bool
+) -> tuple[list[int], list[int], bool]:
+    """The exact `places` (on 0-based lines `firsts`) `op` replaces: the one its occurrence
+    or near_line picks (`_chosen`), or all of them once the count rule holds (`_check_count`);
+    with their lines, and whether they are still `old`'s first occurrences (`leading`)."""
+    lines = tuple(i + 1 for i in firsts)
+    chosen = _chosen(op, where, places, lines, TIERS[0])
+    if len(chosen) != len(places):  # one place picked on purpose
+        k = places.index(chosen[0])
+        places, firsts, leading = chosen, [firsts[k]], leading and k == 0
+    _check_count(op, where, len(places), lines, TIERS[0])
+    return places, firsts, leading
 
 
 def _new_lines(old: str, new: str) -> list[str]:
@@ -121,18 +246,22 @@ def _joined(text: TextFile) -> str:
     return body + "\n" if text.lines and text.endings[-1] else body
 
 
-def _exact_places(joined: str, old: str) -> list[int]:
+def _exact_places(joined: str, old: str) -> tuple[list[int], bool]:
     """Where `old` is in `joined`, not overlapping; for an `old` of several lines, never
     where its last line is only the start of a line whose rest is whitespace (its
-    trailing whitespace lost: the line tiers compare whole lines)."""
+    trailing whitespace lost: the line tiers compare whole lines). And whether the
+    places are the first occurrences of `old`, none passed over (what `str.replace` takes)."""
     places: list[int] = []
+    first = True
     several = "\n" in old.rstrip("\n")
     at = joined.find(old)
     while at >= 0 and len(places) <= _MAX_PLACES:
         if not (several and _ends_in_blank_tail(joined, at + len(old))):
             places.append(at)
+        else:
+            first = False
         at = joined.find(old, at + len(old))
-    return places
+    return places, first and bool(places)
 
 
 def _ends_in_blank_tail(joined: str, end: int) -> bool:
@@ -142,13 +271,23 @@ def _ends_in_blank_tail(joined: str, end: int) -> bool:
     return bool(tail) and not tail.strip(" \t")
 
 
-def _line_numbers(joined: str, offsets: Sequence[int]) -> tuple[int, ...]:
-    numbers, line, last = [], 1, 0
+def _line_indexes(joined: str, offsets: Sequence[int], known: tuple[int, int] = (0, 0)) -> list[int]:
+    """The 0-based line of each offset (in order), counting line breaks at C speed from
+    the nearest of the text's start and `known` (an offset and its line): the edits of one
+    file, in order, count each stretch of it about once."""
+    last, line = known
+    first = offsets[0]
+    if first < last - first:
+        last, line = 0, 0
+    if first < last:
+        line -= joined.count("\n", first, last)
+        last = first
+    indexes = []
     for offset in offsets:
         line += joined.count("\n", last, offset)
         last = offset
-        numbers.append(line)
-    return tuple(numbers)
+        indexes.append(line)
+    return indexes
 
 
 def _all_places(index: LineIndex, pattern: list[str], tier: Tier) -> list[int]:
@@ -259,10 +398,49 @@ def _capital(label: str) -> str:
     return label[:1].upper() + label[1:]
 
 
+def _replace_in_body(
+    text: LfText,
+    places: list[int],
+    firsts: list[int],
+    leading: bool,
+    old: str,
+    new: str,
+    op: StrReplace,
+    policy: Policy,
+) -> Edited:
+    """Replace `old` at each offset of `places` (on lines `firsts`) in an `LfText`: the same
+    text as `_replace_exact` makes of its lines (every ending LF), as pieces of the one
+    string, or by `str.replace` when the places are `old`'s first occurrences (`leading`):
+    one copy of the text, no slices of it."""
+    body = text.body
+    pieces: list[str] = []
+    placements = []
+    kept = 0  # body[kept:] is not copied yet
+    regions = _regions(body, places, firsts, len(old))
+    for begin, end, first, offsets in regions:
+        region = body[begin:end]
+        new_region = _spliced(region, begin, offsets, len(old), new)
+        if not leading:
+            pieces += [body[kept:begin], new_region]
+        kept = end
+        added, removed = _changed_counts(_region_lines(region), _region_lines(new_region))
+        placements.append(Placement(op.line, first + 1, TIERS[0].name, added, removed))
+    if leading:
+        result = body.replace(old, new, len(places))
+    else:
+        pieces.append(body[kept:])
+        result = "".join(pieces)
+    if result and not result.endswith("\n") and policy.final_newline == "add":
+        result += "\n"
+    known = (regions[0][0], regions[0][2])  # nothing before the first region moved
+    return Edited(LfText(result, text.bom and policy.bom == "keep", known), tuple(placements))
+
+
 def _replace_exact(
     text: TextFile,
     joined: str,
     places: list[int],
+    firsts: list[int],
     old: str,
     new: str,
     op: StrReplace,
@@ -275,22 +453,16 @@ def _replace_exact(
     inside one line keeps that line's ending), the others take those of the
     lines they stand for, then the file's. One pass over the file.
     """
-    starts = _line_starts(joined)
     ending = _new_ending(text, policy)
     lines: list[str] = []
     endings: list[str] = []
     placements = []
     kept = 0  # text.lines[kept:] are not copied yet
-    for first, last, offsets in _groups(places, len(old), starts, len(text.lines), joined):
-        begin = starts[first]
-        region = joined[begin : starts[last + 1] if last + 1 < len(starts) else len(joined)]
-        pieces, at = [], 0
-        for offset in offsets:
-            pieces += [region[at : offset - begin], new]
-            at = offset - begin + len(old)
-        pieces.append(region[at:])
-        new_region = "".join(pieces)
-        new_lines = new_region.removesuffix("\n").split("\n") if new_region else []
+    for begin, end, first, offsets in _regions(joined, places, firsts, len(old)):
+        region = joined[begin:end]
+        last = first + max(len(_region_lines(region)) - 1, 0)
+        new_region = _spliced(region, begin, offsets, len(old), new)
+        new_lines = _region_lines(new_region)
         old_endings = text.endings[first : last + 1]
         new_endings = [old_endings[i] if i < len(old_endings) - 1 else ending for i in range(len(new_lines))]
         if new_lines:
@@ -305,6 +477,21 @@ def _replace_exact(
     return Edited(_finish(TextFile(lines, endings, text.bom), text, policy), tuple(placements))
 
 
+def _spliced(region: str, begin: int, offsets: list[int], size: int, new: str) -> str:
+    """`region` (from offset `begin` of the text) with `new` for the `size` characters at each offset."""
+    pieces, at = [], 0
+    for offset in offsets:
+        pieces += [region[at : offset - begin], new]
+        at = offset - begin + size
+    pieces.append(region[at:])
+    return "".join(pieces)
+
+
+def _region_lines(region: str) -> list[str]:
+    """The lines of a region of whole lines (its last line break ends its last line)."""
+    return region.removesuffix("\n").split("\n") if region else []
+
+
 def _changed_counts(old: Sequence[str], new: Sequence[str]) -> tuple[int, int]:
     """(added, removed): the lines of `new` and of `old` that are not the same lines
     at both ends (a replacement's region takes in whole lines around the text it changes)."""
@@ -312,39 +499,27 @@ def _changed_counts(old: Sequence[str], new: Sequence[str]) -> tuple[int, int]:
     return len(new) - same - tail, len(old) - same - tail
 
 
-def _line_starts(joined: str) -> list[int]:
-    starts = [0]
-    at = joined.find("\n")
-    while at >= 0:
-        starts.append(at + 1)
-        at = joined.find("\n", at + 1)
-    if starts[-1] == len(joined) and len(starts) > 1:
-        starts.pop()  # the end of a file with a final newline starts no line
-    return starts
-
-
-def _groups(
-    places: list[int], size: int, starts: list[int], count: int, joined: str
-) -> list[tuple[int, int, list[int]]]:
-    """The places as (first line, last line, offsets), places sharing lines in one group.
+def _regions(
+    joined: str, places: list[int], firsts: list[int], size: int
+) -> list[tuple[int, int, int, list[int]]]:
+    """The places (on lines `firsts`) as (begin, end, first line index, offsets): the whole
+    lines they touch, places sharing lines in one region. Only the places' own lines are
+    looked at.
 
     A place's lines run from the line of its first character to the line of
     the character after it (a place that takes a line break joins the next line).
     """
-    import bisect
-
-    groups: list[tuple[int, int, list[int]]] = []
-    for offset in places:
-        first = bisect.bisect_right(starts, offset) - 1
-        end = offset + size
-        last = bisect.bisect_right(starts, end) - 1 if end < len(joined) else count - 1
-        last = max(first, min(last, count - 1))
-        if groups and first <= groups[-1][1]:
-            previous = groups[-1]
-            groups[-1] = (previous[0], max(previous[1], last), [*previous[2], offset])
+    regions: list[tuple[int, int, int, list[int]]] = []
+    for offset, line in zip(places, firsts):
+        begin = joined.rfind("\n", 0, offset) + 1
+        stop = joined.find("\n", offset + size)
+        end = len(joined) if stop < 0 else stop + 1
+        if regions and begin < regions[-1][1]:
+            previous = regions[-1]
+            regions[-1] = (previous[0], max(previous[1], end), previous[2], [*previous[3], offset])
         else:
-            groups.append((first, last, [offset]))
-    return groups
+            regions.append((begin, end, line, [offset]))
+    return regions
 
 
 def _replace_lines(
@@ -356,8 +531,13 @@ def _replace_lines(
     tier: Tier,
     policy: Policy,
     where: Location,
+    *,
+    base: int = 0,
 ) -> Edited:
     """Replace the lines at each index of `found` (a match at a tolerant `tier`) as a chunk would.
+
+    `base`: the line of the file where `text` starts (it may be a window of the file),
+    added to the lines its placements and warnings name.
 
     The old and new lines are compared: lines they share are context, kept
     as the file has them; the others are replaced, the new ones re-indented
@@ -372,13 +552,13 @@ def _replace_lines(
         replacements += chunk_replacements(reindented(used, at, text.lines, chunk, policy, where), at)
     warnings = tuple(
         PatchWarning(
-            "fuzzy", where.relative, op.line, i + 1, tier.name, tuple(j + 1 for j in found),
-            f"{where.relative}: {label} matched line {i + 1} only {TIER_WORDS[tier.name]}.",
+            "fuzzy", where.relative, op.line, base + i + 1, tier.name, tuple(base + j + 1 for j in found),
+            f"{where.relative}: {label} matched line {base + i + 1} only {TIER_WORDS[tier.name]}.",
         )
         for i in found
     )  # fmt: skip
     size = len(old_lines)
-    placements = tuple(Placement(op.line, i + 1, tier.name, len(new_lines), size) for i in found)
+    placements = tuple(Placement(op.line, base + i + 1, tier.name, len(new_lines), size) for i in found)
     return Edited(_finish(splice(text, replacements, policy), text, policy), placements, warnings)
 
 
@@ -502,8 +682,10 @@ def _not_found(
 # ---------------------------------------------------------------- insertions
 
 
-def insert(text: TextFile, op: Insert, policy: Policy, where: Location) -> Edited:
+def insert(text: LfText | TextFile, op: Insert, policy: Policy, where: Location) -> Edited:
     """Insert `op.text`'s lines after line `op.after_line` (0: at the top)."""
+    if isinstance(text, LfText):
+        text = text.split()
     size = len(text.lines)
     if not 0 <= op.after_line <= size:
         label = op.label or "the insertion"

@@ -233,7 +233,7 @@ def reindented(
         if line[0] != C.ADDED:
             pairs.append((line[1:], lines[position]))
             position += 1
-    window = lines[max(0, start - _INDENT_WINDOW) : position + _INDENT_WINDOW]
+    window = lines[max(0, start - INDENT_WINDOW) : position + INDENT_WINDOW]
     try:
         old = [s[1:] for s in used if s[0] != C.ADDED]
         move = reindenter(pairs, old, [s[1:] for s in used if s[0] != C.REMOVED], window)
@@ -255,7 +255,7 @@ def _moved(line: str, move: Callable[[str], str | None]) -> str:
     return C.ADDED + moved
 
 
-_INDENT_WINDOW = 200  # file lines each side of a match read for the file's indentation unit
+INDENT_WINDOW = 200  # file lines each side of a match read for the file's indentation unit
 _MAX_HUNK_PLACES = 1000  # places of a hunk compared with its line numbers
 _MAX_CANDIDATES = 10  # places of an ambiguous chunk or @@ line listed (and searched)
 

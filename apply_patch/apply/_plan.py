@@ -325,6 +325,20 @@ class Planner:
                 hints=(enc.ASK.replace("Give its encoding", "Give the encoding it really has"),),
             ) from None
 
+    def read_utf8(self, data: bytes, where: Location, line: int) -> str | None:
+        """The text of the file at `where` holding `data` as one string, when it is read as
+        UTF-8 (no other encoding given, declared or marked, and its bytes decode); None when
+        `read_text` must read it (another encoding, bytes that are not UTF-8)."""
+        from . import _encoding as enc
+
+        encoding = self._encoding_of(data, where)
+        if encoding is not None and not enc.is_utf8(encoding):
+            return None
+        try:
+            return decoded_text(data, where, self.policy, line, strict=False)
+        except _NotUTF8:
+            return None
+
     def write_text(self, text: TextFile, encoding: Encoding, where: Location, line: int) -> bytes:
         """`text` as the bytes of the file `read_text` read in `encoding`."""
         from . import _encoding as enc
@@ -605,6 +619,14 @@ def decode_file(
     `_NotUTF8` instead, to be read line by line, unless the policy preserves
     its bytes. `binary_only`: only the binary check (the text is read otherwise).
     """
+    text = decoded_text(data, where, policy, line, strict=strict, binary_only=binary_only)
+    return TextFile([], []) if binary_only else split_text(text)
+
+
+def decoded_text(
+    data: bytes, where: Location, policy: Policy, line: int, *, strict: bool = True, binary_only: bool = False
+) -> str:
+    """`decode_file`, the text not yet split into lines ("" with `binary_only`)."""
     failure = f"Failed to read file to update {where.shown}"
     nul = data.find(b"\0")
     if nul >= 0 and policy.binary == "error":
@@ -615,12 +637,12 @@ def decode_file(
             hints=(BINARY_HINT,),
         )
     if binary_only:
-        return TextFile([], [])
+        return ""
     try:
-        return split_text(data.decode("utf-8"))
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         if policy.non_utf8 == "preserve":
-            return split_text(data.decode("utf-8", "surrogateescape"))
+            return data.decode("utf-8", "surrogateescape")
         if not strict:
             raise _NotUTF8 from None
         raise FilePolicyError(
@@ -637,8 +659,13 @@ def encode_file(text: TextFile, policy: Policy) -> bytes:
 
     InputError when the text holds a lone surrogate (from an edit built by a caller).
     """
+    return encode_text(text.to_text(bom=text.bom), policy)
+
+
+def encode_text(text: str, policy: Policy) -> bytes:
+    """`encode_file` of a text already joined (BOM in front if kept)."""
     errors = "surrogateescape" if policy.non_utf8 == "preserve" else "strict"
-    return _encoded(text.to_text(bom=text.bom), errors)
+    return _encoded(text, errors)
 
 
 def _encoded(text: str, errors: str, where: Location | None = None, line: int | None = None) -> bytes:

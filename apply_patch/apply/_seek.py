@@ -14,9 +14,14 @@ for the most part:
 
 - exact: the file's lines joined with LF are one string, and a run of lines
   is a substring starting after an LF (`str.find`);
-- the other tiers: each line becomes one character (from the hash of its
-  tier key), so the file is a string and a run of lines a substring; each
-  place found is then compared line by line (two keys may share a character);
+- the other tiers: first by the pattern's longest line (likely its rarest):
+  its key is a substring of every line that matches it, so `str.find` over the joined lines gives the only
+  candidates, each then compared line by line; when that line is too common
+  (more than `_CANDIDATES` places), each line becomes one character (from
+  the hash of its tier key), so the file is a string and a run of lines a
+  substring; each place found is then compared line by line (two keys may
+  share a character). The first way hashes no line: a tolerant tier costs
+  a few passes of `str.find` over the text;
 - before a tolerant tier is computed at all, a quick check on the joined
   text: a line of the pattern, stripped, that appears nowhere in the file
   (not even inside a line) cannot match in any tier.
@@ -45,6 +50,8 @@ _PUNCTUATION: Final = str.maketrans(
 )
 # A line's character in a tolerant tier: 16 bits of its key's hash (a 2-byte string).
 _CODE_MASK: Final = 0xFFFF
+# Places of the pattern's longest line looked at before the file's lines are hashed.
+_CANDIDATES: Final = 256
 
 
 class Tier:
@@ -117,6 +124,7 @@ class LineIndex:
         self._joined: _Joined | None = None
         self._codes: dict[Callable[[str], str], str] = {}  # per tier key: a character per line
         self._absent: dict[str, bool] = {}  # stripped pattern lines found nowhere
+        self._mark = (0, 0)  # a line index and the offset where it starts in the joined lines
 
     def __len__(self) -> int:
         return len(self._lines)
@@ -190,6 +198,10 @@ class LineIndex:
 
     def _find_tolerant(self, tier: Tier, keys: list[str], start: int, stop: int) -> int | None:
         """First index in [start, stop] where the lines' keys in `tier` are `keys`."""
+        if tier.key is not _folded or self._joined_lines().is_ascii:
+            found = self._find_by_line(tier, keys, start, stop)
+            if not isinstance(found, _Common):
+                return found
         coded = tier.key
         if coded is _folded and self._joined_lines().is_ascii:
             coded = _surrounding  # the same keys for ASCII lines
@@ -207,6 +219,42 @@ class LineIndex:
             if list(map(tier.key, lines[found : found + size])) == keys:
                 return found
             start = found + 1  # two keys with one character: look further
+
+    def _find_by_line(self, tier: Tier, keys: list[str], start: int, stop: int) -> int | None | _Common:
+        """`_find_tolerant` through the places of the longest key in the joined lines (a
+        line matches a key only if it contains it: the keys strip whitespace, and fold
+        nothing in an ASCII file); `_COMMON` if that key has too many places to try."""
+        joined = self._joined_lines()
+        longest = max(range(len(keys)), key=lambda k: len(keys[k]))
+        key = keys[longest]
+        if not key or not joined.exact:
+            return _COMMON
+        text, lines, size = joined.text, self._lines, len(keys)
+        line, offset = self._mark if self._mark[0] <= start + longest else (0, 0)
+        search = offset
+        for _ in range(_CANDIDATES):
+            found = text.find(key, search)
+            if found < 0:
+                return None
+            search = found + 1
+            line += text.count("\n", offset, found)
+            offset = text.rfind("\n", 0, found) + 1  # the start of `line`
+            first = line - longest
+            if first > stop:
+                return None
+            if first < start or tier.key(lines[line]) != key:
+                continue
+            self._mark = (line, offset)
+            if list(map(tier.key, lines[first : first + size])) == keys:
+                return first
+        return _COMMON
+
+
+class _Common:
+    """The answer of a search by a pattern line that has too many places to try."""
+
+
+_COMMON: Final = _Common()
 
 
 class _Joined:
@@ -296,3 +344,67 @@ def seek_sequence(
 ) -> Match | None:
     """Find `pattern` in `lines` at or after `start` (see `LineIndex.seek`)."""
     return LineIndex(lines).seek(pattern, start, eof=eof)
+
+
+def places_in_text(text: str, pattern: Sequence[str], tier: Tier, limit: int) -> list[tuple[int, int]] | None:
+    """Every place (line index and offset, not overlapping, at most `limit` + 1) where `pattern` matches
+    at the tolerant `tier` in `text`, the lines of a file joined with LF (none holds an LF,
+    `text` ends with LF or not): what `LineIndex.seek` finds from line 0 onwards, without
+    splitting `text` into lines. None when this way cannot tell (the pattern's longest line
+    is empty, or has more than `_CANDIDATES` places; the punctuation tier on a file that is
+    not ASCII): then ask a `LineIndex`."""
+    keys = [tier.key(line) for line in pattern]
+    longest = max(range(len(keys)), key=lambda k: len(keys[k]))
+    key, size = keys[longest], len(keys)
+    if not key or (tier.key is _folded and not text.isascii()):
+        return None
+    found: list[tuple[int, int]] = []
+    line, offset, search, free = 0, 0, 0, 0  # `line` starts at `offset`; places from line `free`
+    for _ in range(_CANDIDATES):
+        at = text.find(key, search)
+        if at < 0 or len(found) > limit:
+            return found
+        start = text.rfind("\n", 0, at) + 1
+        line += text.count("\n", offset, start)
+        offset = start
+        first = line - longest
+        stop = text.find("\n", at)
+        search = len(text) if stop < 0 else stop + 1  # the next candidate is on a later line
+        if first < free or tier.key(text[start : len(text) if stop < 0 else stop]) != key:
+            continue
+        top = line_start(text, start, -longest)
+        if top is None:
+            continue
+        lines = _lines_from(text, top, size)
+        if lines is not None and [tier.key(each) for each in lines] == keys:
+            found.append((first, top))
+            free = first + size
+    return None
+
+
+def line_start(text: str, start: int, lines: int) -> int | None:
+    """The offset of the line `lines` lines below (negative: above) the line starting at
+    `start` in `text`: len(text) past its last line; None above its first."""
+    for _ in range(-lines):
+        if start == 0:
+            return None
+        start = text.rfind("\n", 0, start - 1) + 1
+    for _ in range(lines):
+        stop = text.find("\n", start)
+        if stop < 0:
+            return len(text)
+        start = stop + 1
+    return start
+
+
+def _lines_from(text: str, start: int, size: int) -> list[str] | None:
+    """The `size` lines of `text` from offset `start` (None if it has not that many)."""
+    lines = []
+    for _ in range(size):
+        if start >= len(text):
+            return None  # past the last line (a final LF ends it, it starts none)
+        stop = text.find("\n", start)
+        stop = len(text) if stop < 0 else stop
+        lines.append(text[start:stop])
+        start = stop + 1
+    return lines

@@ -128,6 +128,8 @@ class FileDiff:
 
 
 def _split(raw: str) -> list[tuple[str, str]]:
+    if "\r" not in raw:  # nearly every line: one line, LF or nothing after it
+        return [(raw[:-1], "\n")] if raw.endswith("\n") else [(raw, "")]
     parts = _LINE_BREAK.split(raw)
     pairs = list(zip(parts[0::2], parts[1::2]))
     if parts[-1]:
@@ -334,46 +336,53 @@ def _hunk(reader: _Reader) -> Hunk:
     old_start, old_count, new_start, new_count = (
         int(g) if g is not None else 1 for g in match.groups()[:4]
     )
-    raw: list[list[str]] = []
-    left = {C.REMOVED: old_count, C.ADDED: new_count}
-    while left[C.REMOVED] > 0 or left[C.ADDED] > 0 or _marker_next(reader):
-        line = reader.peek()
-        if line is None:
-            raise UnifiedDiffError(_SHORT_HUNK.format(number), line=reader.number)
-        if line.startswith(NO_NEWLINE):
-            if not raw:
-                raise UnifiedDiffError(f"'{line}' follows no line", line=reader.number)
-            raw[-1][1] = raw[-1][1].removesuffix("\n")
-            reader.take()
+    raw: list[tuple[str, str]] = []
+    old_left, new_left = old_count, new_count
+    lines, at = reader.lines, reader.at
+    while old_left > 0 or new_left > 0 or (at < len(lines) and lines[at].startswith(NO_NEWLINE)):
+        if at >= len(lines):
+            raise UnifiedDiffError(_SHORT_HUNK.format(number), line=at + 1)
+        line = lines[at]
+        prefix = line[:1] or C.CONTEXT  # "": a stripped blank line
+        if prefix == C.CONTEXT:  # the usual lines first, each side counted down
+            old_left, new_left = old_left - 1, new_left - 1
+        elif prefix == C.REMOVED:
+            old_left -= 1
+        elif prefix == C.ADDED:
+            new_left -= 1
+        else:
+            reader.at = at
+            _odd_hunk_line(reader, raw, number)
+            at += 1
             continue
-        if line.startswith(("@@ ", "diff ")):  # never a hunk line: the next hunk or file
-            raise UnifiedDiffError(_SHORT_HUNK.format(number), line=reader.number)
-        prefix, text = (line[0], line[1:]) if line else (C.CONTEXT, "")  # "": a stripped blank line
-        _count(left, prefix, line, reader.number, number)
-        raw.append([prefix, text + "\n"])
-        reader.take()
+        if old_left < 0 or new_left < 0:
+            raise UnifiedDiffError(
+                f"the hunk at line {number} has more lines than its header says", line=at + 1
+            )
+        raw.append((prefix, line[1:] + "\n"))
+        at += 1
+    reader.at = at
     section = match.group(5).removesuffix("\r")
-    pairs = tuple((p, t) for p, t in raw)
-    return Hunk(old_start, old_count, new_start, new_count, section, pairs, number)
+    return Hunk(old_start, old_count, new_start, new_count, section, tuple(raw), number)
+
+
+def _odd_hunk_line(reader: _Reader, raw: list[tuple[str, str]], number: int) -> None:
+    """A hunk line that is not ` `, `-` or `+`: `\\ No newline` (the line before it has no
+    line break), else UnifiedDiffError (a header or text where a hunk line should be)."""
+    line = reader.lines[reader.at]
+    if line.startswith(NO_NEWLINE):
+        if not raw:
+            raise UnifiedDiffError(f"'{line}' follows no line", line=reader.number)
+        raw[-1] = (raw[-1][0], raw[-1][1].removesuffix("\n"))
+        return
+    if line.startswith(("@@ ", "diff ")):  # never a hunk line: the next hunk or file
+        raise UnifiedDiffError(_SHORT_HUNK.format(number), line=reader.number)
+    raise UnifiedDiffError(f"'{line}' is not a hunk line (' ', '-', '+' or '\\')", line=reader.number)
 
 
 def _marker_next(reader: _Reader) -> bool:
     line = reader.peek()
     return line is not None and line.startswith(NO_NEWLINE)
-
-
-def _count(left: dict[str, int], prefix: str, line: str, number: int, header: int) -> None:
-    sides = {C.CONTEXT: (C.REMOVED, C.ADDED), C.REMOVED: (C.REMOVED,), C.ADDED: (C.ADDED,)}
-    if prefix not in sides:
-        raise UnifiedDiffError(
-            f"'{line}' is not a hunk line (' ', '-', '+' or '\\')", line=number
-        )
-    for side in sides[prefix]:
-        left[side] -= 1
-        if left[side] < 0:
-            raise UnifiedDiffError(
-                f"the hunk at line {header} has more lines than its header says", line=number
-            )
 
 
 def _header_path(value: str, strip: int, number: int) -> str | None:

@@ -525,6 +525,7 @@ def test_an_unexpected_exception_is_one_line_not_a_traceback(
     raised: BaseException, code: int, message: str, monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    from apply_patch import apply
     from apply_patch.apply import _signals
     from apply_patch.cli import _main
 

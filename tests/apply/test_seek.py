@@ -97,3 +97,22 @@ def test_searching_the_rest_again_and_again_finds_the_same() -> None:
                 expected = _reference(lines, pattern, match.index + 1, False, (match.tier,))
                 assert (None if later is None else (later.index, later.tier.name)) == expected
     assert index._joined is not None and index._joined._counts is not None  # the counts were used
+
+
+def test_tolerant_tiers_by_the_longest_line_common_or_rare() -> None:
+    """The tolerant tiers first try the places of the pattern's longest line (issue 24);
+    a line with more places than they try (here `common line`, hundreds of times) sends
+    them to the per-line codes. Both give what the definition gives, from any start."""
+    rng = random.Random(11)
+    words = ["common line", "  common line", "common line  ", "x", "  }", f"rare {rng.random()}", "a\u2014b"]
+    lines = [rng.choice(words[:5]) if rng.random() < 0.97 else rng.choice(words[5:]) + " " * rng.randint(0, 2)
+             for _ in range(3000)]
+    index = LineIndex(lines)
+    for _ in range(300):
+        at = rng.randrange(0, len(lines) - 3)
+        pattern = [line.strip() + rng.choice(["", " ", "\t"]) for line in lines[at : at + rng.randint(1, 3)]]
+        start = rng.choice([0, rng.randint(0, len(lines)), max(at - 5, 0), at + 1])
+        tiers = TIERS[1:] if rng.random() < 0.5 else TIERS
+        match = index.seek(pattern, start, tiers=tiers)
+        got = None if match is None else (match.index, match.tier.name)
+        assert got == _reference(lines, pattern, start, False, tiers), (pattern, start)
