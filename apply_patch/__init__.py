@@ -16,6 +16,7 @@ blocks, unified diffs), `apply_patch.anthropic` runs Claude's text-editor tool.
 from ._errors import (
     AmbiguousChunkError,
     BinaryFileError,
+    CodeSyntaxError,
     ConcurrentChangeError,
     ContextNotFoundError,
     EmptyPatchError,
@@ -78,6 +79,7 @@ __all__ = [
     "BrokenPatch",
     "Chunk",
     "Classification",
+    "CodeSyntaxError",
     "ConcurrentChangeError",
     "ContextNotFoundError",
     "DeleteFile",

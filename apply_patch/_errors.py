@@ -358,6 +358,27 @@ class BinaryFileError(UnsupportedChangeError):
     kind = "binary"
 
 
+class CodeSyntaxError(PatchError):
+    """The patch applies, but leaves a file that no longer parses in its language
+    (`check_syntax="refuse"`); `lines` are the 1-based lines of its errors, the
+    details the numbered lines around each."""
+
+    kind = "code_syntax"
+
+    def __init__(
+        self, message: str, *, path: str, lines: tuple[int, ...], details: tuple[str, ...]
+    ) -> None:
+        hint = (
+            "Fix the lines marked with `>` and send the whole edit again; "
+            "nothing was written."
+        )
+        super().__init__(message, path=path, details=details, hints=(hint,))
+        self.lines = lines
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "lines": list(self.lines)}
+
+
 def os_reason(exc: BaseException) -> str:
     """An OS error as the reference words it (`No such file or directory (os error 2)`)."""
     if isinstance(exc, OSError) and exc.strerror:

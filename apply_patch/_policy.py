@@ -77,6 +77,12 @@ class Policy:
     vcs_dir: Literal["error", "allow"] = _option(
         "error", "writing, moving or deleting inside a .git, .hg or .svn folder"
     )
+    check_syntax: Literal["warn", "refuse", "off"] = _option(
+        "warn",
+        "changed files of a known language parsed with its tree-sitter grammar: syntax errors "
+        "the patch brings in are warnings (warn), refuse the whole patch (refuse), or not "
+        "looked for (off)",
+    )
 
     def __post_init__(self) -> None:
         for name, choices in CHOICES.items():
