@@ -328,7 +328,7 @@ class Bench:
         self.rows.append(Row("  the check's cost (paired differences)", extra.show()))
         self.budgets.append(Budget(f"syntax check, {label} / 5 ms", extra.median / 0.005, 1.0,
                                    f"{extra.median * 1000:.1f} ms more than --check-syntax off"))
-        counts = [instructions(command, fresh(), patch) for command, _, _ in runs]
+        counts = [instructions(command, self.work.fresh_root(case), patch) for command, _, _ in runs]
         bare = instructions([sys.executable, "-c", "pass"], None, None)
         if None not in counts and bare is not None:
             more = (counts[0] or 0) - (counts[1] or 0)
