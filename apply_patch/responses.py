@@ -241,7 +241,7 @@ def failure_text(error: PatchError, nothing_changed: str = NOT_APPLIED_ALONE) ->
 
 def operation_texts(result: ApplyResult, count: int) -> list[str]:
     """What each operation did (one text per operation of the patch), with its warnings."""
-    warned = _warnings_by_operation(result.operations, result.warnings)
+    warned = _warnings_by_operation(result.operations, result.warnings, _targets(result))
     texts = []
     for operation, warnings in zip(result.operations, warned):
         lines = [describe(operation, dry_run=result.dry_run)]
@@ -278,13 +278,25 @@ def describe(operation: OperationResult, *, dry_run: bool = False) -> str:
     )
 
 
+def _targets(result: ApplyResult) -> dict[str, str]:
+    """Each changed file's path relative to the root → its absolute path (`target`)."""
+    return {change.relative: change.path for change in result.changes}
+
+
 def _warnings_by_operation(
-    operations: tuple[OperationResult, ...], warnings: tuple[PatchWarning, ...]
+    operations: tuple[OperationResult, ...], warnings: tuple[PatchWarning, ...], targets: dict[str, str]
 ) -> list[list[PatchWarning]]:
-    """Each operation's warnings: they come in operation order, each about one of its chunks."""
+    """Each operation's warnings: they come in operation order, each about one of its chunks;
+    a file's syntax warnings go to the last operation that wrote it (`targets`: relative
+    path → absolute, as operations name what they write)."""
     found: list[list[PatchWarning]] = [[] for _ in operations]
     index = 0
     for warning in warnings:
+        if warning.kind.startswith("code_syntax"):
+            target = targets.get(warning.path or "")
+            writers = [n for n, op in enumerate(operations) if op.target == target] or [len(operations) - 1]
+            found[writers[-1]].append(warning)
+            continue
         key = (warning.patch_line, warning.file_line, warning.tier)
         while index < len(operations) and key not in {
             (p.patch_line, p.file_line, p.tier) for p in operations[index].placements
