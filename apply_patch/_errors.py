@@ -8,6 +8,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
+    import re
     from typing import Any, ClassVar, Protocol
 
     class Region(Protocol):
@@ -346,6 +347,15 @@ class UnifiedDiffError(_UnreadableError):
     what = "unified diff"
 
 
+class InputError(PatchError):
+    """Input the engine cannot take, whatever the files: text that is not valid Unicode
+    (a lone surrogate, from JSON's `\\ud800` escapes or a caller's `str`), a path
+    holding a control character or a line break, or too long for any file system,
+    data nested too deep. The executable's exit code is 2, as for a usage error."""
+
+    kind = "input"
+
+
 class UnsupportedChangeError(PatchError):
     """A change the patch format cannot express (a folder turned into a file...)."""
 
@@ -377,6 +387,48 @@ class CodeSyntaxError(PatchError):
 
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "lines": list(self.lines)}
+
+
+def check_text(text: str, subject: str, *, line: int | None = None) -> None:
+    """InputError if `text` is not valid Unicode (a lone surrogate: no file can hold it).
+
+    `subject` names the text in the message ("The new text of edit 2").
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        where = text.count("\n", 0, exc.start) + 1
+        raise InputError(
+            f"{subject} is not valid Unicode text: U+{ord(text[exc.start]):04X} (its line "
+            f"{where}) is a lone surrogate",
+            patch_line=line,
+        ) from None
+
+
+# What `escaped` shows as an escape: C0 controls, DEL, C1 controls (a terminal takes
+# U+009B as CSI), the Unicode line and paragraph separators, lone surrogates (no
+# encoder takes them).
+_UNSAFE = "[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]"
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def escaped(text: str, *, keep: str = "") -> str:
+    """`text` with its control characters (but those in `keep`) and lone surrogates
+    written as escapes (`\\x1b`, `\\n`, `\\ud800`): safe on a terminal, in one line
+    (unless `keep` has `\\n`), encodable as UTF-8."""
+    if text.isascii() and text.isprintable():  # nearly always: nothing to do
+        return text
+    import re  # loaded already by the console script; imported here for the library
+
+    pattern = f"(?![{keep}]){_UNSAFE}" if keep else _UNSAFE  # compiled once, cached by `re`
+    return re.sub(pattern, _escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    if char in _NAMED:
+        return _NAMED[char]
+    return f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
 
 
 def os_reason(exc: BaseException) -> str:

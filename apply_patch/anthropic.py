@@ -8,17 +8,17 @@
 
 Every command of the tool: `view` (a file with line numbers, `view_range`
 (an end past the last line is clamped, with a note), the tool's
-`max_characters` truncation; or a folder, two levels deep, saying how many
-hidden entries it leaves out), `create` (`file_text`), `str_replace`
-(`old_str`, `new_str`: exactly one match), `insert` (`insert_line`,
-`new_str`; line 0 is the top). Edits go through the package's plan and
-commit: confined to `root`, line endings and BOM kept, every policy applying,
-all or nothing; a successful edit answers with the edited lines as they are
-now, numbered as `view` numbers them, `SNIPPET_CONTEXT` lines around them and
-`SNIPPET_LINES` lines at most (as Anthropic's reference tool shows a snippet).
-Each error starts with the sentence Anthropic's documentation gives for it,
-then says where and what differs (the closest region of the file; the line of
-each match).
+`max_characters` budget, read in parts whatever the file's size; or a folder,
+two levels deep, saying how many hidden entries it leaves out), `create`
+(`file_text`), `str_replace` (`old_str`, `new_str`: exactly one match),
+`insert` (`insert_line`, `new_str`; line 0 is the top). Edits go through the
+package's plan and commit: confined to `root`, line endings and BOM kept,
+every policy applying, all or nothing; a successful edit answers with the
+edited lines as they are now, numbered as `view` numbers them,
+`SNIPPET_CONTEXT` lines around them and `SNIPPET_LINES` lines at most (as
+Anthropic's reference tool shows a snippet). Each error starts with the
+sentence Anthropic's documentation gives for it, then says where and what
+differs (the closest region of the file; the line of each match).
 """
 
 from __future__ import annotations
@@ -28,13 +28,14 @@ import os
 
 from ._errors import ContextNotFoundError, PatchError, PatchIOError, ReplacementCountError
 from ._policy import DEFAULT, Policy, policy_of
+from .apply import MAX_CHARACTERS, bounded
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterator, Mapping
     from typing import Any, Final
 
-    from .apply import ApplyResult
+    from .apply import ApplyResult, DiskTree, LineReader
 
 TOOL_TYPE: Final = "text_editor_20250728"
 TOOL_NAME: Final = "str_replace_based_edit_tool"
@@ -42,6 +43,7 @@ COMMANDS: Final = ("view", "create", "str_replace", "insert")
 _LISTING_DEPTH: Final = 2
 SNIPPET_CONTEXT: Final = 4  # lines shown around an edit, as Anthropic's reference tool shows them
 SNIPPET_LINES: Final = 24  # lines an edit's answer shows at most
+_NOTE: Final = 100  # room for the note after a view cut at the budget
 
 
 def tool_definition(max_characters: int | None = None) -> dict[str, Any]:
@@ -55,9 +57,12 @@ def tool_definition(max_characters: int | None = None) -> dict[str, Any]:
 class TextEditor:
     """Runs the text-editor tool's commands on the files under `root`.
 
-    `max_characters` truncates what `view` shows (as the tool definition's
-    field says; None: no limit); `policy` and keyword `options` are those of
-    `apply_patch` (e.g. `add_existing="overwrite"` lets `create` replace a file).
+    `max_characters` is the budget of one answer: `view` shows the lines
+    that fit in it and says how many more there are (the tool definition
+    carries it); default MAX_CHARACTERS (50,000), None for no budget (a view
+    then holds at most what an edit may: `apply.MAX_FILE_BYTES`). `policy`
+    and keyword `options` are those of `apply_patch` (e.g.
+    `add_existing="overwrite"` lets `create` replace a file).
     """
 
     def __init__(
@@ -65,7 +70,7 @@ class TextEditor:
         root: str | os.PathLike[str] = ".",
         *,
         policy: Policy = DEFAULT,
-        max_characters: int | None = None,
+        max_characters: int | None = MAX_CHARACTERS,
         **options: str,
     ) -> None:
         self.root = os.fspath(root)
@@ -79,10 +84,17 @@ class TextEditor:
 
     def run(self, tool_input: Mapping[str, Any]) -> dict[str, Any]:
         """The `content` and `is_error` of the `tool_result` answering `tool_input`."""
+        answer = self._answer(tool_input)
+        answer["content"] = bounded(answer["content"], self._budget + _NOTE)
+        return answer
+
+    def _answer(self, tool_input: Mapping[str, Any]) -> dict[str, Any]:
         try:
             return {"content": self._run(tool_input), "is_error": False}
         except _ToolError as error:
             return {"content": f"Error: {error}", "is_error": True}
+        except MemoryError:  # a view without a budget of a file of huge lines
+            return _error("Not enough memory for this answer: view the file in parts with view_range")
         except ReplacementCountError as error:
             head = f"Found {error.found} matches for replacement text. Please provide more context to make a unique match."
             lines = ", ".join(map(str, error.candidates))
@@ -119,7 +131,7 @@ class TextEditor:
         if command == "create":
             text = _string(tool_input, "file_text")
             created = apply_edits([CreateFile(path, text, label="the create command")], self.root, policy=self.policy)
-            return self._answer(f"File created successfully at: {path}", created, path, whole=True)
+            return self._edited(f"File created successfully at: {path}", created, path, whole=True)
         if command == "str_replace":
             old = _string(tool_input, "old_str")
             new = tool_input.get("new_str", "")
@@ -129,7 +141,7 @@ class TextEditor:
                 raise _ToolError("old_str is empty: give the exact text to replace (use create for a new file)")
             edit = StrReplace(path, old, new, label="old_str")
             result = apply_edits([edit], self.root, policy=self.policy)
-            return self._answer("Successfully replaced text at exactly one location.", result, path)
+            return self._edited("Successfully replaced text at exactly one location.", result, path)
         line = tool_input.get("insert_line")
         if not isinstance(line, int) or isinstance(line, bool):
             raise _ToolError("insert_line must be an integer (0 inserts at the top)")
@@ -138,54 +150,106 @@ class TextEditor:
             raise _ToolError("new_str must be a string")
         result = apply_edits([Insert(path, line, inserted, label="the insert command")], self.root, policy=self.policy)
         done = f"Successfully inserted text after line {line}." if line else "Successfully inserted text at the top."
-        return self._answer(done, result, path)
+        return self._edited(done, result, path)
 
-    def _answer(self, done: str, result: ApplyResult, path: str, *, whole: bool = False) -> str:
+    def _edited(self, done: str, result: ApplyResult, path: str, *, whole: bool = False) -> str:
         """`done`, then the edited lines as they are now, numbered as `view` numbers them
-        (`_snippet`), then the warnings; cut past `max_characters`."""
-        return self._truncated("\n".join([done, *_snippet(result, path, whole=whole), *_warnings(result)]))
+        (`_snippet`), then the warnings (`run` keeps the whole within the budget)."""
+        return "\n".join([done, *_snippet(result, path, whole=whole), *_warnings(result)])
 
     def _view(self, path: str, view_range: object) -> str:
-        from .apply import DiskTree, decode_file, FileState, Kind
+        from .apply import DiskTree, FolderChanged, Kind
 
         tree = DiskTree(self.root, self.policy)
         where = tree.resolve(path)
         try:
-            state = tree.read(where.target)
+            opened = tree.open_file(where.target)
+            if opened is Kind.FOLDER:
+                if view_range is not None:
+                    raise _ToolError("view_range applies to files only, not to folders")
+                return self._listing(tree, where.target, path)
         except OSError as error:
             raise _ToolError(f"Cannot read {path}: {error.strerror}") from None
-        if state is None:
+        except FolderChanged as error:  # a symlink swapped in: never followed
+            raise _ToolError(
+                f"{path} changed on disk while it was being read: the {error.what} "
+                f"{tree.name(error.folder)} {error.why}"
+            ) from None
+        if opened is None:
             raise _ToolError(f"File not found: {path}")
-        if state is Kind.FOLDER:
-            if view_range is not None:
-                raise _ToolError("view_range applies to files only, not to folders")
-            return self._truncated(_listing(where.target, path))
-        if not isinstance(state, FileState):
+        if not isinstance(opened, tuple):
             raise _ToolError(f"{path} is a special file, not a text file")
+        fd, info = opened
+        if path.endswith("/"):  # as the system says of `a.txt/`
+            os.close(fd)
+            raise _ToolError(f"{path} names a folder, and {path.rstrip('/')} is a file")
         try:
-            lines = decode_file(state.data, where, self.policy, 0).lines
-        except PatchError as error:  # binary, or not UTF-8
-            raise _ToolError(f"{path} cannot be shown as text: {error.message.partition(': ')[2]}") from None
-        if not lines:
-            return "(the file is empty)"
-        first, last = _range(view_range, len(lines))
-        shown = [f"{n}: {lines[n - 1]}" for n in range(first, last + 1)]
-        if isinstance(view_range, (list, tuple)) and view_range[1] > len(lines):  # clamped, as OpenHands does
-            shown.insert(0, f"Note: the file has {len(lines)} lines; lines {first}-{last} are shown.")
-        return self._truncated("\n".join(shown))
+            return self._excerpt(fd, info, path, view_range)
+        finally:
+            os.close(fd)
 
-    def _truncated(self, text: str) -> str:
-        limit = self.max_characters
-        if limit is None or len(text) <= limit:
+    def _excerpt(self, fd: int, info: os.stat_result, path: str, view_range: object) -> str:
+        """The lines of the open file `view_range` asks for, numbered, within the budget.
+
+        Read in parts (`apply._lines`): whatever the file's size, only the lines
+        up to the last one asked for are read, and only those shown are kept.
+        """
+        from .apply import LineReader, NotText, hidden, not_shown
+
+        if hidden(info):
+            raise _ToolError(not_shown(path, info.st_nlink))
+        first, last = _asked(view_range)
+        reader = LineReader(
+            fd,
+            cap=4 * self._budget + 4,  # bytes enough for `budget` characters of any line
+            binary=self.policy.binary == "allow",
+            utf8="replace" if self.policy.non_utf8 == "preserve" else "strict",
+        )
+        try:
+            shown, left = _read(reader, first, last, self._budget)
+        except NotText as error:
+            raise _ToolError(f"{path} cannot be shown as text: {error}") from None
+        size = reader.number  # the file's lines, when the range goes past them
+        if size == 0:
+            return "(the file is empty)"
+        if first < 1 or first > size or (last is not None and last < first):
+            raise _ToolError(
+                f"Invalid view_range {[first, -1 if last is None else last]}: the file has {size} "
+                "lines (1 <= start <= number of lines, start <= end; end -1 or past the last line: to the end)"
+            )
+        if last is not None and last > size:  # clamped, as OpenHands does
+            shown.insert(0, f"Note: the file has {size} lines; lines {first}-{size} are shown.")
+        text = "\n".join(shown)
+        if not left:
             return text
-        cut = text[:limit]
-        if "\n" in cut:
-            cut = cut[: cut.rindex("\n")]
-        left = text.count("\n", len(cut)) if cut else text.count("\n") + 1
         return (
-            f"{cut}\n[Truncated at {limit} characters: {left} more line"
+            f"{text}\n[Truncated at {self._budget} characters: {left} more line"
             f"{'' if left == 1 else 's'}; view them with view_range.]"
         )
+
+    def _listing(self, tree: DiskTree, folder: str, shown: str) -> str:
+        """The files and folders under `folder`, 2 levels deep, hidden ones left out and counted."""
+        # The head takes at most its folder's name and 90 characters of the budget.
+        entries, complete, hidden = tree.listing(folder, _LISTING_DEPTH, self._budget - len(shown) - 90)
+        if hidden == 0:
+            left_out = "none hidden"
+        elif hidden == 1:
+            left_out = "1 hidden one left out (view it by its path)"
+        else:
+            left_out = f"{hidden} hidden ones left out (view one by its path)"
+        head = f"Files and folders in {shown}, {_LISTING_DEPTH} levels deep, {left_out}:"
+        if not complete:
+            entries.append(
+                f"[Truncated at {self._budget} characters: view a folder inside it to see the rest.]"
+            )
+        return "\n".join([head, *entries]) if entries else f"{head}\n(empty)"
+
+    @property
+    def _budget(self) -> int:
+        """The characters an answer may hold (`max_characters`; without one, what a file may)."""
+        from .apply import MAX_FILE_BYTES
+
+        return MAX_FILE_BYTES if self.max_characters is None else self.max_characters
 
 
 class _ToolError(Exception):
@@ -245,11 +309,10 @@ def _changed(before: list[str], after: list[str]) -> tuple[int, int]:
     return top + 1, len(after) - bottom
 
 
-def _range(view_range: object, size: int) -> tuple[int, int]:
-    """The 1-based first and last lines `view_range` asks for ([start, end], end -1: the last;
-    an end past the last line is the last line). A start outside the file is refused."""
+def _asked(view_range: object) -> tuple[int, int | None]:
+    """The first and last lines `view_range` asks for ([start, end]; end -1 or no range: None, the last)."""
     if view_range is None:
-        return 1, size
+        return 1, None
     if (
         not isinstance(view_range, (list, tuple))
         or len(view_range) != 2
@@ -257,42 +320,39 @@ def _range(view_range: object, size: int) -> tuple[int, int]:
     ):
         raise _ToolError("view_range must be two line numbers: [start, end] (end -1: to the end)")
     start, end = view_range
-    end = size if end == -1 or end > size else end  # past the end: clamped (the caller says so)
-    if not 1 <= start <= max(size, 1) or end < start:
-        raise _ToolError(
-            f"Invalid view_range {list(view_range)}: the file has {size} lines "
-            "(1 <= start <= number of lines, start <= end; end -1 or past the last line: to the end)"
-        )
-    return start, end
+    return start, None if end == -1 else end
 
 
-def _listing(folder: str, shown: str) -> str:
-    """The files and folders under `folder`, 2 levels deep, hidden ones left out and counted."""
-    entries: list[str] = []
-    hidden = 0
+def _read(reader: LineReader, first: int, last: int | None, budget: int) -> tuple[list[str], int]:
+    """The numbered lines `first` to `last` that fit in `budget`, and how many more there are.
 
-    def walk(path: str, prefix: str, depth: int) -> None:
-        nonlocal hidden
-        try:
-            names = sorted(os.listdir(path))
-        except OSError:
-            return
-        for name in names:
-            if name.startswith("."):
-                hidden += 1
-                continue
-            full = os.path.join(path, name)
-            is_folder = os.path.isdir(full) and not os.path.islink(full)
-            entries.append(prefix + name + ("/" if is_folder else ""))
-            if is_folder and depth < _LISTING_DEPTH:
-                walk(full, prefix + name + "/", depth + 1)
+    A range that cannot be (it starts before line 1, ends before it starts, or
+    goes past the file) leaves `reader.number` at the file's number of lines.
+    """
+    if first < 1 or (last is not None and last < first):
+        reader.skip(None)
+        return [], 0
+    shown, left = _fitting(reader.lines(first, last), budget)
+    if left:  # counted, not read: the lines after the last one shown
+        left += reader.skip(None if last is None else last - reader.number)
+    if not shown and reader.number < first:
+        reader.skip(None)
+    return shown, left
 
-    walk(folder, "", 1)
-    if hidden == 0:
-        left_out = "none hidden"
-    elif hidden == 1:
-        left_out = "1 hidden one left out (view it by its path)"
-    else:
-        left_out = f"{hidden} hidden ones left out (view one by its path)"
-    head = f"Files and folders in {shown}, {_LISTING_DEPTH} levels deep, {left_out}:"
-    return "\n".join([head, *entries]) if entries else f"{head}\n(empty)"
+
+def _fitting(lines: Iterator[tuple[int, str, bool]], budget: int) -> tuple[list[str], int]:
+    """The numbered lines that fit in `budget` characters, and 1 if one more did not (0: all fit).
+
+    When not even the first line fits, its beginning is shown (cut at `budget`).
+    """
+    shown: list[str] = []
+    size = 0
+    for number, text, _ in lines:
+        line = f"{number}: {text}"
+        size += len(line) + (1 if shown else 0)
+        if size > budget:
+            if not shown:
+                shown.append(line[:budget])
+            return shown, 1
+        shown.append(line)
+    return shown, 0

@@ -26,7 +26,15 @@ from __future__ import annotations
 import os
 
 from ._dataclass import replace
-from ._errors import ContextNotFoundError, EditError, PatchError, ReplacementCountError, SearchReplaceError
+from ._errors import (
+    ContextNotFoundError,
+    EditError,
+    InputError,
+    PatchError,
+    ReplacementCountError,
+    SearchReplaceError,
+    check_text,
+)
 from .apply import ApplyResult, Replay
 from ._policy import DEFAULT, Policy, policy_of
 from .format import CreateFile, Edit, Insert, StrReplace, parse_search_replace
@@ -45,6 +53,7 @@ __all__ = [
     "CreateFile",
     "Edit",
     "EditError",
+    "InputError",
     "Insert",
     "ReplacementCountError",
     "SearchReplaceError",
@@ -105,6 +114,10 @@ def checked(edits: Iterable[Edit]) -> list[Edit]:
             raise EditError(
                 f"Edit {number} expects {edit.expected} replacements: at least 1", patch_line=number
             )
+        for subject, text in _texts(edit):
+            if not isinstance(text, str):
+                raise EditError(f"{subject} of edit {number} is not text", patch_line=number)
+            check_text(text, f"{subject} of edit {number}", line=number)
         if not edit.label:
             what = {StrReplace: "the old text", CreateFile: "the new file", Insert: "the insertion"}
             edit = replace(edit, label=f"{what[type(edit)]} of edit {number}", line=edit.line or number)
@@ -139,6 +152,13 @@ def _refuse_placeholder_writes(edits: list[Edit], tree: Tree) -> None:
             raise EditError(why, path=where.relative, patch_line=edit.line)
 
 
+def _texts(edit: Edit) -> list[tuple[str, object]]:
+    """The texts an edit writes or looks for, each with how a message names it."""
+    if isinstance(edit, StrReplace):
+        return [("The old text", edit.old), ("The new text", edit.new)]
+    return [("The text", edit.text)]
+
+
 def apply_search_replace(
     text: str,
     root: str | os.PathLike[str] = ".",
@@ -156,8 +176,10 @@ def apply_search_replace(
     dashes are set aside, the name of exactly one file (`file1_py` for
     `file1.py`, or one file of that name in a subfolder) is taken as that file,
     with a warning. A block whose SEARCH part starts with a blank line that is
-    not in the file is matched without it, with a warning.
+    not in the file is matched without it, with a warning. InputError when
+    `text` is not valid Unicode (a lone surrogate).
     """
+    check_text(text, "The reply")
     chosen = policy_of(policy, options)
     replay = Replay(os.fspath(root), dry_run=dry_run, policy=chosen)
     names = _Names(replay.root, os.fspath(workdir), chosen)
@@ -248,7 +270,7 @@ class _Names:
         mangled name of; else None."""
         if os.path.isfile(os.path.join(self.root, self.workdir, written)):
             return written
-        if not mangled:
+        if not mangled or written.endswith(("/", "\\")):  # a folder's name: never a file's
             return None
         by_path, by_name = self._index()
         key = _name_key(written)
@@ -306,9 +328,12 @@ def apply_unified_diff(
     or whose header has no numbers (`@@ ... @@`) ends where its lines stop.
     `strip` leading path components are dropped (None: 1 for git's `a/`, `b/`
     and `diff -ruN old new`, 0 when both sides name the same path). Raises
-    UnifiedDiffError for a malformed diff, the PatchErrors of `apply_patch` otherwise.
+    UnifiedDiffError for a malformed diff, InputError for text that is not valid
+    Unicode or a path that cannot be one, the PatchErrors of `apply_patch` otherwise.
     """
     from .apply import apply_operations, unified_operations
+
+    check_text(text, "The diff")
 
     return apply_operations(
         unified_operations(text, strip), root, workdir=workdir, dry_run=dry_run, policy=policy, **options

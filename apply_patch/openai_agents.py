@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 
 from ._errors import PatchError
-from .apply import apply_patch
+from .apply import MAX_CHARACTERS, apply_patch, bounded
 from ._policy import DEFAULT, Policy, policy_of
 from .format import Patch, read_operation
 from .responses import failure_text, operation_texts
@@ -36,14 +36,23 @@ class Editor:
     """Applies the operations of the openai-agents `ApplyPatchTool` under `root`.
 
     `policy` and keyword `options` are those of `apply_patch` (a bad option
-    raises `PolicyValueError` here, not at the first call).
+    raises `PolicyValueError` here, not at the first call). `max_characters`
+    is the budget of one output given back to the model (default
+    MAX_CHARACTERS, 50,000; None: none): a longer one is cut at a line end,
+    with a note of how many lines were left out.
     """
 
     def __init__(
-        self, root: str | os.PathLike[str] = ".", *, policy: Policy = DEFAULT, **options: str
+        self,
+        root: str | os.PathLike[str] = ".",
+        *,
+        policy: Policy = DEFAULT,
+        max_characters: int | None = MAX_CHARACTERS,
+        **options: str,
     ) -> None:
         self.root = os.fspath(root)
         self.policy = policy_of(policy, options)
+        self.max_characters = max_characters
 
     def create_file(self, operation: object) -> ApplyPatchResult:
         """Create `operation.path` from the `+` lines of `operation.diff`."""
@@ -63,8 +72,8 @@ class Editor:
             patch = Patch((read_operation(operation),))
             result = apply_patch(patch, self.root, policy=self.policy)
         except PatchError as error:
-            return _result("failed", failure_text(error))
-        return _result("completed", "\n".join(operation_texts(result, 1)))
+            return _result("failed", bounded(failure_text(error), self.max_characters))
+        return _result("completed", bounded("\n".join(operation_texts(result, 1)), self.max_characters))
 
 
 def _result(status: str, output: str) -> ApplyPatchResult:

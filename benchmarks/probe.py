@@ -3,6 +3,7 @@
     probe.py import                 seconds taken by `import apply_patch`
     probe.py modules                the modules the library and the executable load
     probe.py memory ROOT PATCH      peak memory of `apply_patch()` on ROOT (RSS and traced)
+    probe.py view ROOT PATH FIRST LAST   peak memory of TextEditor's `view` of lines FIRST-LAST
 
 Each prints one JSON object on stdout.
 """
@@ -67,6 +68,27 @@ def _memory(root: str, patch_file: str, traced: bool) -> dict[str, float]:
     return {"base_rss": base, "rss_growth": peak - base, "traced": traced_peak}
 
 
+def _view(root: str, path: str, first: int, last: int) -> dict[str, object]:
+    """Peak RSS during a `view` of lines `first`-`last` above the RSS just before it (as `_memory`)."""
+    import gc
+
+    from apply_patch.anthropic import TextEditor
+
+    editor = TextEditor(root)
+    gc.collect()
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
+            clear.write("5")
+    except OSError:
+        pass
+    base = _status_kb("VmRSS")
+    started = time.perf_counter()
+    answer = editor.run({"command": "view", "path": path, "view_range": [first, last]})
+    seconds = time.perf_counter() - started
+    peak = _status_kb("VmHWM")
+    return {"rss_growth": peak - base, "seconds": seconds, "answer": answer["content"][:60]}
+
+
 def main(argv: list[str]) -> None:
     if argv[0] == "import":
         result: object = _import_time()
@@ -74,6 +96,8 @@ def main(argv: list[str]) -> None:
         result = _modules()
     elif argv[0] == "memory":
         result = _memory(argv[1], argv[2], traced=argv[3:] == ["traced"])
+    elif argv[0] == "view":
+        result = _view(argv[1], argv[2], int(argv[3]), int(argv[4]))
     else:
         raise SystemExit(f"unknown probe {argv[0]!r}")
     print(json.dumps(result))

@@ -95,7 +95,7 @@ def test_a_scripted_claude_fixes_a_file_through_the_sdk(tmp_path: Path) -> None:
     assert str(answers[2].get("content")).startswith("Successfully replaced text at exactly one location.\nLines ")
     assert all(f"{n}: {fixed[n - 1]}" in str(answers[2].get("content")).split("\n") for n in (1, 2))
     # What the model saw: the tool's definition, and each answer as the SDK sent it.
-    assert model.requests[0]["tools"] == [{"type": TOOL_TYPE, "name": TOOL_NAME}]
+    assert model.requests[0]["tools"] == [{"type": TOOL_TYPE, "name": TOOL_NAME, "max_characters": 50_000}]
     sent = model.requests[1]["messages"][2]["content"][0]
     assert sent == answers[0]
 

@@ -119,3 +119,13 @@ def test_policy_options_are_checked_when_the_editor_is_made(tmp_path: Path) -> N
     assert Editor(tmp_path, add_existing="overwrite").policy.add_existing == "overwrite"
     with pytest.raises(PolicyValueError):
         Editor(tmp_path, add_existing="sometimes")
+
+
+def test_an_output_is_cut_to_the_budget(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("".join(f"line {n}\n" for n in range(1000)))
+    operation = ApplyPatchOperation(type="update_file", path="a.txt", diff="-line 5x\n+x\n")
+    assert Editor(tmp_path).max_characters == 50_000
+    output = Editor(tmp_path, max_characters=120).update_file(operation).output or ""
+    assert len(output) < 120 + 60
+    assert output.endswith(" more lines.]") and output.startswith("Failed to find expected lines in a.txt")
+    assert (tmp_path / "a.txt").read_text().startswith("line 0\n")

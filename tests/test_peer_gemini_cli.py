@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 
 from _support import snapshot
-from apply_patch import ContextNotFoundError, FilePolicyError, PatchError, PatchIOError
+from apply_patch import ContextNotFoundError, FilePolicyError, InputError, PatchError, PatchIOError
 from apply_patch.edits import CreateFile, EditError, ReplacementCountError, StrReplace, apply_edits
 
 
@@ -239,7 +239,7 @@ def test_placeholder_text_that_is_not_brought_in_is_allowed(tmp_path: Path, name
 def test_a_nul_byte_in_a_path_is_refused(tmp_path: Path, name: str) -> None:
     """Gemini CLI drops the NUL and edits test.txt; a path with a NUL names no file: refused."""
     error = _refused(tmp_path, [StrReplace(str(tmp_path / "test\0.txt"), "old", "new")], "old\n")
-    assert isinstance(error, FilePolicyError) and "Invalid path" in error.message
+    assert isinstance(error, InputError) and "cannot hold a control character (U+0000)" in error.message
 
 
 # ------------------------------------------------------------ execute

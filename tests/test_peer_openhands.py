@@ -124,7 +124,8 @@ def test_view_directory_on_hidden_path(tmp_path: Path) -> None:
 @pytest.mark.parametrize("what", ["test_view_large_directory_with_truncation", "test_view_large_file_with_truncation"])
 def test_a_large_view_is_cut_at_max_characters(tmp_path: Path, what: str) -> None:
     """OpenHands cuts a listing of 1,000 files and a file of 16,000 lines; here what `view` shows is
-    cut at the tool definition's max_characters, with a note saying how to see the rest."""
+    cut at the tool definition's max_characters (50,000 by default), with a note saying how to
+    see the rest."""
     if what == "test_view_large_directory_with_truncation":
         (tmp_path / "large_dir").mkdir()
         for i in range(1000):
@@ -133,8 +134,10 @@ def test_a_large_view_is_cut_at_max_characters(tmp_path: Path, what: str) -> Non
     else:
         (tmp_path / "large_test.txt").write_text("Line 1\n" * 16000)
         path = str(tmp_path / "large_test.txt")
-    whole = _ok(TextEditor(tmp_path), command="view", path=path)
+    whole = _ok(TextEditor(tmp_path, max_characters=None), command="view", path=path)
     assert "Truncated" not in whole
+    default = _ok(TextEditor(tmp_path), command="view", path=path)  # a budget of 50,000 by default
+    assert len(default) <= 50_100 and ("Truncated" in default) == (len(whole) > 50_000)
     cut = _ok(TextEditor(tmp_path, max_characters=10_000), command="view", path=path)
     assert len(cut) < 10_200 and "[Truncated at 10000 characters:" in cut.splitlines()[-1]
 

@@ -14,6 +14,7 @@ import pytest
 
 from _support import NOTHING_CHANGED, Entry, run_cli, snapshot
 from apply_patch.edits import CreateFile, SearchReplaceError, StrReplace, apply_search_replace, parse_search_replace
+from apply_patch import PatchError
 
 BLOCK = "<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n"
 
@@ -181,3 +182,13 @@ def test_extract_apply_of_a_reply_that_still_fails_changes_nothing(tmp_path: Pat
             result = run_cli(["extract", "--apply", *dry_run, str(log)], root)
             assert result.returncode == 1, reply
             assert snapshot(root) == before
+
+
+def test_a_name_ending_with_a_separator_is_no_mangled_file_name(tmp_path: Path) -> None:
+    """`a.txt/` names a folder (the system refuses it as a file): it is not taken for a.txt,
+    whatever it becomes once separators are set aside; the tree is unchanged."""
+    before = _tree(tmp_path, {"a.txt": "one\n"})
+    for written in ("a.txt/", "a.txt\\"):
+        with pytest.raises(PatchError):
+            apply_search_replace(f"{written}\n{BLOCK}", tmp_path)
+        assert snapshot(tmp_path) == before

@@ -8,24 +8,40 @@ from .._lazy import exports
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ._disk_tree import DiskTree
+    from ._dirs import FolderChanged
+    from ._disk_tree import MAX_FILE_BYTES, DiskTree
     from ._doubts import PatchWarning
     from ._edit_pipeline import apply_operations
+    from ._lines import LineReader, NotText
     from ._locate import update_lines
     from ._paths import Location, is_windows_absolute
     from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping
     from ._plan import OperationResult, decode_file
-    from ._report import SCHEMA, NOTHING_CHANGED, error_json, failure, result_json, warnings_text
+    from ._report import (
+        MAX_CHARACTERS,
+        NOTHING_CHANGED,
+        SCHEMA,
+        bounded,
+        error_json,
+        failure,
+        not_shown,
+        result_json,
+        warnings_text,
+    )
     from ._seek import LineIndex
     from ._textfile import BOM, TextFile, common_ends, split_text
-    from ._tree import FileState, Kind, Tree
+    from ._tree import FileState, Kind, Tree, hidden
     from ._unified import unified_operations
     from .._errors import PolicyValueError
     from .._policy import CODEX, DEFAULT, Policy
     from . import _signals as signals
 
 _NAMES = {
+    "FolderChanged": "._dirs",
     "DiskTree": "._disk_tree",
+    "MAX_FILE_BYTES": "._disk_tree",
+    "LineReader": "._lines",
+    "NotText": "._lines",
     "PatchWarning": "._doubts",
     "apply_operations": "._edit_pipeline",
     "update_lines": "._locate",
@@ -38,10 +54,13 @@ _NAMES = {
     "apply_to_mapping": "._pipeline",
     "OperationResult": "._plan",
     "decode_file": "._plan",
+    "MAX_CHARACTERS": "._report",
     "NOTHING_CHANGED": "._report",
     "SCHEMA": "._report",
+    "bounded": "._report",
     "error_json": "._report",
     "failure": "._report",
+    "not_shown": "._report",
     "result_json": "._report",
     "warnings_text": "._report",
     "LineIndex": "._seek",
@@ -52,6 +71,7 @@ _NAMES = {
     "FileState": "._tree",
     "Kind": "._tree",
     "Tree": "._tree",
+    "hidden": "._tree",
     "unified_operations": "._unified",
     "PolicyValueError": ".._errors",
     "CODEX": ".._policy",
@@ -64,9 +84,11 @@ _MODULES = {
 __getattr__ = exports(__name__, globals(), _NAMES, _MODULES)
 
 __all__ = [
-    "ApplyResult", "BOM", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState", "Kind",
-    "LineIndex", "Location", "NOTHING_CHANGED", "SCHEMA", "OperationResult", "PatchWarning", "Policy",
-    "PolicyValueError", "Replay", "TextFile", "Tree", "apply_operations", "apply_patch",
-    "apply_to_mapping", "common_ends", "decode_file", "error_json", "failure", "is_windows_absolute",
-    "result_json", "signals", "split_text", "unified_operations", "update_lines", "warnings_text",
+    "ApplyResult", "BOM", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState",
+    "FolderChanged", "Kind", "LineIndex", "LineReader", "Location", "MAX_CHARACTERS",
+    "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OperationResult", "PatchWarning", "Policy",
+    "PolicyValueError", "Replay", "SCHEMA", "TextFile", "Tree", "apply_operations",
+    "apply_patch", "apply_to_mapping", "bounded", "common_ends", "decode_file", "error_json",
+    "failure", "hidden", "is_windows_absolute", "not_shown", "result_json", "signals",
+    "split_text", "unified_operations", "update_lines", "warnings_text",
 ]

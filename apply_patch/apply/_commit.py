@@ -8,17 +8,21 @@ cooperating writers take turns) with SIGINT, SIGTERM and SIGHUP held
 (`_signals`: they wait until it or its rollback is over).
 
 Order: check every file against the plan (identity and bytes; each existing
-file stays open); delete a file that is in the way of a new folder of the
-same name; create missing folders; write every new content to a temporary
-file beside its target (owner and group kept where the process may set them,
-else setuid and setgid dropped); check each target's identity once more and
-move the temporary file over it (`os.replace`), or give a new file its name
-only if nothing has it (`os.link`); delete the rest; finally check that no
-replaced file was written to meanwhile (its old descriptor's size and mtime).
-If any step fails, every step already done is undone, a replaced file from
-its old descriptor (so bytes written into it late are kept), and the error is
-raised. A process killed at any moment leaves each file entirely old or
-entirely new, never truncated.
+file stays open); start the journal (`_journal`: what may be made); move a
+file that is in the way of a new folder of the same name aside; create
+missing folders; write every new content to a temporary file beside its
+target (owner and group kept where the process may set them, else setuid and
+setgid dropped); mark the journal `commit` (with the steps that follow);
+check each target's identity once more and move the temporary file over it
+(`os.replace`), or give a new file its name only if nothing has it
+(`os.link`); delete the rest; check that no replaced file was written to
+meanwhile (its old descriptor's size and mtime); remove the files set aside,
+then the journal. If any step fails, every step already done is undone, a
+replaced file from its old descriptor (so bytes written into it late are
+kept), and the error is raised. A process killed at any moment leaves each
+file entirely old or entirely new, never truncated, and the journal with
+which the next run on the root finishes or undoes the commit
+(`_journal.recover`).
 """
 
 import errno
@@ -27,12 +31,13 @@ import stat
 from collections.abc import Callable
 
 from .._errors import ConcurrentChangeError, PatchIOError, RollbackError, os_reason
+from . import _journal as journal
 from ._dirs import FolderChanged, Folders
 from ._lock import RootLock
 from ._plan import FileChange, Plan
 from ._signals import Held
 
-TEMP_SUFFIX = ".apply_patch.tmp"
+TEMP_SUFFIX = journal.TEMP_SUFFIX.decode()
 _NAME_BYTES = 100  # of the target's name in a temporary name: any legal name fits in 255
 # POSIX flags, read with a default so that the module imports where they are missing
 # (Windows), where no commit runs (`_disk_tree.check_platform`).
@@ -40,6 +45,7 @@ _NOFOLLOW_CLOEXEC: int = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC",
 _READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _NOFOLLOW_CLOEXEC
 _WRITE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW_CLOEXEC
 _NO_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS}
+_NO_JOURNAL = {errno.EACCES, errno.EPERM, errno.EROFS}
 
 
 class Disk:
@@ -55,10 +61,9 @@ class Disk:
         os.rmdir(name, dir_fd=folder)
 
     def write_temp(
-        self, folder: int, name: bytes, data: bytes, mode: int | None, owner: tuple[int, int] | None
+        self, folder: int, temp: bytes, data: bytes, mode: int | None, owner: tuple[int, int] | None
     ) -> bytes:
-        """Write `data` to a new temporary file beside `name`; return its name."""
-        temp = b".%s.%s%s" % (_cut(name), os.urandom(4).hex().encode(), TEMP_SUFFIX.encode())
+        """Write `data` to the new file `temp` (`temp_name`: never an existing one); return its name."""
         # 0o666 lets the umask decide, as for any new file; a kept mode is set exactly.
         fd = os.open(temp, _WRITE, 0o666 if mode is None else 0o600, dir_fd=folder)
         try:
@@ -95,6 +100,28 @@ class Disk:
     def symlink(self, target: bytes, folder: int, name: bytes) -> None:
         os.symlink(target, name, dir_fd=folder)
 
+    def append(self, folder: int, name: bytes, data: bytes, *, new: bool = False) -> None:
+        """Add `data` at the end of the file `name` (the journal); `new`: create it, or FileExistsError."""
+        flags = os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(name, flags | (os.O_CREAT | os.O_EXCL if new else 0), 0o600, dir_fd=folder)
+        try:
+            _write_all(fd, data)
+        finally:
+            os.close(fd)
+
+
+def temp_name(name: bytes) -> bytes:
+    """A new name for a temporary file beside `name`: `.NAME.XXXXXXXX.apply_patch.tmp`."""
+    return b".%s.%s%s" % (_cut(name), os.urandom(4).hex().encode(), TEMP_SUFFIX.encode())
+
+
+def recover(root: str, disk: Disk | None = None) -> str | None:
+    """Finish or undo a commit under `root` that was killed (see `_journal`); hold `RootLock(root)`.
+
+    What was done, in a sentence; None when no commit was interrupted there.
+    """
+    return journal.recover(root, disk or Disk())
+
 
 def commit(plan: Plan, disk: Disk | None = None) -> None:
     """Make `plan` true on disk, or change nothing and raise PatchIOError.
@@ -119,6 +146,7 @@ class _Commit:
         self.temps: list[tuple[int, bytes]] = []  # written, not yet moved into place
         self.old: dict[str, tuple[int, os.stat_result]] = {}  # path → old file, as checked
         self.step = ("create folders for", plan.name(plan.root), ".")
+        self.journal: int | None = None  # the root's folder, once the journal is there
 
     def run(self) -> None:
         try:
@@ -126,6 +154,7 @@ class _Commit:
         except BaseException as exc:
             self._fail(exc)
         finally:
+            self._end_journal()
             for fd, _ in self.old.values():
                 os.close(fd)
             self.folders.close()
@@ -134,19 +163,89 @@ class _Commit:
         changes, new_folders = self.plan.changes, set(self.plan.new_folders)
         for change in changes:
             self._check(change, new_folders)
-        # A file deleted to make room for a folder of the same name goes first.
+        if not changes:
+            return
+        # A file deleted to make room for a folder of the same name is first set aside.
         in_the_way = [c for c in changes if c.after is None and c.path in new_folders]
-        for change in in_the_way:
-            self._delete(change)
+        asides = [(c, temp_name(_split(c.path)[1])) for c in in_the_way]
+        staged = [(c, temp_name(_split(c.path)[1])) for c in changes if c.after is not None]
+        deleted = [c for c in changes if c.after is None and c not in in_the_way]
+        self._begin_journal(asides, staged)
+        for change, aside in asides:
+            self._set_aside(change, aside)
         for folder in self.plan.new_folders:
             self._mkdir(folder)
-        staged = [(change, self._write_temp(change)) for change in changes if change.after is not None]
+        for change, temp in staged:
+            self._write_temp(change, temp)
+        self._mark_journal(asides, staged, deleted)
         for change, temp in staged:
             self._put(change, temp)
-        for change in changes:
-            if change.after is None and change not in in_the_way:
-                self._delete(change)
+        for change in deleted:
+            self._delete(change)
         self._check_late_writes()
+        for change, aside in asides:  # the commit is complete: what was set aside goes
+            _quietly(self.disk.unlink, self._where(change)[0], aside)
+
+    # The journal.
+
+    def _begin_journal(
+        self, asides: list[tuple[FileChange, bytes]], staged: list[tuple[FileChange, bytes]]
+    ) -> None:
+        """Before the first change: what the commit may make that was not there."""
+        self.step = ("write the journal of the commit in", self.plan.name(self.root_real), ".")
+        prepared = [journal.record("aside", *_split(c.path), aside) for c, aside in asides]
+        prepared += [journal.record("folder", folder) for folder in self.plan.new_folders]
+        prepared += [journal.record("temp", os.path.dirname(c.path), temp) for c, temp in staged]
+        try:
+            root = self.folders.get(self.root_real)
+            journal.begin(self.disk, root, prepared)
+        except FolderChanged as exc:
+            raise ConcurrentChangeError(
+                f"The root folder changed on disk while the patch was being applied: "
+                f"the folder {exc.folder} {exc.why}"
+            ) from exc
+        except OSError as exc:
+            if exc.errno not in _NO_JOURNAL:
+                raise
+            return  # a root we may not write in (only folders below it): no journal, as before
+        self.journal = root
+
+    def _mark_journal(
+        self,
+        asides: list[tuple[FileChange, bytes]],
+        staged: list[tuple[FileChange, bytes]],
+        deleted: list[FileChange],
+    ) -> None:
+        """Every new content is written: from here a killed commit is finished, not undone."""
+        self.step = ("write the journal of the commit in", self.plan.name(self.root_real), ".")
+        steps = []
+        for change, temp in staged:
+            folder, name = _split(change.path)
+            if change.before is None:
+                steps.append(journal.record("link", folder, temp, name))
+            else:
+                steps.append(journal.record("replace", folder, temp, name, *self._identity_of(change)))
+        for change in deleted:
+            steps.append(journal.record("delete", *_split(change.path), *self._identity_of(change)))
+        for change, aside in asides:
+            steps.append(journal.record("drop", _split(change.path)[0], aside))
+        if self.journal is not None:
+            self.disk.append(self.journal, journal.JOURNAL, b"".join(steps) + journal.COMMIT)
+
+    def _identity_of(self, change: FileChange) -> tuple[int, int]:
+        """The (device, inode) of the file `change` replaces or deletes, as checked."""
+        if change.path in self.old:
+            info = self.old[change.path][1]
+        else:  # a symlink: not opened
+            fd, name = self._where(change)
+            info = os.stat(name, dir_fd=fd, follow_symlinks=False)
+        return info.st_dev, info.st_ino
+
+    def _end_journal(self) -> None:
+        """The commit is over (done, or undone in this process): the journal goes."""
+        if self.journal is not None:
+            _quietly(self.disk.unlink, self.journal, journal.JOURNAL)
+            self.journal = None
 
     # The steps.
 
@@ -205,6 +304,14 @@ class _Commit:
         self.disk.unlink(fd, name)
         self.undo.append((change.shown, lambda: self._restore(change)))
 
+    def _set_aside(self, change: FileChange, aside: bytes) -> None:
+        """Move a file in the way of a new folder to `aside` (removed once the commit is complete)."""
+        self.step = ("delete file", change.shown, change.relative)
+        fd, name = self._where(change)
+        self._recheck(change, fd, name)
+        self.disk.replace(fd, name, aside)
+        self.undo.append((change.shown, lambda: self.disk.replace(fd, aside, name)))
+
     def _mkdir(self, folder: str) -> None:
         shown, relative = self._name(folder), self._relative(folder)
         self.step = ("create parent directories for", shown, relative)
@@ -230,14 +337,13 @@ class _Commit:
 
         self.undo.append((shown, remove))
 
-    def _write_temp(self, change: FileChange) -> bytes:
+    def _write_temp(self, change: FileChange, temp: bytes) -> None:
         self.step = ("write file", change.shown, change.relative)
         after = change.after
         assert after is not None
-        fd, name = self._where(change)
-        temp = self.disk.write_temp(fd, name, after.data, after.mode, after.owner)
+        fd, _ = self._where(change)
+        self.disk.write_temp(fd, temp, after.data, after.mode, after.owner)
         self.temps.append((fd, temp))
-        return temp
 
     def _put(self, change: FileChange, temp: bytes) -> None:
         self.step = ("write file", change.shown, change.relative)
@@ -284,7 +390,7 @@ class _Commit:
             old, _ = self.old[change.path]
             info = os.fstat(old)
             data, mode, owner = _read_all(old), stat.S_IMODE(info.st_mode), (info.st_uid, info.st_gid)
-        temp = self.disk.write_temp(fd, name, data, mode, owner)
+        temp = self.disk.write_temp(fd, temp_name(name), data, mode, owner)
         try:
             self.disk.replace(fd, temp, name)
         except BaseException:

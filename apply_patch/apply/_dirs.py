@@ -1,9 +1,11 @@
 """Folders opened one name at a time from `/`, never through a symlink.
 
-The commit names every file it touches as (folder descriptor, name): a folder
-on the way that was swapped for a symlink, or for a file, after planning
-cannot redirect a write; it is a `ConcurrentChangeError`, reported by the
-caller with the folder's name. This module only opens and closes descriptors.
+The commit names every file it touches as (folder descriptor, name), and so
+do the reads that show content (the plan, `view`, listings): a folder on the
+way that was swapped for a symlink, or for a file, after the path was
+resolved cannot redirect a write or a read; it is a `ConcurrentChangeError`,
+reported by the caller with the folder's name. This module only opens and
+closes descriptors.
 """
 
 import errno
@@ -21,12 +23,17 @@ _FLAGS: int = (
 
 
 class FolderChanged(Exception):
-    """`folder` is no longer the real folder the plan saw: `why` says what it is now."""
+    """`folder` is no longer the real folder the plan saw: `why` says what it is now.
 
-    def __init__(self, folder: str, why: str) -> None:
-        super().__init__(f"the folder {folder} {why}")
+    `what` is "folder", or "file" for the last name of a path read without
+    following a symlink (`why`: "is now a symlink").
+    """
+
+    def __init__(self, folder: str, why: str, what: str = "folder") -> None:
+        super().__init__(f"the {what} {folder} {why}")
         self.folder = folder
         self.why = why
+        self.what = what
 
 
 class Folders:
@@ -34,6 +41,12 @@ class Folders:
 
     def __init__(self) -> None:
         self._fds: dict[str, int] = {}
+
+    def __enter__(self) -> "Folders":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def get(self, folder: str) -> int:
         """The descriptor of `folder`, opened from its parent's; FolderChanged if it cannot be."""

@@ -3,19 +3,39 @@
 It is also the door to the disk: a `DiskTree` is made before any folder is read
 or written, so it is where a system that cannot keep the commit's guarantees is
 refused (`check_platform`).
+
+Every read that can show content (a file's bytes for the plan and its
+messages, `view`, a folder's listing) goes through the walk the commit
+writes through (`_dirs`): each folder opened from `/` one name at a time
+with `O_NOFOLLOW | O_DIRECTORY`, the file opened relative to its folder with
+`O_NOFOLLOW`. The paths read here had their symlinks resolved (and were
+confined to the root) when they were resolved; a symlink met now was swapped
+in since, and is a `FolderChanged`, never followed: content from outside the
+root cannot appear, whatever renames race with the read.
 """
 
+import errno
 import os
 import signal
 import stat
 
 from .._errors import PatchIOError
+from ._dirs import FolderChanged, Folders
 from ._paths import Location, Resolver, check_name
 from .._policy import Policy
 from ._tree import FileState, Kind, State, Tree
 
 
 _NOT_WALKED = (".git", ".hg", ".svn")  # version control data: never a file a patch means
+# The largest file the plan reads whole (an edit holds it in memory several times over:
+# bytes, text, lines); a larger one is refused before it is read. `view` streams instead.
+MAX_FILE_BYTES = 256 * 1024 * 1024
+# POSIX flags, read with a default so that the module imports where they are missing
+# (Windows), where nothing is read before `check_platform` refuses.
+_NOFOLLOW_CLOEXEC: int = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _NOFOLLOW_CLOEXEC
+_LIST = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW_CLOEXEC
+_LISTED = 100_000  # names of one folder read for a listing, at most (they are sorted)
 
 
 def missing_calls() -> list[str]:
@@ -63,6 +83,7 @@ class DiskTree(Tree):
         if not os.path.isdir(root):
             raise PatchIOError(f"The root folder {os.path.abspath(root)} does not exist", path=root)
         self.policy = policy
+        self.unshown = {}
         self._resolver = Resolver(root, policy, workdir)
 
     @property
@@ -76,7 +97,9 @@ class DiskTree(Tree):
         found: list[str] = []
         seen = 0
         root = self._resolver.root_shown
-        for folder, folders, names in os.walk(root):
+        # fwalk, not walk: folders are descended through descriptors, never through a
+        # symlink swapped in meanwhile (the names listed stay those of the root's files).
+        for folder, folders, names, _ in os.fwalk(root):
             folders[:] = sorted(f for f in folders if f not in _NOT_WALKED)
             for name in sorted(names):
                 seen += 1
@@ -117,28 +140,182 @@ class DiskTree(Tree):
             return False
         return same and not listed
 
+    def open_file(self, key: str) -> tuple[int, os.stat_result] | Kind | None:
+        """For reading a file in parts (`view`): the regular file at `key`, open, and its status.
+
+        The caller closes the descriptor. Otherwise what is there (a folder, a
+        special file; None: nothing); FolderChanged when a symlink was swapped
+        in on the way, OSError when it cannot be read.
+        """
+        with Folders() as folders:
+            place = _walk_to(folders, key)
+            if place is None:
+                return None
+            opened = _open(*place, key, follow=True)
+        if isinstance(opened, tuple) and not stat.S_ISREG(opened[1].st_mode):
+            os.close(opened[0])
+            return Kind.SPECIAL
+        assert not isinstance(opened, FileState)
+        return opened
+
+    def listing(self, key: str, depth: int, budget: int) -> tuple[list[str], bool, int]:
+        """The files and folders under the folder `key`, `depth` levels deep, for `view`.
+
+        Names starting with a dot are left out (and counted); a folder's name
+        ends with `/` (a symlink to one does not, and is not entered). Read
+        through folder descriptors, never through a symlink. Stops once the
+        names take more than `budget` characters: (the names, whether all were
+        listed, how many hidden names were left out in the folders read).
+        """
+        with Folders() as folders:
+            place = _walk_to(folders, key)
+            if place is None:
+                return [], True, 0
+            try:
+                fd = os.open(place[1], _LIST, dir_fd=place[0]) if place[1] else os.open("/", _LIST)
+            except OSError:
+                return [], True, 0
+        listed = _Listing(budget)
+        try:
+            listed.walk(fd, "", depth)
+        finally:
+            os.close(fd)
+        return listed.entries, listed.complete, listed.hidden
+
+
+class _Listing:
+    """The names of a listing, within a budget of characters."""
+
+    def __init__(self, budget: int) -> None:
+        self.entries: list[str] = []
+        self.complete = True
+        self.hidden = 0  # names starting with a dot, left out
+        self._left = budget
+
+    def walk(self, fd: int, prefix: str, depth: int) -> None:
+        for name, is_folder in _names(fd, self):
+            entry = prefix + name + ("/" if is_folder else "")
+            self._left -= len(entry) + 1
+            if self._left < 0:
+                self.complete = False
+                return
+            self.entries.append(entry)
+            if is_folder and depth > 1:
+                self._enter(fd, name, prefix + name + "/", depth - 1)
+            if not self.complete:
+                return
+
+    def _enter(self, parent: int, name: str, prefix: str, depth: int) -> None:
+        try:
+            fd = os.open(name, _LIST, dir_fd=parent)
+        except OSError:  # gone, not readable, or a symlink now: not entered
+            return
+        try:
+            self.walk(fd, prefix, depth)
+        finally:
+            os.close(fd)
+
+
+def _names(fd: int, listing: _Listing) -> list[tuple[str, bool]]:
+    """The folder's names (hidden ones left out, counted in `listing`), sorted, each with
+    whether it is a folder."""
+    found: list[tuple[str, bool]] = []
+    try:
+        with os.scandir(fd) as entries:
+            for entry in entries:
+                if len(found) == _LISTED:
+                    listing.complete = False
+                    break
+                if entry.name.startswith("."):
+                    listing.hidden += 1
+                else:
+                    found.append((entry.name, entry.is_dir(follow_symlinks=False)))
+    except OSError:
+        return []
+    return sorted(found)
+
 
 def read_entry(path: str, *, follow: bool) -> State:
     """What is at `path`: a file's bytes and mode, a symlink's target (when not
-    following it), a folder or a special file, or None; OSError if unreadable."""
+    following it), a folder or a special file, or None; OSError if unreadable.
+
+    `path` had its symlinks resolved: it is read through folder descriptors
+    (see the module), and a symlink met on the way (or as the file itself,
+    when `follow`) is a FolderChanged. A file larger than MAX_FILE_BYTES is
+    an OSError (EFBIG) before it is read.
+    """
+    with Folders() as folders:
+        place = _walk_to(folders, path)
+        if place is None:
+            return None
+        opened = _open(*place, path, follow=follow)
+        if not isinstance(opened, tuple):
+            return opened
+        fd, info = opened
+        try:
+            if not stat.S_ISREG(info.st_mode):  # swapped since the first look
+                return Kind.SPECIAL
+            if info.st_size > MAX_FILE_BYTES:
+                raise OSError(errno.EFBIG, _too_large(info.st_size))
+            data = _read_all(fd, info.st_size)
+        finally:
+            os.close(fd)
+        mode = stat.S_IMODE(info.st_mode)
+        read_only = not mode & 0o222 or not os.access(place[1], os.W_OK, dir_fd=place[0])
+    return FileState(data, mode, owner=(info.st_uid, info.st_gid), read_only=read_only, info=info)
+
+
+def _walk_to(folders: Folders, path: str) -> tuple[int, str] | None:
+    """The descriptor of `path`'s folder and its last name; None when a folder on
+    the way is missing or not a folder (nothing is at `path`). FolderChanged when
+    one is a symlink: it was swapped in after `path` was resolved."""
     try:
-        info = os.stat(path) if follow else os.lstat(path)
+        return folders.get(os.path.dirname(path)), os.path.basename(path)
+    except FolderChanged as exc:
+        if exc.why == "is now a symlink":
+            raise
+        return None
+
+
+def _open(folder: int, name: str, path: str, *, follow: bool) -> tuple[int, os.stat_result] | State:
+    """The entry `name` of `folder`: a regular file opened (with its status, the
+    open file's), or the state of anything else (a symlink's target when not `follow`)."""
+    try:
+        info = os.stat(name, dir_fd=folder, follow_symlinks=False)
     except (FileNotFoundError, NotADirectoryError):
         return None
     if stat.S_ISLNK(info.st_mode):
-        return FileState(os.fsencode(os.readlink(path)), is_link=True, info=info)
+        if follow:
+            raise FolderChanged(path, "is now a symlink", "file")
+        return FileState(os.fsencode(os.readlink(name, dir_fd=folder)), is_link=True, info=info)
     if stat.S_ISDIR(info.st_mode):
         return Kind.FOLDER
     if not stat.S_ISREG(info.st_mode):  # never open a FIFO or a device
         return Kind.SPECIAL
-    # The status of the open file, not of the path: the bytes and the identity
+    try:
+        fd = os.open(name, _READ, dir_fd=folder)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # a symlink since the first look
+            raise FolderChanged(path, "is now a symlink", "file") from exc
+        raise
+    # The status of the open file, not of the name: the bytes and the identity
     # the commit checks again are those of one and the same file.
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
-    with open(os.open(path, flags), "rb") as file:
-        info = os.fstat(file.fileno())
-        if not stat.S_ISREG(info.st_mode):  # swapped since the stat above
-            return Kind.SPECIAL
-        data = file.read()
-    mode = stat.S_IMODE(info.st_mode)
-    read_only = not mode & 0o222 or not os.access(path, os.W_OK)
-    return FileState(data, mode, owner=(info.st_uid, info.st_gid), read_only=read_only, info=info)
+    return fd, os.fstat(fd)
+
+
+def _read_all(fd: int, size: int) -> bytes:
+    chunks, offset = [], 0
+    while chunk := os.pread(fd, max(size - offset, 0) + 65536, offset):
+        chunks.append(chunk)
+        offset += len(chunk)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _too_large(size: int) -> str:
+    mib = 1024 * 1024
+    return (
+        f"it is {size / mib:.0f} MiB, more than the {MAX_FILE_BYTES // mib} MiB an edit "
+        "may hold (view it in parts with a line range)"
+    )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import posixpath
 
 from .._errors import FilePolicyError
-from ._paths import Location, refuse_windows_absolute
+from ._paths import Location, check_path, refuse_windows_absolute
 from .._policy import DEFAULT, Policy
 from ._tree import FileState, Kind, State, Tree
 
@@ -30,6 +30,7 @@ class MemoryTree(Tree):
     ) -> None:
         self.policy = policy
         self.workdir = workdir
+        self.unshown = {}
         self.files = {normalise(path): data for path, data in files.items()}
         self._folders = {""}
         for path in self.files:
@@ -37,6 +38,8 @@ class MemoryTree(Tree):
                 self._folders.add(path)
 
     def resolve(self, written: str, *, follow_leaf: bool = True, line: int | None = None) -> Location:
+        if written:
+            check_path(written, line)  # as on disk: InputError for what cannot be a path
         key = normalise(
             written if self.workdir is None else posixpath.join(self.workdir, written), line=line
         )

@@ -20,6 +20,7 @@ class OverlayTree(Tree):
 
     def __init__(self, below: Tree, plans: list[Plan]) -> None:
         self.policy = below.policy
+        self.unshown = below.unshown
         self._below = below
         self._files: dict[str, FileState | None] = {}
         self._folders: set[str] = set()

@@ -14,10 +14,16 @@ from __future__ import annotations
 import os
 from .._dataclass import dataclass
 
-from .._errors import FilePolicyError, PatchIOError, os_reason
+from .._errors import FilePolicyError, InputError, PatchIOError, escaped, os_reason
 from .._policy import Policy
 
 VCS_FOLDERS = frozenset({".git", ".hg", ".svn"})
+PATH_BYTES = 4096  # PATH_MAX: no longer path can be opened on Linux (1024 on macOS)
+NAME_BYTES = 255  # NAME_MAX, of each name in a path
+# Characters no path of a patch may hold: they would lie on a terminal (ESC, CSI) or make
+# one line of a summary look like two (line breaks); lone surrogates are not text.
+_UNUSABLE = "[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]"
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 def is_windows_absolute(path: str) -> bool:
@@ -96,9 +102,11 @@ class Resolver:
         return f" {self.root_shown}" if self._absolute else ""
 
     def resolve(self, written: str, *, follow_leaf: bool = True, line: int | None = None) -> Location:
-        """The location of `written` (at patch `line`); FilePolicyError if it may not be touched."""
-        if not written or "\0" in written:
+        """The location of `written` (at patch `line`); FilePolicyError if it may not be touched,
+        InputError if it cannot be a path (`check_path`)."""
+        if not written:
             raise FilePolicyError(f"Invalid path {written!r}", path=written, patch_line=line)
+        check_path(written, line)
         refuse_windows_absolute(written, line=line)
         shown = os.path.normpath(os.path.join(self.base, written))
         try:
@@ -175,6 +183,40 @@ class Resolver:
                     path=written,
                     patch_line=line,
                 )
+
+
+def check_path(written: str, line: int | None = None) -> None:
+    """A path the engine can take, or InputError (one line, the path escaped).
+
+    Refused whatever the policy: a control character or a line break (on a
+    terminal or in a summary they lie about names), a lone surrogate (not
+    text), more than PATH_BYTES bytes or a name of more than NAME_BYTES. Every
+    path of every edit format is checked here, before it is resolved: so the
+    time to resolve one is bounded too.
+    """
+    import re  # already loaded by the console script
+
+    bad = re.search(_UNUSABLE, written)
+    shown = escaped(written[:200]) + ("..." if len(written) > 200 else "")
+    if bad is not None:
+        char = bad.group()
+        what = (
+            "a line break" if char in _LINE_BREAKS
+            else "a lone surrogate, which is not text" if "\ud800" <= char <= "\udfff"
+            else "a control character"
+        )  # fmt: skip
+        raise InputError(
+            f"A path cannot hold {what} (U+{ord(char):04X}): '{shown}'", path=shown, patch_line=line
+        )
+    size = len(written.encode("utf-8"))
+    longest = max(len(name.encode("utf-8")) for name in written.split("/"))
+    if size > PATH_BYTES or longest > NAME_BYTES:
+        raise InputError(
+            f"A path is too long: '{shown}' ({size} bytes; at most {PATH_BYTES}, and {NAME_BYTES} "
+            "for each name)",
+            path=shown,
+            patch_line=line,
+        )
 
 
 def check_name(path: str, what: str) -> None:

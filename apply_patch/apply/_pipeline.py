@@ -4,16 +4,23 @@ from __future__ import annotations
 
 import os
 
-from ._commit import commit
+from ._commit import commit, recover
 from .._dataclass import dataclass
 from ._disk_tree import DiskTree
 from ._gc import PausedCollector
 from ._lock import RootLock
-from .._errors import PatchSyntaxError
+from .._errors import InputError, PatchError, PatchIOError, PatchSyntaxError, check_text, escaped
 from ..format import Patch, parse_patch
 from ._plan import FileChange, Plan, file_pairs, make_plan, OperationResult
 from .._policy import DEFAULT, Policy, policy_of
-from ._report import DRY_RUN_HEADER, SUCCESS_HEADER, summary, unified_diff, warnings_text
+from ._report import (
+    DRY_RUN_HEADER,
+    SUCCESS_HEADER,
+    summary,
+    unified_diff,
+    warnings_text,
+    without_content,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
@@ -163,30 +170,85 @@ class Replay:
         self, plan_in: Callable[[Tree], Plan], workdir: str, notes: tuple[str, ...] = ()
     ) -> ApplyResult:
         tree = self.tree(workdir)
-        plan = _plan(plan_in, tree, commit_it=not self.dry_run)
+        plan, recovered = _plan(plan_in, tree, commit_it=not self.dry_run)
         self._planned.append(plan)
-        return _result(plan, self.dry_run, notes)
+        return _result(plan, self.dry_run, notes, recovered)
 
 
-def _plan(plan_in: Callable[[Tree], Plan], tree: Tree, *, commit_it: bool) -> Plan:
-    with PausedCollector():  # the collector would walk large files' lines again and again
-        if not commit_it:
-            return plan_in(tree)
-        with RootLock(tree.root):  # cooperating writers take turns: each plans what the last left
-            plan = plan_in(tree)
-            commit(plan)
-    return plan
+def _plan(plan_in: Callable[[Tree], Plan], tree: Tree, *, commit_it: bool) -> tuple[Plan, str | None]:
+    """Plan (and commit) with `plan_in`; every failure a PatchError (see `_boundary`).
+
+    Before planning a commit, a commit under the root that was killed is
+    finished or undone (`_commit.recover`): what was done, or None.
+    """
+    with _boundary():
+        return _planned(plan_in, tree, commit_it=commit_it)
 
 
-def _result(plan: Plan, dry_run: bool, notes: tuple[str, ...] = ()) -> ApplyResult:
+def _planned(
+    plan_in: Callable[[Tree], Plan], tree: Tree, *, commit_it: bool
+) -> tuple[Plan, str | None]:
+    recovered = None
+    try:
+        with PausedCollector():  # the collector would walk large files' lines again and again
+            if not commit_it:
+                return plan_in(tree), None
+            with RootLock(tree.root):  # cooperating writers take turns: each plans what the last left
+                recovered = recover(tree.root)
+                plan = plan_in(tree)
+                commit(plan)
+    except PatchError as error:
+        without_content(error, tree.unshown)
+        if recovered is not None:
+            error.hints = (*error.hints, f"Before this patch, {recovered}.")
+        raise
+    return plan, recovered
+
+
+class _boundary:
+    """What escapes a public call is a PatchError: files too large for the memory there
+    is, text no encoder takes (a lone surrogate in a caller's own objects) become one.
+
+    The commit undoes itself on any exception, so nothing changed either way.
+    (A class, not `contextlib`: start-up time.)
+    """
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        if isinstance(exc, MemoryError):
+            raise PatchIOError(
+                "Not enough memory to apply the patch: the files it reads are too large"
+            ) from None
+        if isinstance(exc, UnicodeEncodeError):
+            raise InputError(
+                f"The input is not valid Unicode text: U+{ord(exc.object[exc.start]):04X} is a "
+                "lone surrogate"
+            ) from None
+
+
+def _result(
+    plan: Plan, dry_run: bool, notes: tuple[str, ...] = (), recovered: str | None = None
+) -> ApplyResult:
     header = DRY_RUN_HEADER if dry_run else SUCCESS_HEADER
     return ApplyResult(
         summary(plan.operations, header=header),
         plan.operations,
         plan.changes,
-        (*_input_warnings(notes), *plan.warnings),
+        (*_recovery_warnings(recovered), *_input_warnings(notes), *plan.warnings),
         dry_run,
     )
+
+
+def _recovery_warnings(recovered: str | None) -> tuple[PatchWarning, ...]:
+    """A warning saying that a killed commit was finished or undone before this patch."""
+    if recovered is None:
+        return ()
+    from ._doubts import PatchWarning
+
+    message = f"Before this patch, {recovered}."
+    return (PatchWarning("recovered", None, None, None, None, (), message),)
 
 
 def _parsed(text: str, folders: tuple[str, ...]) -> Patch:
@@ -241,9 +303,9 @@ def apply_to_mapping(
     from ._memory_tree import MemoryTree, normalise  # not on the executable's way
 
     chosen = policy_of(policy, options)
-    with PausedCollector():
+    with _boundary(), PausedCollector():
         patch = text if isinstance(text, Patch) else _parsed(text, ())
-        files_in = {path: _as_bytes(content) for path, content in files.items()}
+        files_in = {path: _as_bytes(path, content) for path, content in files.items()}
         tree = MemoryTree(files_in, chosen, patch.workdir)
         plan = make_plan(patch, tree)
     binary = {normalise(path) for path, content in files.items() if isinstance(content, bytes)}
@@ -260,5 +322,8 @@ def apply_to_mapping(
     }
 
 
-def _as_bytes(content: str | bytes) -> bytes:
-    return content.encode("utf-8") if isinstance(content, str) else content
+def _as_bytes(path: str, content: str | bytes) -> bytes:
+    if isinstance(content, bytes):
+        return content
+    check_text(content, f"The content of {escaped(path)}")
+    return content.encode("utf-8")

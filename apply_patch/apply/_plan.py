@@ -14,7 +14,18 @@ import os
 from .._dataclass import dataclass
 
 from ._doubts import PatchWarning
-from .._errors import EmptyPatchError, FilePolicyError, PatchError, PatchIOError, os_reason
+from .._errors import (
+    ConcurrentChangeError,
+    EmptyPatchError,
+    FilePolicyError,
+    PatchError,
+    PatchIOError,
+    check_text,
+    escaped,
+    os_reason,
+)
+from ._dirs import FolderChanged
+from ._journal import JOURNAL
 from ._locate import Placement, update_lines
 from ..format import AddFile, DeleteFile, Patch, UpdateFile
 from ._paths import Location
@@ -150,11 +161,13 @@ def _syntax_warnings(
     changes: Sequence[FileChange], results: Sequence[OperationResult], refuse: bool
 ) -> tuple[PatchWarning, ...]:
     """The syntax check of every changed text file (`_syntax`); raises when `refuse` and
-    it found errors. A moved file is compared with its content before the move."""
+    it found errors. A moved file is compared with its content before the move; a file
+    whose content may not be shown (`FileState.hidden`) is not checked: its lines would be."""
     files = [
         (new.relative, None if old.before is None or old.before.is_link else old.before.data, new.after.data)
         for old, new in file_pairs(changes, results)
         if new.after is not None and not new.after.is_link and new.after != old.before
+        and not (old.before is not None and old.before.hidden)
     ]
     if not files:
         return ()
@@ -177,7 +190,11 @@ class _Overlay:
         self.folders: set[str] = set()  # folders the patch creates
 
     def look(self, key: str, where: Location, failure: str, *, follow: bool = True) -> State:
-        """The state of `key` now; read on first sight. `failure` prefixes errors."""
+        """The state of `key` now; read on first sight. `failure` prefixes errors.
+
+        A file whose content may not be shown (`_tree.hidden`) is noted in the
+        tree's `unshown`: messages about it quote none of its lines.
+        """
         if key in self.current:
             return self.current[key]
         if key in self.folders:
@@ -190,6 +207,14 @@ class _Overlay:
                 path=where.relative,
                 errno=exc.errno,
             ) from exc
+        except FolderChanged as exc:  # a symlink swapped in since the path was resolved
+            raise ConcurrentChangeError(
+                f"{where.shown} changed on disk while the patch was being read: "
+                f"the {exc.what} {self.tree.name(exc.folder)} {exc.why}",
+                path=where.relative,
+            ) from exc
+        if isinstance(state, FileState) and state.hidden:
+            self.tree.unshown[where.relative] = state.links
         self.original[key] = self.current[key] = state
         self.names[key] = where
         return state
@@ -252,7 +277,22 @@ class Planner:
         self.warnings: list[PatchWarning] = []
 
     def _resolve(self, path: str, line: int, *, follow_leaf: bool = True) -> Location:
-        return self.tree.resolve(path, follow_leaf=follow_leaf, line=line)
+        """The location of the file `path` (at patch `line`); every operation names a file."""
+        if path.endswith(("/", os.sep)):  # resolving would drop the slash: never a file
+            raise FilePolicyError(
+                f"Path '{escaped(path)}' ends with '/': it names a folder, and a file is needed",
+                path=escaped(path),
+                patch_line=line,
+            )
+        where = self.tree.resolve(path, follow_leaf=follow_leaf, line=line)
+        if _JOURNAL_NAME in (os.path.basename(where.target), os.path.basename(where.entry)):
+            # The next run acts on what a journal says: no edit may make one (through a symlink neither).
+            raise FilePolicyError(
+                f"Path '{escaped(path)}' is the commit journal's name, which no patch may touch",
+                path=escaped(path),
+                patch_line=line,
+            )
+        return where
 
     def add(self, op: AddFile) -> OperationResult:
         where = self._resolve(op.path, op.line)
@@ -265,7 +305,7 @@ class Planner:
                 patch_line=op.line,
             )
         ending = "\r\n" if self.policy.line_endings == "crlf" else "\n"
-        data = op.text(ending, force=self.policy.line_endings != "keep").encode("utf-8")
+        data = _encoded(op.text(ending, force=self.policy.line_endings != "keep"), "strict", where, op.line)
         mode = existing.mode if existing is not None else None
         owner = existing.owner if existing is not None else None
         self.overlay.put(where.target, FileState(data, mode, owner=owner))
@@ -384,6 +424,9 @@ class Planner:
         return destination
 
 
+_JOURNAL_NAME = os.fsdecode(JOURNAL)
+
+
 def _count_lines(data: bytes) -> int:
     return data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
 
@@ -424,9 +467,22 @@ def decode_file(data: bytes, where: Location, policy: Policy, line: int) -> Text
 
 
 def encode_file(text: TextFile, policy: Policy) -> bytes:
-    """A file's text → its bytes, BOM kept, non-UTF-8 bytes restored when the policy preserves them."""
+    """A file's text → its bytes, BOM kept, non-UTF-8 bytes restored when the policy preserves them.
+
+    InputError when the text holds a lone surrogate (from an edit built by a caller).
+    """
     errors = "surrogateescape" if policy.non_utf8 == "preserve" else "strict"
-    return text.to_text(bom=text.bom).encode("utf-8", errors)
+    return _encoded(text.to_text(bom=text.bom), errors)
+
+
+def _encoded(text: str, errors: str, where: Location | None = None, line: int | None = None) -> bytes:
+    """`text` as UTF-8 (`errors` as `str.encode`); InputError if it cannot be."""
+    try:
+        return text.encode("utf-8", errors)
+    except UnicodeEncodeError:
+        named = "The new text" if where is None else f"The new text of {where.shown}"
+        check_text(text, named, line=line)
+        raise  # not reached: check_text raised
 
 
 def _new_folders(changes: tuple[FileChange, ...], tree: Tree) -> tuple[str, ...]:

@@ -8,7 +8,7 @@ from ._textfile import split_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
     from typing import Any, Final
 
     from ._doubts import PatchWarning
@@ -23,6 +23,9 @@ _OPERATION_NAMES: Final = {"A": "add", "M": "update", "D": "delete"}
 # The version of the `--json` objects (docs/cli.md): raised when a field is removed or
 # changes meaning, not when one is added.
 SCHEMA: Final = 1
+# What one answer to a model may hold by default (about 12,500 tokens): `view`, and every
+# text the model-facing surfaces return (`TextEditor`, `openai_agents.Editor`, `serve`).
+MAX_CHARACTERS: Final = 50_000
 
 
 def summary(operations: Iterable[OperationResult], *, header: str = SUCCESS_HEADER) -> str:
@@ -44,6 +47,20 @@ def failure(error: PatchError, *, dry_run: bool = False) -> str:
     return f"{error}\n{DRY_RUN_FAILED if dry_run else NOTHING_CHANGED}\n"
 
 
+def bounded(text: str, limit: int | None) -> str:
+    """`text`, or (longer than `limit` characters) its lines that fit and a note of how many did not.
+
+    Cut at a line end; when not even the first line fits, its beginning is kept.
+    """
+    if limit is None or len(text) <= limit:
+        return text
+    cut = text[:limit]
+    if "\n" in cut:
+        cut = cut[: cut.rindex("\n")]
+    left = text.count("\n", len(cut)) + (0 if "\n" in text[: len(cut) + 1] else 1)
+    return f"{cut}\n[Truncated at {limit} characters: {left} more line{'' if left == 1 else 's'}.]"
+
+
 def warnings_text(warnings: Iterable[PatchWarning]) -> str:
     """One `warning:` line per doubt, for stderr."""
     return "".join(f"warning: {w.message}\n" for w in warnings)
@@ -62,12 +79,9 @@ def _file_diff(
 ) -> str:
     old_label = "/dev/null" if before is None else f"a/{old_name}"
     new_label = "/dev/null" if after is None else f"b/{new_name}"
-    if before is not None and before.links > 1:
+    if before is not None and before.hidden:
         # Its other names may be outside the root: what it holds is not ours to show.
-        return (
-            f"Files {old_label} and {new_label} differ ({old_name} has {before.links} "
-            "hard links: its content is not shown)\n"
-        )
+        return f"Files {old_label} and {new_label} differ ({not_shown(old_name, before.links)})\n"
     old, new = _diff_lines(before), _diff_lines(after)
     if old is None or new is None:
         return f"Binary files {old_label} and {new_label} differ\n"
@@ -80,6 +94,27 @@ def _file_diff(
         line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n"
         for line in lines
     )
+
+
+def not_shown(name: str, links: int) -> str:
+    """Why the content of `name` is not shown (`_tree.hidden`): the one wording of every surface."""
+    return f"{name} has {links} hard links and another owner: its content is not shown"
+
+
+def without_content(error: PatchError, unshown: Mapping[str, int]) -> None:
+    """Make `error` quote no line of a file whose content may not be shown (`_tree.hidden`).
+
+    The details and hints of an error about such a file quote its lines (the
+    closest region, what differs): they give way to one line saying why.
+    The message itself quotes only the patch (what was looked for).
+    """
+    links = unshown.get(error.path) if error.path is not None else None
+    if links is None:
+        return
+    error.details = (not_shown(error.path or "", links) + ".",)
+    error.hints = ()
+    if getattr(error, "closest", None) is not None:
+        error.closest = None  # type: ignore[attr-defined]
 
 
 def _diff_lines(state: FileState | None) -> list[str] | None:

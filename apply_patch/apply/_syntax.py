@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .._dataclass import dataclass
 from ._doubts import PatchWarning
-from .._errors import CodeSyntaxError
+from .._errors import CodeSyntaxError, escaped
 from ._grammars import deadline_ms, grammar_of, parse
 from ._languages import GRAMMARS, language_of
 
@@ -49,7 +49,7 @@ class SyntaxFinding:
     @property
     def message(self) -> str:
         """The finding as a model reads it: where, what, then the lines."""
-        head = f"{self.path}:{self.line}: the file no longer parses as {self.language}: {self.what}"
+        head = f"{escaped(self.path)}:{self.line}: the file no longer parses as {self.language}: {escaped(self.what)}"
         return "\n".join((head, *self.snippet))
 
 
@@ -239,6 +239,6 @@ def _snippet(lines: Sequence[bytes], row: int) -> tuple[str, ...]:
     width = len(str(last + 1))
     return tuple(
         f"{'>' if n == row else ' '} {n + 1:>{width}} | "
-        + lines[n].decode("utf-8", "replace").rstrip("\r")
+        + escaped(lines[n].decode("utf-8", "replace").rstrip("\r"), keep="\t")
         for n in range(first, last + 1)
     )

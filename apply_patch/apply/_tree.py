@@ -7,13 +7,12 @@ in-memory mapping of path → content (`_memory_tree`). Neither writes.
 from __future__ import annotations
 
 import enum
+import os
 
 from .._dataclass import dataclass, field
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import os
-
     from ._paths import Location
     from .._policy import Policy
 
@@ -41,6 +40,22 @@ class FileState:
         """How many names the file has (1 when unknown)."""
         return 1 if self.info is None else self.info.st_nlink
 
+    @property
+    def hidden(self) -> bool:
+        """Whether its content may not be shown (`hidden`)."""
+        return self.info is not None and hidden(self.info)
+
+
+def hidden(info: os.stat_result) -> bool:
+    """The one hard-link rule of every place that shows content (`view`, diffs, messages).
+
+    A file with more than one name whose owner is not the user running the
+    engine is not shown: its other names may be outside the root, where the
+    user may not read it. The user's own hard-linked files (pnpm stores,
+    `cp -al` trees, Nix) stay usable: the user can read them anyway.
+    """
+    return info.st_nlink > 1 and info.st_uid != os.geteuid()
+
 
 class Kind(enum.Enum):
     """What a path is when it is not a regular file or a symlink."""
@@ -60,6 +75,9 @@ class Tree:
     """
 
     policy: Policy
+    # Files read whose content may not be shown (`hidden`): their name in messages
+    # (relative, as errors carry it) → their number of hard links.
+    unshown: dict[str, int]
 
     @property
     def root(self) -> str:

@@ -42,25 +42,30 @@ def main(argv: Sequence[str]) -> int:
     except PatchError as error:  # not expected: every call's failure is in its output
         sys.stderr.write(f"apply_patch calls: {error}\n")
         return 2
-    text = json.dumps(outputs, indent=2, ensure_ascii=False) + "\n"
-    # A lone surrogate (a JSON input may hold one) becomes its JSON escape, `\udc80`.
+    # A lone surrogate (a JSON input may hold one) becomes its JSON escape, `\udc80`;
+    # C1 controls too (they drive a terminal).
+    text = _options.json_safe(json.dumps(outputs, indent=2, ensure_ascii=False)) + "\n"
     _output.write_bytes(text.encode("utf-8", "backslashreplace"))
     return 0 if all(output["status"] == "completed" for output in outputs) else 1
 
 
 def read_items(text: str) -> list[Any]:
-    """The Responses items in `text` (see the module's docstring); ValueError if it is not JSON."""
+    """The Responses items in `text` (see the module's docstring); ValueError if it is not JSON,
+    or nested deeper than the decoder goes (a clear one-line error, never RecursionError)."""
     try:
-        values = [json.loads(text)]
+        values = [_loaded(text)]
+    except _TooDeep as error:
+        raise ValueError(f"the input {error}") from None
     except ValueError:
         lines = [line for line in text.splitlines() if line.strip()]
         values = []
         for number, line in enumerate(lines, 1):
             try:
-                values.append(json.loads(line))
-            except ValueError:
+                values.append(_loaded(line))
+            except ValueError as error:
+                why = str(error) if isinstance(error, _TooDeep) else "is not JSON"
                 raise ValueError(
-                    f"the input is neither JSON nor JSON lines (line {number} is not JSON)"
+                    f"the input is neither JSON nor JSON lines (line {number} {why})"
                 ) from None
     items: list[Any] = []
     for value in values:
@@ -68,6 +73,20 @@ def read_items(text: str) -> list[Any]:
             value = value["output"]  # a whole Response
         items.extend(value if isinstance(value, list) else [value])
     return items
+
+
+class _TooDeep(ValueError):
+    """JSON nested deeper than the decoder goes."""
+
+
+def _loaded(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise _TooDeep(
+            f"is nested too deep: more than {sys.getrecursionlimit()} arrays or objects "
+            "one inside the other"
+        ) from None
 
 
 def _read(file: str | None) -> str:

@@ -18,7 +18,7 @@ from ..apply import (
     result_json,
     warnings_text,
 )
-from .._errors import PatchError, os_reason
+from .._errors import InputError, PatchError, escaped, os_reason
 from . import _options, _output
 
 TYPE_CHECKING = False
@@ -83,12 +83,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Never a traceback: Ctrl-C before the commit ends with nothing changed
     (exit 130); any unexpected error is one line and exit 1 (nothing changed:
-    the commit undoes itself on any exception). A signal held during a
-    commit is honoured once the summary is printed (`_signals`). A reader of
+    the commit undoes itself on any exception). SIGINT, SIGTERM and SIGHUP
+    during a commit wait for its end, and are honoured once the summary is
+    printed (`apply._signals`); the handlers are put back on return. A reader of
     stdout that goes away (`| head`) changes nothing: the rest of the output
     is dropped quietly and the exit code is what it would have been (`_output`).
     """
-    _signals.defer()
+    _signals.install(defer=True)
+    try:
+        return _guarded(argv)
+    finally:
+        _signals.uninstall()
+
+
+def _guarded(argv: Sequence[str] | None) -> int:
     try:
         code = _main(argv)
     except KeyboardInterrupt:
@@ -154,7 +162,7 @@ def run(argv: Sequence[str] | None = None) -> int:
 def _say(text: str) -> None:
     """Write to stderr if it still works."""
     try:
-        sys.stderr.write(text)
+        sys.stderr.write(shown(text))
         sys.stderr.flush()
     except (OSError, ValueError, AttributeError):
         pass
@@ -196,8 +204,8 @@ def _main(argv: Sequence[str] | None) -> int:
         if options.json:
             _print_json(_with_format(error_json(error, dry_run=options.dry_run), options.format, chosen))
         else:
-            sys.stderr.write(failure(error, dry_run=options.dry_run))
-        return 1
+            sys.stderr.write(shown(failure(error, dry_run=options.dry_run)))
+        return 2 if isinstance(error, InputError) else 1  # input no patch could hold: usage
     try:  # the patch is applied: nothing from here on may turn it into "not applied"
         _print_result(result, options, chosen)
     except Exception as exc:  # stdout on a full disk (a closed pipe is no error: `_output`)
@@ -215,6 +223,8 @@ def _print_result(result: ApplyResult, options: argparse.Namespace | _options.De
         _print_json(_with_format(document, options.format, chosen))
     else:
         summary, diff = result.summary, result.diff if options.diff else ""
+        if diff and _output.is_terminal():  # exact bytes into a file or a pipe, escapes on a terminal
+            diff = shown(diff)
         if _output.colors_wanted(options.color):
             from . import _color  # only to paint: start-up time
 
@@ -222,6 +232,14 @@ def _print_result(result: ApplyResult, options: argparse.Namespace | _options.De
         _output.write(summary + diff)
         _say(warnings_text(result.warnings))
     _output.flush()
+
+
+def shown(text: str) -> str:
+    """`text` for a terminal: control characters (ESC sequences...) as escapes, lines kept.
+
+    Messages quote file lines and names from disk: none may drive the terminal.
+    """
+    return escaped(text, keep="\n\t")
 
 
 def _with_format(document: dict[str, Any], asked: str, chosen: str) -> dict[str, Any]:
@@ -232,7 +250,7 @@ def _with_format(document: dict[str, Any], asked: str, chosen: str) -> dict[str,
 def _print_json(document: dict[str, object]) -> None:
     import json  # only when asked for: start-up time matters
 
-    _output.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    _output.write(_options.json_safe(json.dumps(document, indent=2, ensure_ascii=False)) + "\n")
 
 
 def _read_patch(arguments: list[str], stdin: TextIO | None, stderr: TextIO) -> str | int:

@@ -148,6 +148,22 @@ def add_version(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("-V", "--version", action=_Version, dest=argparse.SUPPRESS)
 
 
+# Characters JSON text may hold raw in its strings that drive a terminal (C1 controls:
+# U+009B is CSI), break a line in some readers (U+2028, U+2029) or stop an encoder
+# (lone surrogates); ESC and the other C0 controls JSON escapes itself.
+_JSON_UNSAFE = "[\x80-\x9f\u2028\u2029\ud800-\udfff]"
+
+
+def json_safe(text: str) -> str:
+    """JSON text (from `json.dumps(..., ensure_ascii=False)`) with those characters as
+    `\\u` escapes: the same JSON value, safe to print and to encode."""
+    if text.isascii():
+        return text
+    import re  # loaded already by the console script
+
+    return re.sub(_JSON_UNSAFE, lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
 def version() -> str:
     """The installed package's version ("unknown" when it is not installed)."""
     from importlib import metadata  # about 30 ms: only when asked for

@@ -11,8 +11,8 @@ Any other write error (a full disk: ENOSPC) is raised as `OutputError`, so
 that the caller can tell it from an error of the work itself and say what it
 could not print.
 
-Whether stdout takes colours (`colors_wanted`, for `--color`) is decided here
-too, so that `_color` is imported only when there is something to paint.
+Whether stdout is a terminal (`is_terminal`: its text is escaped) and whether it
+takes colours (`colors_wanted`, for `--color`) are decided here too, so that `_color` is imported only when there is something to paint.
 """
 
 from __future__ import annotations
@@ -70,7 +70,12 @@ def colors_wanted(choice: str) -> bool:
         return False
     if os.environ.get("FORCE_COLOR"):
         return True
-    if os.environ.get("TERM") == "dumb" or _gone or sys.stdout is None:
+    return os.environ.get("TERM") != "dumb" and is_terminal()
+
+
+def is_terminal() -> bool:
+    """Whether stdout is a terminal still read (where control characters must be escaped)."""
+    if _gone or sys.stdout is None:
         return False
     try:
         return sys.stdout.isatty()

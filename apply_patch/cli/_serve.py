@@ -25,11 +25,20 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .._errors import PatchError
+from .._errors import PatchError, escaped
 from ..anthropic import COMMANDS as EDITOR_COMMANDS, TextEditor
 from ..anthropic import TOOL_NAME as EDITOR_TOOL  # Claude's text-editor tool, by its own name
 from ..tools import DESCRIPTION, INSTRUCTIONS, PATCH_SCHEMA, TOOL_NAME
-from ..apply import ApplyResult, apply_patch, error_json, failure, result_json
+from ..apply import (
+    MAX_CHARACTERS,
+    ApplyResult,
+    apply_patch,
+    bounded,
+    error_json,
+    failure,
+    result_json,
+    signals,
+)
 from .._policy import Policy
 from ..format import OPERATION_TYPES
 from . import _options, _output
@@ -178,8 +187,11 @@ def main(argv: Sequence[str]) -> int:
     if not os.path.isdir(options.root):
         sys.stderr.write(f"apply_patch serve: the root folder {options.root} does not exist\n")
         return 2
+    if options.max_characters < 1:
+        sys.stderr.write("apply_patch serve: --max-characters must be at least 1\n")
+        return 2
     try:
-        server = build_server(os.path.abspath(options.root), policy)
+        server = build_server(os.path.abspath(options.root), policy, options.max_characters)
     except ImportError:
         sys.stderr.write(MISSING_SDK + "\n")
         return 2
@@ -188,6 +200,10 @@ def main(argv: Sequence[str]) -> int:
         return 2
     import anyio
 
+    # From here a signal ends the server as its default action would, at once when it
+    # is idle (Ctrl-C included: a read blocked on the client cannot hold it), after
+    # the commit when one runs, whichever thread runs it.
+    signals.install(defer=False)
     try:
         anyio.run(_serve_stdio, server)
     except BaseExceptionGroup as group:  # the task group's errors: all a client gone?
@@ -202,9 +218,15 @@ def main(argv: Sequence[str]) -> int:
 
 
 async def _serve_stdio(server: Server[Any]) -> None:
+    from typing import cast
+
     from mcp.server.stdio import stdio_server
 
-    async with stdio_server() as (read, write):
+    from ._stdio import Lines, Output
+
+    output = Output()
+    lines, out = cast("Any", Lines(output)), cast("Any", output)  # the SDK's stream types, duck-typed
+    async with stdio_server(stdin=lines, stdout=out) as (read, write):
         await server.run(read, write, server.create_initialization_options())
 
 
@@ -214,12 +236,21 @@ def _argument_parser() -> argparse.ArgumentParser:
         description="Serve the apply_patch tools over MCP (stdio), confined to one root folder.",
     )
     _options.add_root(parser, "the folder patches apply to")
+    parser.add_argument(
+        "--max-characters",
+        type=int,
+        default=MAX_CHARACTERS,
+        metavar="N",
+        help="the most characters one answer to the model holds: a view shows the lines that "
+        "fit, other answers are cut at a line end with a note (default: %(default)s)",
+    )
     _options.add_policies(parser)
     return parser
 
 
-def build_server(root: str, policy: Policy) -> Server[Any]:
-    """The MCP server with its four tools, applying patches under `root`."""
+def build_server(root: str, policy: Policy, budget: int = MAX_CHARACTERS) -> Server[Any]:
+    """The MCP server with its four tools, applying patches under `root`; each answer
+    holds at most `budget` characters (and its note)."""
     import mcp_types as types
     from mcp.server.lowlevel import Server
 
@@ -237,7 +268,7 @@ def build_server(root: str, policy: Policy) -> Server[Any]:
         return types.ListToolsResult(tools=tools)
 
     async def call_tool(ctx: object, params: types.CallToolRequestParams) -> types.CallToolResult:
-        return call(params.name, params.arguments or {}, root, policy)
+        return call(params.name, params.arguments or {}, root, policy, budget)
 
     return Server(
         TOOL_NAME,
@@ -248,10 +279,19 @@ def build_server(root: str, policy: Policy) -> Server[Any]:
     )
 
 
-def call(name: str, arguments: dict[str, Any], root: str, policy: Policy) -> mcp_types.CallToolResult:
-    """The result of tool `name` with `arguments` (JSON values, unchecked)."""
+def call(
+    name: str, arguments: dict[str, Any], root: str, policy: Policy, budget: int = MAX_CHARACTERS
+) -> mcp_types.CallToolResult:
+    """The result of tool `name` with `arguments` (JSON values, unchecked), within `budget`."""
+    result = _called(name, arguments, root, policy, budget)
+    return _within(result, None if name == EDITOR_TOOL else budget)  # the editor keeps to it itself
+
+
+def _called(
+    name: str, arguments: dict[str, Any], root: str, policy: Policy, budget: int
+) -> mcp_types.CallToolResult:
     if name == EDITOR_TOOL:
-        answer = TextEditor(root, policy=policy).run(arguments)
+        answer = TextEditor(root, policy=policy, max_characters=budget).run(arguments)
         return _text(answer["content"], is_error=answer["is_error"])
     expected = "operations" if name == OPERATIONS_TOOL else "patch"
     problem = _argument_problem(name, arguments, expected)
@@ -282,6 +322,32 @@ def _applied(
     from ._formats import apply_text
 
     return apply_text(arguments["patch"], chosen, root, dry_run=dry_run, policy=policy)
+
+
+def _within(result: mcp_types.CallToolResult, budget: int | None) -> mcp_types.CallToolResult:
+    """`result` with its text (and its document's diff) cut to `budget` characters, nothing
+    an encoder refuses (a lone surrogate, as its escape), nothing that drives a terminal."""
+    import mcp_types as types
+
+    text = result.content[0].text if isinstance(result.content[0], types.TextContent) else ""
+    document = result.structured_content
+    if document is not None and isinstance(document.get("diff"), str):
+        document = {**document, "diff": bounded(document["diff"], budget)}
+    # An MCP client may show the text in a terminal: control characters (ESC sequences,
+    # from file content or a name) are escapes there, and so are lone surrogates.
+    shown = escaped(bounded(text, budget), keep="\n\t")
+    return _text(shown, is_error=bool(result.is_error), document=_encodable(document))
+
+
+def _encodable(value: Any) -> Any:
+    """`value` (JSON data) with every lone surrogate of its texts as its escape."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {_encodable(key): _encodable(inner) for key, inner in value.items()}
+    if isinstance(value, list):
+        return [_encodable(inner) for inner in value]
+    return value
 
 
 def _text(text: str, *, is_error: bool, document: dict[str, Any] | None = None) -> mcp_types.CallToolResult:

@@ -201,7 +201,7 @@ def _decoded(arguments: object) -> object:
         return arguments
     try:
         value: object = json.loads(arguments)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than the decoder goes
         return arguments
     return value
 

@@ -133,7 +133,7 @@ def _json(text: str) -> object:
         return None
     try:
         value: object = json.loads(stripped)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than the decoder goes
         return None
     return value if isinstance(value, (dict, list)) else None
 

@@ -31,7 +31,7 @@ import re
 from collections.abc import Mapping
 
 from . import _constants as C
-from .._errors import OperationSyntaxError, PatchSyntaxError
+from .._errors import OperationSyntaxError, PatchSyntaxError, escaped
 from ._lalr import ParseError
 from ._model import AddFile, DeleteFile, Operation, UpdateFile
 from ._parse import EMPTY_CHUNK, EMPTY_UPDATE, UNEXPECTED_LINE, parser_from
@@ -110,8 +110,9 @@ def _refuse_unified(parsed: UpdateFile, diff: str, kind: str, path: str) -> None
 
 
 def printable(text: str) -> str:
-    """`text` with lone surrogates (which no file name or output can hold) as `\\udc80` escapes."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    """`text` in one line any output can hold: lone surrogates (which no file name or
+    encoder takes) and control characters as escapes (`\\udc80`, `\\n`, `\\x1b`)."""
+    return escaped(text)
 
 
 def _parse_diff(diff: str, kind: str, path: str) -> AddFile | UpdateFile:

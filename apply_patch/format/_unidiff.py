@@ -33,7 +33,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
     from typing import Final
 
-HUNK_HEADER: Final = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)")
+# Numbers of at most 15 digits: no file has more lines, and int() takes longer ones slowly
+# (it refuses more than 4300 digits: a ValueError, not a message).
+HUNK_HEADER: Final = re.compile(r"@@ -(\d{1,15})(?:,(\d{1,15}))? \+(\d{1,15})(?:,(\d{1,15}))? @@ ?(.*)")
 NO_NEWLINE: Final = "\\"  # \ No newline at end of file (the text after it varies by locale)
 _LINE_BREAK: Final = re.compile(r"(\r\n|\r|\n)")  # as `_textfile` splits files
 _ESCAPES: Final = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
@@ -388,6 +390,8 @@ def _header_path(value: str, strip: int, number: int) -> str | None:
 
 def _is_epoch(stamp: str) -> bool:
     """`1970-01-01 00:00:00.000000000 +0000`, or the same instant in another zone."""
+    if not stamp.startswith(("1970-01-01 ", "1969-12-31 ")):  # strptime costs 40 us a header
+        return False
     try:
         when = datetime.strptime(re.sub(r"(\.\d{6})\d+", r"\1", stamp), "%Y-%m-%d %H:%M:%S.%f %z")
     except ValueError:

@@ -476,17 +476,30 @@ def test_vcs_folders_can_be_allowed(tmp_path: Path, args: list[str]) -> None:
     ).files[0].status == "updated"
 
 
-def test_the_diff_never_shows_a_file_shared_by_a_hard_link(tmp_path: Path) -> None:
+@ROOT_ONLY
+def test_the_diff_never_shows_a_file_of_another_owner_shared_by_a_hard_link(tmp_path: Path) -> None:
     root = tmp_path / "root"
     root.mkdir()
     (tmp_path / "secret.txt").write_text("password=hunter2\n")
+    os.chown(tmp_path / "secret.txt", *_nobody())
     os.link(tmp_path / "secret.txt", root / "innocent.txt")
     patch = "*** Begin Patch\n*** Update File: innocent.txt\n@@\n+appended\n*** End Patch"
     result = run_cli(["--dry-run", "--diff", patch], root)
     assert result.returncode == 0, result.stderr
     assert b"hunter2" not in result.stdout
-    assert b"innocent.txt has 2 hard links: its content is not shown" in result.stdout
+    assert b"innocent.txt has 2 hard links and another owner: its content is not shown" in result.stdout
     assert (tmp_path / "secret.txt").read_text() == "password=hunter2\n"
+
+
+def test_the_users_own_hard_linked_files_are_shown(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (tmp_path / "store.txt").write_text("mine\n")  # a pnpm store, a `cp -al` tree
+    os.link(tmp_path / "store.txt", root / "linked.txt")
+    patch = "*** Begin Patch\n*** Update File: linked.txt\n@@\n+appended\n*** End Patch"
+    result = run_cli(["--dry-run", "--diff", patch], root)
+    assert result.returncode == 0, result.stderr
+    assert b" mine\n+appended\n" in result.stdout
 
 
 def test_locks_leave_nothing_in_the_tree(tmp_path: Path) -> None:

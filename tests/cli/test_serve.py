@@ -2,9 +2,13 @@
 
 import asyncio
 import json
+import signal
+import subprocess
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -17,8 +21,10 @@ ADD = "*** Begin Patch\n*** Add File: notes/hello.md\n+# Hello\n*** End Patch\n"
 Outcome = tuple[bool, str, Any]  # is_error, the text, structuredContent
 
 
-async def _session(root: Path, calls: list[tuple[str, dict[str, Any]]], seen: dict[str, Any]) -> list[Outcome]:
-    server = StdioServerParameters(command=executable(), args=["serve", "--root", str(root)])
+async def _session(
+    root: Path, calls: list[tuple[str, dict[str, Any]]], seen: dict[str, Any], options: list[str]
+) -> list[Outcome]:
+    server = StdioServerParameters(command=executable(), args=["serve", "--root", str(root), *options])
     results = []
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         initialized = await session.initialize()
@@ -33,9 +39,11 @@ async def _session(root: Path, calls: list[tuple[str, dict[str, Any]]], seen: di
     return results
 
 
-def _run(root: Path, calls: list[tuple[str, dict[str, Any]]]) -> tuple[list[Outcome], dict[str, Any]]:
+def _run(
+    root: Path, calls: list[tuple[str, dict[str, Any]]], *options: str
+) -> tuple[list[Outcome], dict[str, Any]]:
     seen: dict[str, Any] = {}
-    return asyncio.run(_session(root, calls, seen)), seen
+    return asyncio.run(_session(root, calls, seen, list(options))), seen
 
 
 def _json(root: Path, patch: str, *options: str) -> Any:
@@ -259,3 +267,42 @@ def test_the_text_editor_tool(tmp_path: Path) -> None:
     ]
     assert (root / "app.py").read_text() == "# top\na = 1\nb = 20\n"
     assert (root / "pkg" / "new.py").read_text() == "n = 0\n"
+
+
+def test_every_answer_keeps_to_the_budget(tmp_path: Path) -> None:
+    """--max-characters: view shows the lines that fit, with its note; a dry run's diff is cut."""
+    (tmp_path / "long.txt").write_text("".join(f"line {n}\n" for n in range(1, 1001)))
+    tool = "str_replace_based_edit_tool"
+    patch = "*** Begin Patch\n*** Update File: long.txt\n@@ line 1\n+new\n*** End Patch\n"
+    results, _ = _run(tmp_path, [
+        (tool, {"command": "view", "path": "long.txt"}),
+        ("apply_patch_dry_run", {"patch": patch, "format": "codex"}),
+    ], "--max-characters", "40")
+    (_, view, _), (_, dry_run, document) = results
+    assert view == (
+        "1: line 1\n2: line 2\n3: line 3\n4: line 4\n"
+        "[Truncated at 40 characters: 996 more lines; view them with view_range.]"
+    )
+    assert dry_run.startswith("Dry run") and dry_run.endswith(" more lines.]") and len(dry_run) < 200
+    assert document["diff"].endswith(" more lines.]")
+    assert run_cli(["serve", "--max-characters", "0"], tmp_path).returncode == 2
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_an_idle_server_stops_on_a_signal(tmp_path: Path, name: str) -> None:
+    """Ctrl-C (or SIGTERM, SIGHUP) ends a server waiting for its client: its read of stdin
+    does not hold it (it used to ignore Ctrl-C)."""
+    number = getattr(signal, name)
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    with subprocess.Popen(
+        [executable(), "serve", "--root", str(tmp_path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_SETMASK, []) and None,
+    ) as server:
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}).encode() + b"\n")
+        server.stdin.flush()
+        assert json.loads(server.stdout.readline())["id"] == 0  # serving, and idle from here
+        server.send_signal(number)
+        assert server.wait(timeout=20) == -number
+        assert server.stderr is not None and server.stderr.read() == b""

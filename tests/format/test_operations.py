@@ -34,7 +34,7 @@ def test_create_and_delete() -> None:
     ("args", "message"),
     [
         (("create_file", "a", "+x", "b"), "Invalid create_file operation for a: move_to is a non-empty path, and only update_file takes it"),
-        (("update_file", "a\nb", ""), "Invalid update_file operation for a\nb: a path cannot hold a line break"),
+        (("update_file", "a\nb", ""), "Invalid update_file operation for a\\nb: a path cannot hold a line break"),
         (("update_file", "  ", ""), "Invalid update_file operation: the operation needs a path"),
         (("update_file", "a", 3), "Invalid update_file operation for a: the diff must be text"),
         ((None, "a"), "Invalid operation for a: unknown operation type None: use one of create_file, update_file, delete_file"),
