@@ -8,7 +8,9 @@
 
 Every command of the tool: `view` (a file with line numbers, `view_range`
 (an end past the last line is clamped, with a note), the tool's
-`max_characters` budget, read in parts whatever the file's size; or a folder,
+`max_characters` budget, read in parts whatever the file's size; a file of a
+known language over the budget viewed without a range answers with its
+outline, its definitions and their lines, and how to ask for some; or a folder,
 two levels deep, saying how many hidden entries it leaves out), `create`
 (`file_text`), `str_replace` (`old_str`, `new_str`: exactly one match),
 `insert` (`insert_line`, `new_str`; line 0 is the top). Edits go through the
@@ -222,6 +224,10 @@ class TextEditor:
         text = "\n".join(shown)
         if not left:
             return text
+        if view_range is None:
+            outlined = _outline(fd, info, path, self._budget)
+            if outlined is not None:
+                return outlined
         return (
             f"{text}\n[Truncated at {self._budget} characters: {left} more line"
             f"{'' if left == 1 else 's'}; view them with view_range.]"
@@ -307,6 +313,35 @@ def _changed(before: list[str], after: list[str]) -> tuple[int, int]:
 
     top, bottom = common_ends(before, after)
     return top + 1, len(after) - bottom
+
+
+def _outline(fd: int, info: os.stat_result, path: str, budget: int) -> str | None:
+    """What `view` without a range answers for a file over the budget whose language has a
+    grammar: its outline (`apply._outline`) and how to ask for lines; None for any other."""
+    from .apply import OUTLINE_BYTES, outline
+
+    if info.st_size > OUTLINE_BYTES:
+        return None
+    parts, offset = [], 0
+    while offset <= OUTLINE_BYTES:  # the file may grow while read: never past the limit
+        part = os.pread(fd, OUTLINE_BYTES + 1 - offset, offset)
+        if not part:
+            break
+        parts.append(part)
+        offset += len(part)
+    data = b"".join(parts)
+    entries = outline(path, data) if len(data) <= OUTLINE_BYTES else None
+    if entries is None:
+        return None
+    lines = data.count(b"\n") + (not data.endswith(b"\n"))
+    example = entries[0].strip().split(":", 1)[0].split("-")
+    asked = f"[{example[0]}, {example[-1]}]"
+    return "\n".join((
+        f"{path} has {lines} lines, more than one answer holds ({budget} characters): here is its "
+        f"outline, each definition with its lines. View the lines you need with view_range, "
+        f"e.g. {asked}.",
+        *entries,
+    ))  # fmt: skip
 
 
 def _asked(view_range: object) -> tuple[int, int | None]:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from ._edit_pipeline import apply_operations
     from ._lines import LineReader, NotText
     from ._locate import update_lines
+    from ._outline import OUTLINE_BYTES, outline
     from ._paths import Location, is_windows_absolute
     from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping
     from ._plan import OperationResult, decode_file
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
 
 _NAMES = {
     "FolderChanged": "._dirs",
+    "OUTLINE_BYTES": "._outline",
+    "outline": "._outline",
     "DiskTree": "._disk_tree",
     "MAX_FILE_BYTES": "._disk_tree",
     "LineReader": "._lines",
@@ -86,9 +89,9 @@ __getattr__ = exports(__name__, globals(), _NAMES, _MODULES)
 __all__ = [
     "ApplyResult", "BOM", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState",
     "FolderChanged", "Kind", "LineIndex", "LineReader", "Location", "MAX_CHARACTERS",
-    "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OperationResult", "PatchWarning", "Policy",
+    "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OUTLINE_BYTES", "OperationResult", "PatchWarning", "Policy",
     "PolicyValueError", "Replay", "SCHEMA", "TextFile", "Tree", "apply_operations",
     "apply_patch", "apply_to_mapping", "bounded", "common_ends", "decode_file", "error_json",
-    "failure", "hidden", "is_windows_absolute", "not_shown", "result_json", "signals",
+    "failure", "hidden", "is_windows_absolute", "not_shown", "outline", "result_json", "signals",
     "split_text", "unified_operations", "update_lines", "warnings_text",
 ]

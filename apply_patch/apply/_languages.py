@@ -17,12 +17,16 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class Grammar:
     """One language: its name in messages, the package and function giving its grammar,
-    and the node types an outline lists (definitions; for data formats, keys)."""
+    and the node types an outline lists (definitions; for data formats, keys), some of
+    them only at the top level (a `const` inside a function is no definition to list),
+    some only with a body (C's `struct ring *r` names a struct, `struct ring {...}` defines it)."""
 
     name: str
     package: str
     function: str
     outline: tuple[str, ...]
+    top_only: tuple[str, ...] = ()  # of `outline`, the types listed only at the top level
+    with_body: tuple[str, ...] = ()  # of `outline`, the types listed only with a body
 
 
 _C_DEFINITIONS: Final = ("function_definition", "struct_specifier", "enum_specifier", "union_specifier")
@@ -35,18 +39,21 @@ GRAMMARS: Final = {
         "JavaScript", "tree_sitter_javascript", "language",
         ("class_declaration", "function_declaration", "method_definition",
          "generator_function_declaration", "lexical_declaration"),
+        ("lexical_declaration",),
     ),  # fmt: skip
     "typescript": Grammar(
         "TypeScript", "tree_sitter_typescript", "language_typescript",
         ("class_declaration", "abstract_class_declaration", "function_declaration",
          "method_definition", "interface_declaration", "type_alias_declaration",
          "enum_declaration", "lexical_declaration", "module"),
+        ("lexical_declaration",),
     ),  # fmt: skip
     "tsx": Grammar(
         "TSX", "tree_sitter_typescript", "language_tsx",
         ("class_declaration", "abstract_class_declaration", "function_declaration",
          "method_definition", "interface_declaration", "type_alias_declaration",
          "enum_declaration", "lexical_declaration", "module"),
+        ("lexical_declaration",),
     ),  # fmt: skip
     "go": Grammar(
         "Go", "tree_sitter_go", "language",
@@ -62,10 +69,11 @@ GRAMMARS: Final = {
         ("class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
          "method_declaration", "constructor_declaration"),
     ),  # fmt: skip
-    "c": Grammar("C", "tree_sitter_c", "language", _C_DEFINITIONS),
+    "c": Grammar("C", "tree_sitter_c", "language", _C_DEFINITIONS, (), _C_DEFINITIONS[1:]),
     "cpp": Grammar(
         "C++", "tree_sitter_cpp", "language",
         (*_C_DEFINITIONS, "class_specifier", "namespace_definition"),
+        (), (*_C_DEFINITIONS[1:], "class_specifier"),
     ),  # fmt: skip
     "bash": Grammar("Bash", "tree_sitter_bash", "language", ("function_definition",)),
     "json": Grammar("JSON", "tree_sitter_json", "language", ("pair",)),
