@@ -49,6 +49,7 @@ if TYPE_CHECKING:
         classify_argv,
         parse_partial,
     )
+    from .apply import RepairRequest
     from .make import convert_unified_diff, make_patch
     from .tools import tool_definitions
 
@@ -64,6 +65,7 @@ _LAZY = {
     ),
     **dict.fromkeys(("convert_unified_diff", "make_patch"), ".make"),
     "tool_definitions": ".tools",
+    "RepairRequest": ".apply",
 }
 __getattr__ = exports(__name__, globals(), _LAZY)
 
@@ -102,6 +104,7 @@ __all__ = [
     "PatchSyntaxError",
     "Policy",
     "PolicyValueError",
+    "RepairRequest",
     "RollbackError",
     "UnifiedDiffError",
     "UnsupportedChangeError",

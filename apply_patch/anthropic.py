@@ -34,10 +34,11 @@ from .apply import MAX_CHARACTERS, bounded
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Callable, Iterator, Mapping
     from typing import Any, Final
 
-    from .apply import ApplyResult, DiskTree, LineReader
+    from .apply import ApplyResult, DiskTree, LineReader, RepairRequest
+    from .format import StrReplace
 
 TOOL_TYPE: Final = "text_editor_20250728"
 TOOL_NAME: Final = "str_replace_based_edit_tool"
@@ -64,7 +65,9 @@ class TextEditor:
     carries it); default MAX_CHARACTERS (50,000), None for no budget (a view
     then holds at most what an edit may: `apply.MAX_FILE_BYTES`). `policy`
     and keyword `options` are those of `apply_patch` (e.g.
-    `add_existing="overwrite"` lets `create` replace a file).
+    `add_existing="overwrite"` lets `create` replace a file). `repair`: as
+    for `apply_patch`, called when `str_replace`'s `old_str` is not found
+    (docs/agents.md).
     """
 
     def __init__(
@@ -73,11 +76,13 @@ class TextEditor:
         *,
         policy: Policy = DEFAULT,
         max_characters: int | None = MAX_CHARACTERS,
+        repair: Callable[[RepairRequest], StrReplace | None] | None = None,
         **options: str,
     ) -> None:
         self.root = os.fspath(root)
         self.policy = policy_of(policy, options)
         self.max_characters = max_characters
+        self.repair = repair
 
     @property
     def definition(self) -> dict[str, Any]:
@@ -142,7 +147,7 @@ class TextEditor:
             if not old:
                 raise _ToolError("old_str is empty: give the exact text to replace (use create for a new file)")
             edit = StrReplace(path, old, new, label="old_str")
-            result = apply_edits([edit], self.root, policy=self.policy)
+            result = apply_edits([edit], self.root, policy=self.policy, repair=self.repair)
             return self._edited("Successfully replaced text at exactly one location.", result, path)
         line = tool_input.get("insert_line")
         if not isinstance(line, int) or isinstance(line, bool):

@@ -35,7 +35,7 @@ from ._errors import (
     SearchReplaceError,
     check_text,
 )
-from .apply import ApplyResult, Replay
+from .apply import ApplyResult, RepairRequest, Replay
 from ._policy import DEFAULT, Policy, policy_of
 from .format import CreateFile, Edit, Insert, StrReplace, parse_search_replace
 
@@ -44,8 +44,13 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Final
 
+    from collections.abc import Callable
+    from typing import TypeAlias
+
     from .apply import PatchWarning
     from .apply import Tree
+
+    Repair: TypeAlias = Callable[[RepairRequest], StrReplace | None]
 
 _WALK_LIMIT: Final = 20_000  # entries walked to read a reply's mangled names, at most
 
@@ -55,6 +60,7 @@ __all__ = [
     "EditError",
     "InputError",
     "Insert",
+    "RepairRequest",
     "ReplacementCountError",
     "SearchReplaceError",
     "StrReplace",
@@ -72,6 +78,7 @@ def apply_edits(
     workdir: str | os.PathLike[str] = ".",
     dry_run: bool = False,
     policy: Policy = DEFAULT,
+    repair: Repair | None = None,
     **options: str,
 ) -> ApplyResult:
     """Apply `edits` in order to the files under `root`, all or nothing.
@@ -87,7 +94,7 @@ def apply_edits(
     (`// ... existing code ...`, `(rest of methods ...)`) the text or file it
     replaces does not hold.
     """
-    replay = Replay(os.fspath(root), dry_run=dry_run, policy=policy_of(policy, options))
+    replay = Replay(os.fspath(root), dry_run=dry_run, policy=policy_of(policy, options), repair=repair)
     return replay_edits(edits, replay, os.fspath(workdir))
 
 
@@ -166,6 +173,7 @@ def apply_search_replace(
     workdir: str | os.PathLike[str] = ".",
     dry_run: bool = False,
     policy: Policy = DEFAULT,
+    repair: Repair | None = None,
     **options: str,
 ) -> ApplyResult:
     """Apply every SEARCH/REPLACE block of the model reply `text`, all or nothing.
@@ -181,7 +189,7 @@ def apply_search_replace(
     """
     check_text(text, "The reply")
     chosen = policy_of(policy, options)
-    replay = Replay(os.fspath(root), dry_run=dry_run, policy=chosen)
+    replay = Replay(os.fspath(root), dry_run=dry_run, policy=chosen, repair=repair)
     names = _Names(replay.root, os.fspath(workdir), chosen)
     edits: list[Edit] = list(parse_search_replace(text, names=names))
     return _replayed_blocks(edits, replay, os.fspath(workdir), names)
@@ -318,6 +326,7 @@ def apply_unified_diff(
     workdir: str | os.PathLike[str] = ".",
     dry_run: bool = False,
     policy: Policy = DEFAULT,
+    repair: Repair | None = None,
     **options: str,
 ) -> ApplyResult:
     """Apply the unified diff `text` (git diff, diff -u) by content, all or nothing.
@@ -336,5 +345,5 @@ def apply_unified_diff(
     check_text(text, "The diff")
 
     return apply_operations(
-        unified_operations(text, strip), root, workdir=workdir, dry_run=dry_run, policy=policy, **options
+        unified_operations(text, strip), root, workdir=workdir, dry_run=dry_run, policy=policy, repair=repair, **options
     )

@@ -287,12 +287,12 @@ def _warnings_by_operation(
     operations: tuple[OperationResult, ...], warnings: tuple[PatchWarning, ...], targets: dict[str, str]
 ) -> list[list[PatchWarning]]:
     """Each operation's warnings: they come in operation order, each about one of its chunks;
-    a file's syntax warnings go to the last operation that wrote it (`targets`: relative
+    a file's syntax and repair warnings go to the last operation that wrote it (`targets`: relative
     path → absolute, as operations name what they write)."""
     found: list[list[PatchWarning]] = [[] for _ in operations]
     index = 0
     for warning in warnings:
-        if warning.kind.startswith("code_syntax"):
+        if warning.kind.startswith("code_syntax") or warning.kind == "repaired":
             target = targets.get(warning.path or "")
             writers = [n for n, op in enumerate(operations) if op.target == target] or [len(operations) - 1]
             found[writers[-1]].append(warning)

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ._paths import Location, is_windows_absolute
     from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping
     from ._plan import OperationResult, decode_file
+    from ._repair import RepairRequest
     from ._report import (
         MAX_CHARACTERS,
         NOTHING_CHANGED,
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 _NAMES = {
     "FolderChanged": "._dirs",
     "OUTLINE_BYTES": "._outline",
+    "RepairRequest": "._repair",
     "outline": "._outline",
     "DiskTree": "._disk_tree",
     "MAX_FILE_BYTES": "._disk_tree",
@@ -90,7 +92,7 @@ __all__ = [
     "ApplyResult", "BOM", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState",
     "FolderChanged", "Kind", "LineIndex", "LineReader", "Location", "MAX_CHARACTERS",
     "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OUTLINE_BYTES", "OperationResult", "PatchWarning", "Policy",
-    "PolicyValueError", "Replay", "SCHEMA", "TextFile", "Tree", "apply_operations",
+    "PolicyValueError", "RepairRequest", "Replay", "SCHEMA", "TextFile", "Tree", "apply_operations",
     "apply_patch", "apply_to_mapping", "bounded", "common_ends", "decode_file", "error_json",
     "failure", "hidden", "is_windows_absolute", "not_shown", "outline", "result_json", "signals",
     "split_text", "unified_operations", "update_lines", "warnings_text",
