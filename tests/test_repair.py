@@ -154,3 +154,48 @@ def test_the_openai_agents_editor_takes_a_repair_hook(tmp_path: Path) -> None:
     assert done.status == "completed"
     assert done.output is not None and "warning: app.py: an edit's old text was not found" in done.output
     assert (tmp_path / "app.py").read_text() == APP.replace("greet('you')", "greet('all')")
+
+
+def _docs_block(marker: str) -> str:
+    """The python block of docs/agents.md holding `marker`."""
+    import re
+
+    from _support import REPO
+
+    text = (REPO / "docs" / "agents.md").read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(r"```python\n(.*?)```\n", text, re.S) if marker in b]
+    return str(block)
+
+
+def test_the_docs_hook_through_the_anthropic_sdk(tmp_path: Path) -> None:
+    import json
+
+    import anthropic
+    import httpx2
+
+    asked: list[dict[str, object]] = []
+
+    def scripted_model(request: httpx2.Request) -> httpx2.Response:
+        asked.append(json.loads(request.content))
+        tool_use = {"type": "tool_use", "id": "toolu_1", "name": "corrected_edit",
+                    "input": {"old_str": "    greet('you')", "new_str": "    greet('all')"}}  # fmt: skip
+        return httpx2.Response(200, json={
+            "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-opus-4-7",
+            "content": [tool_use], "stop_reason": "tool_use", "stop_sequence": None,
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        })  # fmt: skip
+
+    namespace: dict[str, object] = {}
+    exec(compile(_docs_block("def claude_repair"), "docs/agents.md", "exec"), namespace)
+    client = anthropic.Anthropic(
+        api_key="test", base_url="http://model.invalid", max_retries=0,
+        http_client=httpx2.Client(transport=httpx2.MockTransport(scripted_model)),
+    )  # fmt: skip
+    repair = namespace["claude_repair"](client)  # type: ignore[operator]
+    result = apply_edits([StrReplace("app.py", "    greet('yuo')", "    greet('all')")], _root(tmp_path), repair=repair)
+    assert (tmp_path / "app.py").read_text() == APP.replace("greet('you')", "greet('all')")
+    assert [w.kind for w in result.warnings] == ["repaired"]
+    (request,) = asked
+    assert request["tool_choice"] == {"type": "tool", "name": "corrected_edit"}
+    prompt = request["messages"][0]["content"]  # type: ignore[index]
+    assert "Failed to find the old text of edit 1 in app.py" in prompt and APP in prompt
