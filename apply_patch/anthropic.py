@@ -322,7 +322,8 @@ def _changed(before: list[str], after: list[str]) -> tuple[int, int]:
 
 def _outline(fd: int, info: os.stat_result, path: str, budget: int) -> str | None:
     """What `view` without a range answers for a file over the budget whose language has a
-    grammar: its outline (`apply._outline`) and how to ask for lines; None for any other."""
+    grammar: its outline (`apply._outline`) and how to ask for lines; None for any other,
+    and when not even the outline's first definition fits in the budget."""
     from .apply import OUTLINE_BYTES, outline
 
     if info.st_size > OUTLINE_BYTES:
@@ -341,12 +342,14 @@ def _outline(fd: int, info: os.stat_result, path: str, budget: int) -> str | Non
     lines = data.count(b"\n") + (not data.endswith(b"\n"))
     example = entries[0].strip().split(":", 1)[0].split("-")
     asked = f"[{example[0]}, {example[-1]}]"
-    return "\n".join((
+    head = (
         f"{path} has {lines} lines, more than one answer holds ({budget} characters): here is its "
         f"outline, each definition with its lines. View the lines you need with view_range, "
-        f"e.g. {asked}.",
-        *entries,
-    ))  # fmt: skip
+        f"e.g. {asked}."
+    )
+    if len(head) + 1 + len(entries[0]) > budget:
+        return None  # not even one definition fits: the first lines say more
+    return "\n".join((head, *entries))
 
 
 def _asked(view_range: object) -> tuple[int, int | None]:

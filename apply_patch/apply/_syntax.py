@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from tree_sitter import Language, Node
 
 MAX_BYTES: Final = 1_000_000
+PATCH_SECONDS: Final = 10  # the whole check of one patch, at most (then the files left are skipped)
 CONTEXT: Final = 2  # numbered lines shown on each side of an error
 MOST: Final = 3  # errors shown per file
 _BOM: Final = b"\xef\xbb\xbf"
@@ -70,10 +71,18 @@ class _Error:
 
 
 def check_files(files: Iterable[tuple[str, bytes | None, bytes]]) -> SyntaxReport:
-    """Check each (relative path, old content or None, new content) of a patch."""
+    """Check each (relative path, old content or None, new content) of a patch; once
+    `PATCH_SECONDS` have gone (the check runs while the root's lock is held), the files
+    left are skipped with a note."""
+    import time
+
     findings: list[SyntaxFinding] = []
     notes: list[tuple[str, str]] = []
+    deadline = time.monotonic() + PATCH_SECONDS
     for path, before, after in files:
+        if time.monotonic() > deadline:
+            notes.append((path, f"not checked for syntax: the patch's check took over {PATCH_SECONDS} s"))
+            continue
         found, note = check_file(path, before, after)
         findings.extend(found)
         if note is not None:

@@ -206,3 +206,21 @@ def test_a_parse_past_its_deadline_is_skipped_with_a_note(tmp_path: Path) -> Non
     )
     out = _run_python(code, tmp_path)
     assert out == "[('code_syntax_unchecked', 'a.py: not checked for syntax: the Python parse took over 0 ms')]\n"
+
+
+def test_files_past_the_patchs_time_budget_are_skipped_with_a_note(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("a = 0\n")
+    (tmp_path / "b.py").write_text("b = 0\n")
+    code = (
+        "from apply_patch.apply import _syntax\n"
+        "_syntax.PATCH_SECONDS = -1  # the patch's time is up before the first file\n"
+        "from apply_patch.edits import StrReplace, apply_edits\n"
+        "edits = [StrReplace('a.py', 'a = 0', 'a = ('), StrReplace('b.py', 'b = 0', 'b = (')]\n"
+        "r = apply_edits(edits, '.', check_syntax='refuse')\n"
+        "print([w.message for w in r.warnings])\n"
+    )
+    out = _run_python(code, tmp_path)
+    assert out == (
+        '["a.py: not checked for syntax: the patch\'s check took over -1 s", '
+        '"b.py: not checked for syntax: the patch\'s check took over -1 s"]\n'
+    )
