@@ -32,11 +32,11 @@ from ._errors import (
 )
 from ._lazy import exports
 from ._policy import CODEX, DEFAULT, Policy
-from .apply import ApplyResult, FileResult, apply_patch, apply_to_mapping
-from .format import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile, grammar_text, parse_patch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .apply import ApplyResult, FileResult, apply_patch, apply_to_mapping
+    from .format import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile, grammar_text, parse_patch
     from .extract import BrokenPatch, Extracted, FoundEdits, FoundPatch, extract_patches
     from .format import (
         ApplyPatchCall,
@@ -53,10 +53,15 @@ if TYPE_CHECKING:
     from .make import convert_unified_diff, make_patch
     from .tools import tool_definitions
 
-# Extraction, making patches, streaming and tool definitions need more (tree-sitter,
-# difflib, json...): imported on first use only, so that applying a patch does not
-# pay for them.
+# Every part is imported on first use of one of its names: applying a patch does not pay
+# for extraction, making patches, streaming and tool definitions (tree-sitter, difflib,
+# json...), and `apply_patch --version` or a subcommand not for the engine.
 _LAZY = {
+    **dict.fromkeys(("ApplyResult", "FileResult", "apply_patch", "apply_to_mapping"), ".apply"),
+    **dict.fromkeys(
+        ("AddFile", "Chunk", "DeleteFile", "Operation", "Patch", "UpdateFile", "grammar_text", "parse_patch"),
+        ".format",
+    ),
     **dict.fromkeys(("BrokenPatch", "Extracted", "FoundEdits", "FoundPatch", "extract_patches"), ".extract"),
     **dict.fromkeys(
         ("ApplyPatchCall", "BrokenApplyPatchCall", "Classification", "ImplicitPatch", "NotApplyPatch",

@@ -9,15 +9,7 @@ from __future__ import annotations
 import gc
 import sys
 
-from ..apply import (
-    apply_patch,
-    signals as _signals,
-    NOTHING_CHANGED,
-    error_json,
-    failure,
-    result_json,
-    warnings_text,
-)
+from ..apply import signals as _signals
 from .._errors import InputError, PatchError, escaped, os_reason
 from . import _options, _output
 
@@ -122,6 +114,8 @@ def _outcome(argv: Sequence[str] | None) -> str:
     after the other) the patches applied before stay applied. Applying one patch
     never gets here after its commit (`_print_result` catches everything).
     """
+    from ..apply import NOTHING_CHANGED
+
     if _signals.commits_done():
         return "; the patches applied before stay applied."
     args = sys.argv[1:] if argv is None else argv
@@ -176,6 +170,9 @@ def _main(argv: Sequence[str] | None) -> int:
         module = importlib.import_module(SUBCOMMANDS[args[0]], __package__)
         exit_code: int = module.main(args[1:])
         return exit_code
+    if len(args) == 1 and args[0] in ("-V", "--version"):  # as the parser would say it, without argparse
+        _output.write(f"apply_patch {_options.version()}\n")
+        return 0
     options: argparse.Namespace | _options.Defaults | int
     if not args or (len(args) == 1 and not args[0].startswith("-")):  # no option
         options = _options.Defaults(_argument_parser, args)
@@ -186,6 +183,9 @@ def _main(argv: Sequence[str] | None) -> int:
     patch = _read_patch(options.patch, sys.stdin, sys.stderr)
     if isinstance(patch, int):
         return patch
+    # The engine, once the options are read: --help, --version and the subcommands go without.
+    from ..apply import apply_patch, error_json, failure
+
     chosen = options.format
     try:
         if chosen == "codex":
@@ -217,6 +217,8 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _print_result(result: ApplyResult, options: argparse.Namespace | _options.Defaults, chosen: str) -> None:
+    from ..apply import result_json, warnings_text
+
     if options.json:
         diff = result.diff if options.diff else None
         document = result_json(result.operations, result.warnings, dry_run=result.dry_run, diff=diff)

@@ -4,8 +4,8 @@ Each command builds its argparse parser from these pieces (`apply_patch`,
 `extract --apply`, `calls`, `serve`...), so an option means the same thing
 and says the same help everywhere. Nothing here imports argparse until a
 parser is built, and a command given no option builds none (`Defaults`):
-argparse, and above all `importlib.metadata` (read by `--version` only, when
-asked), are a good part of the executable's start-up time. A parser made by
+argparse is a good part of the executable's start-up time (and `--version`
+reads the version from `_version`, never from `importlib.metadata`). A parser made by
 `new_parser` creates no help formatter before it prints something, so that
 `shutil` (with bz2, lzma, fnmatch) is imported only to print help or an error.
 """
@@ -165,13 +165,11 @@ def json_safe(text: str) -> str:
 
 
 def version() -> str:
-    """The installed package's version ("unknown" when it is not installed)."""
-    from importlib import metadata  # about 30 ms: only when asked for
+    """The package's version (`_version`: not `importlib.metadata`, which costs more
+    start-up time than applying a small patch)."""
+    from .._version import VERSION
 
-    try:
-        return metadata.version("apply-patch")
-    except metadata.PackageNotFoundError:
-        return "unknown"
+    return VERSION
 
 
 class Defaults:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from _support import executable
+from _support import executable, run_cli
 from apply_patch import _policy
 
 HEAVY = {
@@ -24,7 +24,7 @@ HEAVY = {
     "dataclasses": "use apply_patch._dataclass",
     "inspect": "imported by dataclasses",
     "argparse": "built only when options are given",
-    "importlib.metadata": "imported by --version only",
+    "importlib.metadata": "never: the version is written in apply_patch/_version.py",
     "secrets": "os.urandom does",
     "json": "import it where it is used",
     "pathlib": "os.path does",
@@ -103,9 +103,16 @@ def test_failure_only_modules_are_loaded_on_failure(tmp_path: Path) -> None:
     assert code == 1 and "apply_patch.format._syntax_hints" in loaded
 
 
-def test_version_reads_the_metadata_when_asked(tmp_path: Path) -> None:
+def test_version_is_known_without_the_metadata(tmp_path: Path) -> None:
+    """`--version` prints the installed distribution's version, without `importlib.metadata`."""
+    from importlib import metadata
+
     code, loaded = _imported_by_executable(["--version"], "", tmp_path)
-    assert code == 0 and "importlib.metadata" in loaded
+    assert code == 0 and "importlib.metadata" not in loaded
+    # Nor the engine or a parser of options: saying the version costs less than applying.
+    assert not {"argparse", "apply_patch.apply._pipeline", "apply_patch.format._lalr"} & loaded
+    printed = run_cli(["--version"], tmp_path).stdout.decode()
+    assert printed == f"apply_patch {metadata.version('apply-patch')}\n"
 
 
 def _loaded_applying(text: str, cwd: Path) -> set[str]:
