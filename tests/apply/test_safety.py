@@ -533,6 +533,8 @@ def test_an_unexpected_exception_is_one_line_not_a_traceback(
     def broken(*args: object, **kwargs: object) -> None:
         raise raised
 
-    monkeypatch.setattr(_main, "apply_patch", broken)
+    import apply_patch.apply as engine  # `_main` takes `apply_patch` from it when it runs
+
+    monkeypatch.setattr(engine, "apply_patch", broken)
     assert _main.main(["*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch"]) == code
     assert capsys.readouterr().err == message
