@@ -199,3 +199,38 @@ def test_the_docs_hook_through_the_anthropic_sdk(tmp_path: Path) -> None:
     assert request["tool_choice"] == {"type": "tool", "name": "corrected_edit"}
     prompt = request["messages"][0]["content"]  # type: ignore[index]
     assert "Failed to find the old text of edit 1 in app.py" in prompt and APP in prompt
+
+
+def test_responses_calls_take_a_repair_hook(tmp_path: Path) -> None:
+    from apply_patch.responses import apply_calls
+
+    root = _root(tmp_path)
+    (root / "notes.md").write_text("# notes\n")
+    model = ScriptedModel(StrReplace("app.py", "    greet('you')\n", "    greet('all')\n"))
+    calls = [
+        {"type": "apply_patch_call", "call_id": "c1", "status": "completed",
+         "operation": {"type": "update_file", "path": "notes.md", "diff": "@@\n-# notes\n+# Notes\n"}},
+        {"type": "apply_patch_call", "call_id": "c2", "status": "completed",
+         "operation": {"type": "update_file", "path": "app.py", "diff": "@@\n-    greet('yuo')\n+    greet('all')\n"}},
+    ]  # fmt: skip
+    outputs = apply_calls(calls, root, repair=model)
+    assert [o["status"] for o in outputs] == ["completed", "completed"]
+    assert "repair" not in outputs[0]["output"]
+    assert "warning: app.py: an edit's old text was not found" in outputs[1]["output"]
+    assert (root / "notes.md").read_text() == "# Notes\n"
+    assert (root / "app.py").read_text() == APP.replace("greet('you')", "greet('all')")
+
+
+def test_no_repair_when_the_patch_changes_a_file_in_several_operations(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    before = snapshot(root)
+    model = ScriptedModel()
+    patch = (
+        "*** Begin Patch\n*** Update File: app.py\n@@\n-    return 0\n+    return 1\n"
+        "*** Update File: app.py\n@@\n-    greet('yuo')\n+    greet('all')\n*** End Patch\n"
+    )
+    with pytest.raises(ContextNotFoundError) as caught:
+        apply_patch(patch, root, repair=model)
+    assert model.asked == []
+    assert caught.value.hints[-1] == "A repair was not asked for: the patch changes one file in several operations."
+    assert snapshot(root) == before

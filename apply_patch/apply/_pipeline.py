@@ -155,7 +155,10 @@ class Replay:
         parsed = patch if isinstance(patch, Patch) else _parsed(patch, folders)
         if parsed.workdir is not None:
             workdir = os.path.normpath(os.path.join(workdir, parsed.workdir))
-        return self._run(lambda tree: make_plan(parsed, tree), workdir, parsed.notes, parsed.operations)
+        # A repaired patch is planned as edits, one result per file: a repair is tried only
+        # when that is one result per operation, as callers counting them expect.
+        repairable = _one_file_each(parsed.operations)
+        return self._run(lambda tree: make_plan(parsed, tree), workdir, parsed.notes, parsed.operations if repairable else None)
 
     def apply_operations(
         self, operations: Sequence[Operation | EditOperation], workdir: str = "."
@@ -180,13 +183,19 @@ class Replay:
         plan_in: Callable[[Tree], Plan],
         workdir: str,
         notes: tuple[str, ...] = (),
-        operations: Sequence[Operation | EditOperation] = (),
+        operations: Sequence[Operation | EditOperation] | None = (),
     ) -> ApplyResult:
         tree = self.tree(workdir)
         try:
             plan, recovered = _plan(plan_in, tree, commit_it=not self.dry_run)
         except ContextNotFoundError as error:
             if self.repair is None:
+                raise
+            if operations is None:
+                error.hints = (
+                    *error.hints,
+                    "A repair was not asked for: the patch changes one file in several operations.",
+                )
                 raise
             # The lock is released here: the hook (a model call) never holds it.
             return self._repaired(error, operations, workdir, notes)
@@ -243,6 +252,13 @@ class Replay:
         except UnicodeDecodeError:
             return None
         return RepairRequest(error.path or "", text, failure.old, failure.new, str(error))
+
+
+def _one_file_each(operations: Sequence[Operation]) -> bool:
+    """Whether no two of `operations` touch the same path (a move: both of its paths)."""
+    paths = [op.path for op in operations]
+    paths += [move for op in operations if (move := getattr(op, "move_to", None)) is not None]
+    return len(set(paths)) == len(paths)
 
 
 def _plan(plan_in: Callable[[Tree], Plan], tree: Tree, *, commit_it: bool) -> tuple[Plan, str | None]:
