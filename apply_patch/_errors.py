@@ -186,6 +186,25 @@ class FilePolicyError(PatchError):
     kind = "policy"
 
 
+class EncodingError(FilePolicyError):
+    """A file's text and its encoding do not fit: text the encoding cannot represent, an
+    encoding Python does not know, bytes that are not what the encoding says, or an
+    edit that cannot be made safely without knowing the encoding. `encoding` names it
+    (None: not known)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        patch_line: int | None = None,
+        encoding: str | None = None,
+        hints: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message, path=path, patch_line=patch_line, hints=hints)
+        self.encoding = encoding
+
+
 class PatchIOError(PatchError):
     """Reading or writing a file failed; `errno` is the OS error number if any."""
 

@@ -53,7 +53,9 @@ class Policy:
     )
     binary: Literal["error", "allow"] = _option("error", "updating a file with NUL bytes")
     non_utf8: Literal["error", "preserve"] = _option(
-        "error", "updating a file that is not UTF-8 (preserve: its bytes kept as they are)"
+        "error",
+        "updating a file that is not UTF-8, its encoding neither given nor declared (error: "
+        "refused unless every line matched and written is ASCII; preserve: its bytes kept as they are)",
     )
     symlinks: Literal["follow", "error"] = _option(
         "follow", "paths through symlinks inside the root"
@@ -77,6 +79,20 @@ class Policy:
     vcs_dir: Literal["error", "allow"] = _option(
         "error", "writing, moving or deleting inside a .git, .hg or .svn folder"
     )
+    conventions: Literal["read", "ignore"] = _option(
+        "read",
+        "a new file's line endings, final newline and charset: from the .editorconfig and "
+        ".gitattributes files between its folder and the root (read), or as written (ignore)",
+    )
+
+    encoding: str = field(
+        default="",
+        metadata={
+            "help": "the encoding of the files edited and created (any name Python knows: gbk, "
+            "shift_jis, cp1252, utf-16...), over what the repository declares and a byte-order mark",
+            "metavar": "NAME",
+        },
+    )
     check_syntax: Literal["warn", "refuse", "off"] = _option(
         "warn",
         "changed files of a known language parsed with its tree-sitter grammar: syntax errors "
@@ -91,13 +107,30 @@ class Policy:
                 raise PolicyValueError(
                     f"Invalid value {value!r} for {name}: choose one of {', '.join(choices)}"
                 )
+        if self.encoding:
+            _check_encoding(self.encoding)
 
     def with_options(self, **options: str) -> Policy:
         """A copy with some fields changed (unknown names are refused)."""
-        unknown = sorted(set(options) - set(CHOICES))
+        unknown = sorted(set(options) - set(CHOICES) - set(NAMED))
         if unknown:
             raise PolicyValueError(f"Unknown policy option: {', '.join(unknown)}")
         return dataclasses.replace(self, **options)  # type: ignore[arg-type]
+
+
+def _check_encoding(name: object) -> None:
+    """PolicyValueError unless `name` is an encoding Python knows (text, not bytes to bytes)."""
+    import codecs
+
+    try:
+        info = codecs.lookup(name) if isinstance(name, str) else None
+    except LookupError:
+        info = None
+    if info is None or not getattr(info, "_is_text_encoding", True):
+        raise PolicyValueError(
+            f"Invalid value {name!r} for encoding: not a text encoding Python knows "
+            "(utf-8, latin-1, cp1252, gbk, shift_jis, big5, utf-16...)"
+        )
 
 
 def _choices() -> dict[str, tuple[str, ...]]:
@@ -107,10 +140,13 @@ def _choices() -> dict[str, tuple[str, ...]]:
     return {
         f.name: tuple(choice.strip(" \"'") for choice in str(f.type)[len("Literal[") : -1].split(","))
         for f in dataclasses.fields(Policy)
+        if str(f.type).startswith("Literal[")
     }
 
 
 CHOICES: Final = _choices()
+# The fields whose value is a name, not a choice (an option `--encoding NAME`): name → metavar.
+NAMED: Final = {f.name: str(f.metadata["metavar"]) for f in dataclasses.fields(Policy) if f.name not in CHOICES}
 HELP: Final = {f.name: str(f.metadata["help"]) for f in dataclasses.fields(Policy)}
 
 DEFAULT: Final = Policy()
@@ -123,6 +159,7 @@ CODEX: Final = Policy(
     vcs_dir="allow",
     ambiguous="first",
     indentation="verbatim",
+    conventions="ignore",
 )
 
 

@@ -12,8 +12,11 @@ Every command of the tool: `view` (a file with line numbers, `view_range`
 known language over the budget viewed without a range answers with its
 outline, its definitions and their lines, and how to ask for some; or a folder,
 two levels deep, saying how many hidden entries it leaves out), `create`
-(`file_text`), `str_replace` (`old_str`, `new_str`: exactly one match),
-`insert` (`insert_line`, `new_str`; line 0 is the top). Edits go through the
+(`file_text`), `str_replace` (`old_str`, `new_str`: exactly one match;
+beyond Anthropic's fields, `occurrence` (from 1) or `near_line` picks one of
+several, and the answer names the line), `insert` (`insert_line`, `new_str`;
+line 0 is the top). A file is read and written in its encoding (given,
+declared by the repository, or its byte-order mark's; else UTF-8). Edits go through the
 package's plan and commit: confined to `root`, line endings and BOM kept,
 every policy applying, all or nothing; a successful edit answers with the
 edited lines as they are now, numbered as `view` numbers them,
@@ -37,7 +40,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
     from typing import Any, Final
 
-    from .apply import ApplyResult, DiskTree, LineReader, RepairRequest
+    from .apply import ApplyResult, DiskTree, LineReader, Location, RepairRequest
     from .format import StrReplace
 
 TOOL_TYPE: Final = "text_editor_20250728"
@@ -103,6 +106,8 @@ class TextEditor:
         except MemoryError:  # a view without a budget of a file of huge lines
             return _error("Not enough memory for this answer: view the file in parts with view_range")
         except ReplacementCountError as error:
+            if any(tool_input.get(name) is not None for name in ("occurrence", "near_line")):
+                return _error("\n".join((str(error), *(f"Hint: {h}" for h in error.hints))))
             head = f"Found {error.found} matches for replacement text. Please provide more context to make a unique match."
             lines = ", ".join(map(str, error.candidates))
             return _error(f"{head}\nold_str matches {error.path} at lines {lines}.")
@@ -146,9 +151,10 @@ class TextEditor:
                 raise _ToolError("new_str must be a string")
             if not old:
                 raise _ToolError("old_str is empty: give the exact text to replace (use create for a new file)")
-            edit = StrReplace(path, old, new, label="old_str")
+            occurrence, near_line = _optional_line(tool_input, "occurrence"), _optional_line(tool_input, "near_line")
+            edit = StrReplace(path, old, new, occurrence=occurrence, near_line=near_line, label="old_str")
             result = apply_edits([edit], self.root, policy=self.policy, repair=self.repair)
-            return self._edited("Successfully replaced text at exactly one location.", result, path)
+            return self._edited(_replaced(result, occurrence, near_line), result, path)
         line = tool_input.get("insert_line")
         if not isinstance(line, int) or isinstance(line, bool):
             raise _ToolError("insert_line must be an integer (0 inserts at the top)")
@@ -162,7 +168,17 @@ class TextEditor:
     def _edited(self, done: str, result: ApplyResult, path: str, *, whole: bool = False) -> str:
         """`done`, then the edited lines as they are now, numbered as `view` numbers them
         (`_snippet`), then the warnings (`run` keeps the whole within the budget)."""
-        return "\n".join([done, *_snippet(result, path, whole=whole), *_warnings(result)])
+        return "\n".join([done, *_snippet(result, path, self._lines, whole=whole), *_warnings(result)])
+
+    def _lines(self, path: str, data: bytes) -> list[str]:
+        """The lines of the file `path` holding `data`, decoded as an edit decodes it."""
+        from .apply import DiskTree, file_text, split_text
+
+        tree = DiskTree(self.root, self.policy)
+        try:
+            return file_text(tree, data, tree.resolve(path))[0].lines
+        except PatchError:
+            return split_text(data.decode("utf-8", "replace")).lines
 
     def _view(self, path: str, view_range: object) -> str:
         from .apply import DiskTree, FolderChanged, Kind
@@ -191,32 +207,64 @@ class TextEditor:
             os.close(fd)
             raise _ToolError(f"{path} names a folder, and {path.rstrip('/')} is a file")
         try:
-            return self._excerpt(fd, info, path, view_range)
+            return self._excerpt(fd, info, path, view_range, self._decoded(tree, where, fd, info))
         finally:
             os.close(fd)
 
-    def _excerpt(self, fd: int, info: os.stat_result, path: str, view_range: object) -> str:
+    def _decoded(self, tree: DiskTree, where: Location, fd: int, info: os.stat_result) -> list[str] | None:
+        """The lines of the open file when it is not read as UTF-8 (its encoding given,
+        declared, or a UTF-16 or UTF-32 byte-order mark's): read whole (at most
+        `MAX_FILE_BYTES`) and decoded as an edit decodes it; None for a UTF-8 file (read in
+        parts) or one that may not be shown."""
+        from .apply import MAX_FILE_BYTES, file_encoding, file_text, hidden
+
+        if hidden(info):
+            return None
+        try:
+            if not file_encoding(tree, os.pread(fd, 4, 0), where):
+                return None
+            if info.st_size > MAX_FILE_BYTES:
+                raise _ToolError(f"Cannot read {where.shown}: it is larger than an edit may hold")
+            chunks, at = [], 0
+            while chunk := os.pread(fd, 1 << 20, at):
+                chunks.append(chunk)
+                at += len(chunk)
+                if at > MAX_FILE_BYTES:
+                    raise _ToolError(f"Cannot read {where.shown}: it is larger than an edit may hold")
+            return file_text(tree, b"".join(chunks), where)[0].lines
+        except PatchError as error:
+            raise _ToolError(f"{where.shown} cannot be shown as text: {error}") from None
+
+    def _excerpt(
+        self, fd: int, info: os.stat_result, path: str, view_range: object, decoded: list[str] | None = None
+    ) -> str:
         """The lines of the open file `view_range` asks for, numbered, within the budget.
 
         Read in parts (`apply._lines`): whatever the file's size, only the lines
-        up to the last one asked for are read, and only those shown are kept.
+        up to the last one asked for are read, and only those shown are kept;
+        or taken from `decoded`, the lines of a file in another encoding.
         """
         from .apply import LineReader, NotText, hidden, not_shown
 
         if hidden(info):
             raise _ToolError(not_shown(path, info.st_nlink))
         first, last = _asked(view_range)
-        reader = LineReader(
-            fd,
-            cap=4 * self._budget + 4,  # bytes enough for `budget` characters of any line
-            binary=self.policy.binary == "allow",
-            utf8="replace" if self.policy.non_utf8 == "preserve" else "strict",
-        )
-        try:
-            shown, left = _read(reader, first, last, self._budget)
-        except NotText as error:
-            raise _ToolError(f"{path} cannot be shown as text: {error}") from None
-        size = reader.number  # the file's lines, when the range goes past them
+        if decoded is not None:
+            shown, left = _listed(decoded, first, last, self._budget)
+            size = len(decoded)
+        else:
+            reader = LineReader(
+                fd,
+                cap=4 * self._budget + 4,  # bytes enough for `budget` characters of any line
+                binary=self.policy.binary == "allow",
+                utf8="replace" if self.policy.non_utf8 == "preserve" else "strict",
+            )
+            try:
+                shown, left = _read(reader, first, last, self._budget)
+            except NotText as error:
+                ask = f"\n{_ASK}" if "UTF-8" in str(error) else ""
+                raise _ToolError(f"{path} cannot be shown as text: {error}{ask}") from None
+            size = reader.number  # the file's lines, when the range goes past them
         if size == 0:
             return "(the file is empty)"
         if first < 1 or first > size or (last is not None and last < first):
@@ -267,6 +315,14 @@ class _ToolError(Exception):
     """A tool input that does not make sense (no file touched)."""
 
 
+# What a view of a file that is not UTF-8 asks for (its encoding unknown).
+_ASK: Final = (
+    "If it is text in another encoding, give it: TextEditor(..., encoding=\"NAME\") (apply_patch serve "
+    "--encoding NAME), or declare it in the repository (.gitattributes working-tree-encoding, "
+    ".editorconfig charset)."
+)
+
+
 def _error(text: str) -> dict[str, Any]:
     return {"content": f"Error: {text}", "is_error": True}
 
@@ -278,27 +334,44 @@ def _string(tool_input: Mapping[str, Any], name: str) -> str:
     return value
 
 
+def _optional_line(tool_input: Mapping[str, Any], name: str) -> int | None:
+    """The integer `name` of `tool_input` (str_replace's choice among several matches), or None."""
+    value = tool_input.get(name)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        what = "1: the first match" if name == "occurrence" else "the line the match starts nearest"
+        raise _ToolError(f"{name} must be an integer ({what})")
+    return value
+
+
+def _replaced(result: ApplyResult, occurrence: int | None, near_line: int | None) -> str:
+    """What a str_replace did: the one location, or the match chosen and the line it is at."""
+    if occurrence is None and near_line is None:
+        return "Successfully replaced text at exactly one location."
+    line = result.operations[0].placements[0].file_line
+    if occurrence is not None:
+        return f"Successfully replaced occurrence {occurrence} of old_str, at line {line}."
+    return f"Successfully replaced the match of old_str nearest line {near_line}, at line {line}."
+
+
 def _warnings(result: Any) -> list[str]:
     return [f"Warning: {w.message}" for w in result.warnings]
 
 
-def _snippet(result: ApplyResult, path: str, *, whole: bool) -> list[str]:
+def _snippet(result: ApplyResult, path: str, decode: Callable[[str, bytes], list[str]], *, whole: bool) -> list[str]:
     """The lines of the edited region of the one file `result` changed, as they are now, with
     `SNIPPET_CONTEXT` lines around it (`whole`: from the top), numbered as `view` numbers
     them, at most `SNIPPET_LINES` of them (then a line says which are left)."""
-    from .apply import split_text
-
     operation = result.operations[0]
     change = next((c for c in result.changes if c.path == operation.target and c.after is not None), None)
     if change is None or change.after is None:
         return []
-    lines = split_text(change.after.data.decode("utf-8", "replace")).lines
+    lines = decode(path, change.after.data)
     if not lines:
         return ["(the file is empty)"]
     if whole or change.before is None:
         start, end = 1, len(lines)
     else:
-        before = split_text(change.before.data.decode("utf-8", "replace")).lines
+        before = decode(path, change.before.data)
         first, last = _changed(before, lines)
         start, end = max(1, first - SNIPPET_CONTEXT), min(len(lines), max(first, last) + SNIPPET_CONTEXT)
     shown_end = min(end, start + SNIPPET_LINES - 1)
@@ -381,6 +454,16 @@ def _read(reader: LineReader, first: int, last: int | None, budget: int) -> tupl
     if not shown and reader.number < first:
         reader.skip(None)
     return shown, left
+
+
+def _listed(lines: list[str], first: int, last: int | None, budget: int) -> tuple[list[str], int]:
+    """`_read` for lines already decoded: the numbered lines `first` to `last` that fit in
+    `budget`, and how many more of them there are."""
+    if first < 1 or (last is not None and last < first):
+        return [], 0
+    end = len(lines) if last is None else min(last, len(lines))
+    shown, left = _fitting(((n, lines[n - 1], True) for n in range(first, end + 1)), budget)
+    return shown, (end - first + 1 - len(shown)) if left else 0
 
 
 def _fitting(lines: Iterator[tuple[int, str, bool]], budget: int) -> tuple[list[str], int]:

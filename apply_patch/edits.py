@@ -2,11 +2,13 @@
 
     >>> from apply_patch.edits import StrReplace, parse_search_replace
     >>> parse_search_replace("app.py\\n<<<<<<< SEARCH\\nx = 1\\n=======\\nx = 2\\n>>>>>>> REPLACE\\n")
-    [StrReplace(path='app.py', old='x = 1\\n', new='x = 2\\n', replace_all=False, expected=None)]
+    [StrReplace(path='app.py', old='x = 1\\n', new='x = 2\\n', replace_all=False, expected=None, occurrence=None, near_line=None)]
 
-- `StrReplace(path, old, new, replace_all=False, expected=None)`: `old` must
-  match exactly one place, or every place (`replace_all`), or exactly
-  `expected` places; an empty `old` creates the file. Claude Code's `Edit`,
+- `StrReplace(path, old, new, replace_all=False, expected=None, occurrence=None,
+  near_line=None)`: `old` must match exactly one place, or every place
+  (`replace_all`), or exactly `expected` places; or, among several, the one
+  chosen: the `occurrence`-th (from 1) or the one starting nearest line
+  `near_line` (a tie is refused). An empty `old` creates the file. Claude Code's `Edit`,
   OpenCode's and Gemini CLI's edit tools, the text-editor tool's `str_replace`.
 - `CreateFile(path, text, overwrite=False)`: a new file, refused when the
   file exists (policy `add_existing`) unless `overwrite` (Claude Code's `Write`).
@@ -37,7 +39,7 @@ from ._errors import (
 )
 from .apply import ApplyResult, RepairRequest, Replay
 from ._policy import DEFAULT, Policy, policy_of
-from .format import CreateFile, Edit, Insert, StrReplace, parse_search_replace
+from .format import CreateFile, Edit, Insert, NotebookEdit, StrReplace, parse_search_replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,6 +62,7 @@ __all__ = [
     "EditError",
     "InputError",
     "Insert",
+    "NotebookEdit",
     "RepairRequest",
     "ReplacementCountError",
     "SearchReplaceError",
@@ -113,8 +116,10 @@ def checked(edits: Iterable[Edit]) -> list[Edit]:
 
     numbered: list[Edit] = []
     for number, edit in enumerate(edits, 1):
-        if not isinstance(edit, (StrReplace, CreateFile, Insert)):
-            raise EditError(f"Edit {number} is a {type(edit).__name__}, not a StrReplace, CreateFile or Insert")
+        if not isinstance(edit, (StrReplace, CreateFile, Insert, NotebookEdit)):
+            raise EditError(
+                f"Edit {number} is a {type(edit).__name__}, not a StrReplace, CreateFile, Insert or NotebookEdit"
+            )
         if not isinstance(edit.path, str) or not edit.path:
             raise EditError(f"Edit {number} has no path", patch_line=number)
         if isinstance(edit, StrReplace) and edit.expected is not None and edit.expected < 1:
@@ -125,14 +130,43 @@ def checked(edits: Iterable[Edit]) -> list[Edit]:
             if not isinstance(text, str):
                 raise EditError(f"{subject} of edit {number} is not text", patch_line=number)
             check_text(text, f"{subject} of edit {number}", line=number)
+        problem = _choice_problem(edit, number) if isinstance(edit, StrReplace) else None
+        problem = _notebook_problem(edit, number) if isinstance(edit, NotebookEdit) else problem
+        if problem is not None:
+            raise EditError(problem, path=edit.path, patch_line=edit.line or number)
         if not edit.label:
-            what = {StrReplace: "the old text", CreateFile: "the new file", Insert: "the insertion"}
+            what = {StrReplace: "the old text", CreateFile: "the new file", Insert: "the insertion",
+                    NotebookEdit: "the notebook edit"}  # fmt: skip
             edit = replace(edit, label=f"{what[type(edit)]} of edit {number}", line=edit.line or number)
         why = refusal(edit)
         if why is not None:
             raise EditError(why, path=edit.path, patch_line=edit.line)
         numbered.append(edit)
     return numbered
+
+
+def _choice_problem(edit: StrReplace, number: int) -> str | None:
+    """Why the one place `edit` picks (`occurrence`, `near_line`) cannot be chosen, whatever
+    the file holds; None when it can (or when it picks none)."""
+    chosen = [(name, value) for name, value in (("occurrence", edit.occurrence), ("near_line", edit.near_line)) if value is not None]
+    if not chosen:
+        return None
+    if len(chosen) == 2:
+        return f"Edit {number} gives both occurrence and near_line: give one of them"
+    name, value = chosen[0]
+    if not isinstance(value, int) or isinstance(value, bool):
+        return f"Edit {number} has {name} {value!r}: it must be an integer (from 1)"
+    if value < 1 and name == "occurrence":
+        return f"Edit {number} asks for occurrence {value}: occurrences count from 1"
+    if value < 1:
+        return f"Edit {number} asks for the match nearest line {value}: lines count from 1"
+    if edit.replace_all:
+        return f"Edit {number} replaces every place and picks one ({name}): give one of them"
+    if edit.expected is not None:
+        return f"Edit {number} expects {edit.expected} places and picks one ({name}): give one of them"
+    if not edit.old:
+        return f"Edit {number} creates a file (its old text is empty): {name} picks a match of an old text"
+    return None
 
 
 def _refuse_placeholder_writes(edits: list[Edit], tree: Tree) -> None:
@@ -163,7 +197,27 @@ def _texts(edit: Edit) -> list[tuple[str, object]]:
     """The texts an edit writes or looks for, each with how a message names it."""
     if isinstance(edit, StrReplace):
         return [("The old text", edit.old), ("The new text", edit.new)]
+    if isinstance(edit, NotebookEdit):
+        return [("The new source", edit.new_source)]
     return [("The text", edit.text)]
+
+
+def _notebook_problem(edit: NotebookEdit, number: int) -> str | None:
+    """Why the notebook edit `edit` cannot mean anything, whatever the notebook holds; None if it can."""
+    from .apply import CELL_TYPES, MODES
+
+    if edit.mode not in MODES:
+        return f"Edit {number} has mode {edit.mode!r}: it must be one of {', '.join(MODES)}"
+    if edit.cell_type is not None and edit.cell_type not in CELL_TYPES:
+        return f"Edit {number} has cell_type {edit.cell_type!r}: it must be one of {', '.join(CELL_TYPES)}"
+    if edit.mode == "insert" and edit.cell_type is None:
+        return f"Edit {number} inserts a cell: give its cell_type ({', '.join(CELL_TYPES)})"
+    cell = edit.cell_id
+    if cell is not None and (isinstance(cell, bool) or not isinstance(cell, (str, int))):
+        return f"Edit {number} has cell_id {cell!r}: give a cell's id, or its number from 0"
+    if not edit.path.endswith(".ipynb"):
+        return f"Edit {number} edits a notebook cell of {edit.path}, which is not a notebook (.ipynb)"
+    return None
 
 
 def apply_search_replace(

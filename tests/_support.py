@@ -38,6 +38,8 @@ POLICY_OPTIONS = (
     "--message-paths {relative,absolute}",
     "--read-only {error,allow}",
     "--vcs-dir {error,allow}",
+    "--conventions {read,ignore}",
+    "--encoding NAME",
     "--check-syntax {warn,refuse,off}",
 )
 

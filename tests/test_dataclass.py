@@ -484,6 +484,7 @@ def _samples(root: Path) -> list[object]:
         ap.parse_patch(patch), applied, applied.files, edited, ap.DEFAULT, asked,
         ap.extract_patches((transcripts / "broken_then_good.log").read_text(encoding="utf-8")),
         ap.extract_patches((transcripts / "claude_code_edits.jsonl").read_text(encoding="utf-8")),
+        ap.extract_patches((transcripts / "claude_code_notebook.jsonl").read_text(encoding="utf-8")),
         ap.classify_argv(["apply_patch", patch]), ap.classify_argv(["apply_patch", text]),
         ap.classify_argv(["ls"]), ap.classify_argv([patch]), ap.parse_partial(text),
         ap.make_patch({"a.txt": "a\n"}, {"b.txt": "a\n", "c.txt": "c\n"}),

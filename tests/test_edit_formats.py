@@ -36,6 +36,7 @@ from apply_patch.edits import (
     CreateFile,
     Edit,
     Insert,
+    NotebookEdit,
     StrReplace,
     apply_edits,
     apply_search_replace,
@@ -184,6 +185,10 @@ def _as_tool_use(edit: Edit) -> dict[str, Any] | None:
         if edit.overwrite:
             return {"name": "Write", "input": {"file_path": edit.path, "content": edit.text}}
         return {"name": TOOL_NAME, "input": {"command": "create", "path": edit.path, "file_text": edit.text}}
+    if isinstance(edit, NotebookEdit):
+        spec = {"notebook_path": edit.path, "new_source": edit.new_source, "cell_id": edit.cell_id,
+                "cell_type": edit.cell_type, "edit_mode": edit.mode}  # fmt: skip
+        return {"name": "NotebookEdit", "input": spec}
     return {"name": TOOL_NAME, "input": {"command": "insert", "path": edit.path, "insert_line": edit.after_line, "new_str": edit.text}}
 
 

@@ -156,7 +156,7 @@ def test_policies_apply_to_edits(tmp_path: Path) -> None:
     [
         (StrReplace("", "a", "b"), "Edit 1 has no path"),
         (StrReplace("a.txt", "a", "b", expected=0), "Edit 1 expects 0 replacements: at least 1"),
-        ("not an edit", "Edit 1 is a str, not a StrReplace, CreateFile or Insert"),
+        ("not an edit", "Edit 1 is a str, not a StrReplace, CreateFile, Insert or NotebookEdit"),
     ],
 )
 def test_what_is_not_an_edit(edit: object, message: str, tmp_path: Path) -> None:

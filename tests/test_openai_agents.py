@@ -129,3 +129,14 @@ def test_an_output_is_cut_to_the_budget(tmp_path: Path) -> None:
     assert len(output) < 120 + 60
     assert output.endswith(" more lines.]") and output.startswith("Failed to find expected lines in a.txt")
     assert (tmp_path / "a.txt").read_text().startswith("line 0\n")
+
+
+def test_the_editor_takes_an_encoding(tmp_path: Path) -> None:
+    """Issue 27: the SDK's editor edits a Shift-JIS file on its decoded text, given the encoding."""
+    (tmp_path / "a.txt").write_bytes("表示\nmessage = 1\n".encode("shift_jis"))
+    editor = Editor(tmp_path, encoding="shift_jis")
+    operation = ApplyPatchOperation(type="update_file", path="a.txt", diff="-表示\n+表示テスト\n")
+    assert editor.update_file(operation).status == "completed"
+    assert (tmp_path / "a.txt").read_bytes() == "表示テスト\nmessage = 1\n".encode("shift_jis")
+    with pytest.raises(PolicyValueError):
+        Editor(tmp_path, encoding="no-such-encoding")

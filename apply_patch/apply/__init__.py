@@ -14,10 +14,11 @@ if TYPE_CHECKING:
     from ._edit_pipeline import apply_operations
     from ._lines import LineReader, NotText
     from ._locate import update_lines
+    from ._notebook import CELL_TYPES, MODES
     from ._outline import OUTLINE_BYTES, outline
     from ._paths import Location, is_windows_absolute
     from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping
-    from ._plan import OperationResult, decode_file
+    from ._plan import OperationResult, decode_file, file_encoding, file_text
     from ._repair import RepairRequest
     from ._report import (
         MAX_CHARACTERS,
@@ -50,6 +51,8 @@ _NAMES = {
     "PatchWarning": "._doubts",
     "apply_operations": "._edit_pipeline",
     "update_lines": "._locate",
+    "CELL_TYPES": "._notebook",
+    "MODES": "._notebook",
     "Location": "._paths",
     "is_windows_absolute": "._paths",
     "ApplyResult": "._pipeline",
@@ -59,6 +62,8 @@ _NAMES = {
     "apply_to_mapping": "._pipeline",
     "OperationResult": "._plan",
     "decode_file": "._plan",
+    "file_encoding": "._plan",
+    "file_text": "._plan",
     "MAX_CHARACTERS": "._report",
     "NOTHING_CHANGED": "._report",
     "SCHEMA": "._report",
@@ -89,11 +94,12 @@ _MODULES = {
 __getattr__ = exports(__name__, globals(), _NAMES, _MODULES)
 
 __all__ = [
-    "ApplyResult", "BOM", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState",
+    "ApplyResult", "BOM", "CELL_TYPES", "MODES", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState",
     "FolderChanged", "Kind", "LineIndex", "LineReader", "Location", "MAX_CHARACTERS",
     "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OUTLINE_BYTES", "OperationResult", "PatchWarning", "Policy",
     "PolicyValueError", "RepairRequest", "Replay", "SCHEMA", "TextFile", "Tree", "apply_operations",
     "apply_patch", "apply_to_mapping", "bounded", "common_ends", "decode_file", "error_json",
-    "failure", "hidden", "is_windows_absolute", "not_shown", "outline", "result_json", "signals",
+    "failure", "file_encoding", "file_text", "hidden", "is_windows_absolute", "not_shown", "outline",
+    "result_json", "signals",
     "split_text", "unified_operations", "update_lines", "warnings_text",
 ]

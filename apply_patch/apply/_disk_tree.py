@@ -93,6 +93,9 @@ class DiskTree(Tree):
     def resolve(self, written: str, *, follow_leaf: bool = True, line: int | None = None) -> Location:
         return self._resolver.resolve(written, follow_leaf=follow_leaf, line=line)
 
+    def from_root(self, relative: str) -> Location:
+        return self._resolver.resolve(os.path.join(self._resolver.root_shown, relative))
+
     def walk_files(self, limit: int) -> tuple[list[str], bool]:
         found: list[str] = []
         seen = 0

@@ -10,10 +10,11 @@ lists each file once.
 
 from __future__ import annotations
 
-from .._errors import EmptyPatchError, FilePolicyError
-from ..format import AddFile, CreateFile, DeleteFile, Insert, StrReplace, UpdateFile
+from .._errors import EmptyPatchError, FilePolicyError, PatchError
+from ..format import AddFile, CreateFile, DeleteFile, Insert, NotebookEdit, StrReplace, UpdateFile
 from . import _edits as edits
-from ._plan import OperationResult, decode_file, Plan, Planner, encode_file, finished_plan
+from ._plan import OperationResult, Plan, Planner, finished_plan
+from ._locate import Placement
 from ._tree import FileState
 
 TYPE_CHECKING = False
@@ -62,14 +63,21 @@ def _edit(planner: Planner, op: EditOperation) -> OperationResult:
         return _create(planner, where, op.path, op.new, op.line, op.label, overwrite=False, empty_ok=True)
     state = planner._readable(where, op.line)
     planner._refuse_read_only(state, where, op.line)
+    if isinstance(op, NotebookEdit):
+        return _notebook_edit(planner, where, state, op)
     policy = planner.policy
-    text = decode_file(state.data, where, policy, op.line)
-    if isinstance(op, StrReplace):
-        edited = edits.replace(text, op, policy, where)
-    else:
-        edited = edits.insert(text, op, policy, where)
+    text, encoding = planner.read_text(state.data, where, op.line)
+    try:
+        if isinstance(op, StrReplace):
+            edited = edits.replace(text, op, policy, where)
+        else:
+            edited = edits.insert(text, op, policy, where)
+    except PatchError as error:
+        raise planner.explained(error, where, encoding) from None
     planner.warnings += edited.warnings
-    planner.overlay.put(where.target, FileState(encode_file(edited.text, policy), state.mode, owner=state.owner))
+    data = planner.write_text(edited.text, encoding, where, op.line)
+    planner.refuse_broken_notebook(state.data, data, where, op.line)
+    planner.overlay.put(where.target, FileState(data, state.mode, owner=state.owner))
     return OperationResult(
         "M",
         op.path,
@@ -78,6 +86,17 @@ def _edit(planner: Planner, op: EditOperation) -> OperationResult:
         removed=sum(p.removed for p in edited.placements),
         placements=edited.placements,
     )
+
+
+def _notebook_edit(planner: Planner, where: Location, state: FileState, op: NotebookEdit) -> OperationResult:
+    """A cell of the notebook at `where` replaced, inserted or deleted (`_notebook`)."""
+    from ._notebook import edit_notebook
+
+    data, cell, added = edit_notebook(state.data, op, where)
+    planner.overlay.put(where.target, FileState(data, state.mode, owner=state.owner))
+    removed = 0 if op.mode == "insert" else 1
+    placement = Placement(op.line, cell, "exact", added, removed)
+    return OperationResult("M", op.path, where.target, added=added, removed=removed, placements=(placement,))
 
 
 def _create(
@@ -103,11 +122,15 @@ def _create(
             path=where.relative,
             patch_line=line,
         )
-    if policy.line_endings != "keep":
-        ending = "\r\n" if policy.line_endings == "crlf" else "\n"
-        content = edits.as_lf(content).replace("\n", ending)
+    if existing is None:
+        data = planner.new_file_bytes(where, content, line)
+    else:  # a file replaced whole keeps no conventions but the policy's, and its encoding
+        if policy.line_endings != "keep":
+            ending = "\r\n" if policy.line_endings == "crlf" else "\n"
+            content = edits.as_lf(content).replace("\n", ending)
+        data = planner.replaced_file_bytes(where, content, existing.data, line)
     mode, owner = (existing.mode, existing.owner) if existing is not None else (None, None)
-    planner.overlay.put(where.target, FileState(content.encode("utf-8"), mode, owner=owner))
+    planner.overlay.put(where.target, FileState(data, mode, owner=owner))
     letter = "A" if existing is None else "M"
     added = len(edits.text_lines(content))
     removed = 0 if existing is None else existing.data.count(b"\n")

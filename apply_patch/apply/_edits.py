@@ -84,6 +84,7 @@ def replace(text: TextFile, op: StrReplace, policy: Policy, where: Location) -> 
     places = _exact_places(joined, old)
     if places:
         starts = _line_numbers(joined, places)
+        places = _chosen(op, where, places, starts, TIERS[0])
         _check_count(op, where, len(places), starts, TIERS[0])
         return _replace_exact(text, joined, places, old, new, op, policy)
     if "\n" in old:  # whole lines: fuzzy tiers too
@@ -93,9 +94,10 @@ def replace(text: TextFile, op: StrReplace, policy: Policy, where: Location) -> 
             found = _all_places(index, pattern, tier)
             if found:
                 numbers = tuple(i + 1 for i in found)
+                found = _chosen(op, where, found, numbers, tier)
                 _check_count(op, where, len(found), numbers, tier)
                 return _replace_lines(text, found, pattern, _new_lines(old, new), op, tier, policy, where)
-        if op.expected in (None, 1) and not op.replace_all:
+        if op.expected in (None, 1) and not op.replace_all and op.occurrence in (None, 1):
             slipped = _slipped(text, index, pattern, _new_lines(old, new), op, policy, where)
             if slipped is not None:
                 return slipped
@@ -162,29 +164,80 @@ def _all_places(index: LineIndex, pattern: list[str], tier: Tier) -> list[int]:
     return found
 
 
+def _chosen(op: StrReplace, where: Location, places: list[int], lines: tuple[int, ...], tier: Tier) -> list[int]:
+    """The one place of `places` (starting at `lines`) that `op.occurrence` or `op.near_line`
+    picks, alone in a list; `places` itself when neither is given. Raises
+    ReplacementCountError, listing every place, when the choice picks none (an
+    occurrence past the last) or two (two places equally near the line)."""
+    if len(places) > _MAX_PLACES:
+        return places  # too many to list: refused by the count rule
+    if op.occurrence is not None:
+        if op.occurrence <= len(places):
+            return [places[op.occurrence - 1]]
+        why = f"; occurrence {op.occurrence} is not one of them (1 to {len(places)})"
+        raise _count_error(op, where, len(places), lines, tier, why, _choice_hints(len(places)))
+    if op.near_line is None:
+        return places
+    near = op.near_line
+    order = sorted(range(len(places)), key=lambda i: abs(lines[i] - near))
+    best = order[0]
+    if len(order) > 1 and abs(lines[order[1]] - near) == abs(lines[best] - near):
+        first, second = sorted(order[:2])
+        distance = abs(lines[best] - near)
+        why = (
+            f"; occurrences {first + 1} and {second + 1} (lines {lines[first]} and {lines[second]}) "
+            f"are both {distance} line{'' if distance == 1 else 's'} from near_line {near}"
+        )
+        raise _count_error(op, where, len(places), lines, tier, why, _choice_hints(len(places)))
+    return [places[best]]
+
+
+def _choice_hints(found: int) -> tuple[str, ...]:
+    return (
+        f"Nothing was replaced. Give occurrence (1 to {found}, in file order) or a near_line "
+        "nearer one place than the others.",
+    )
+
+
 def _check_count(op: StrReplace, where: Location, found: int, lines: tuple[int, ...], tier: Tier) -> None:
     wanted = op.expected if op.expected is not None else None if op.replace_all else 1
     if wanted is None or found == wanted:
         if found <= _MAX_PLACES:
             return
+    if wanted == 1:
+        hints = ("Add lines around it so that it matches one place only.",)
+        raise _count_error(op, where, found, lines, tier, "; it must match exactly one", hints)
+    label = op.label or "the old text"
+    how = "" if tier is TIERS[0] else f" {TIER_WORDS[tier.name]}"
+    if wanted is None:
+        message = f"{_capital(label)} matches more than {_MAX_PLACES} places in {where.shown}{how}"
+        raise _count_error(op, where, found, lines, tier, "", (), message, wanted=None)
+    was = "was" if wanted == 1 else "were"
+    hints = ("Nothing was replaced. Give the number of places it really has, or add lines around it to pick the places.",)
+    raise _count_error(op, where, found, lines, tier, f", but {wanted} {was} expected", hints, wanted=wanted)
+
+
+def _count_error(
+    op: StrReplace,
+    where: Location,
+    found: int,
+    lines: tuple[int, ...],
+    tier: Tier,
+    why: str,
+    hints: tuple[str, ...],
+    message: str = "",
+    wanted: int | None = 1,
+) -> ReplacementCountError:
+    """The error of a replacement that matches `found` places (at `lines`) when the count
+    rule or the choice wants another: the places listed, then `why` (or `message` whole)."""
     label = op.label or "the old text"
     listing = ", ".join(map(str, lines[:_MAX_PLACES]))
     how = "" if tier is TIERS[0] else f" {TIER_WORDS[tier.name]}"
     places = "1 place" if found == 1 else f"{found} places"
     word = "line" if len(lines) == 1 else "lines"
     where_found = f"{places} in {where.shown} ({word} {listing}){how}"
-    hints: tuple[str, ...] = ()
-    if wanted == 1:
-        message = f"{_capital(label)} matches {where_found}; it must match exactly one"
-        hints = ("Add lines around it so that it matches one place only.",)
-    elif wanted is None:
-        message = f"{_capital(label)} matches more than {_MAX_PLACES} places in {where.shown}{how}"
-    else:
-        was = "was" if wanted == 1 else "were"
-        message = f"{_capital(label)} matches {where_found}, but {wanted} {was} expected"
-        hints = ("Nothing was replaced. Give the number of places it really has, or add lines around it to pick the places.",)
-    raise ReplacementCountError(
-        message,
+    return ReplacementCountError(
+        message or f"{_capital(label)} matches {where_found}{why}",
         path=where.relative,
         patch_line=op.line,
         found=found,

@@ -45,6 +45,10 @@ class MemoryTree(Tree):
         )
         return Location(written, key, key, key, key)
 
+    def from_root(self, relative: str) -> Location:
+        key = normalise(relative)
+        return Location(relative, key, key, key, key)
+
     def walk_files(self, limit: int) -> tuple[list[str], bool]:
         return sorted(self.files)[:limit], len(self.files) <= limit
 

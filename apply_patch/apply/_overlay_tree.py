@@ -35,6 +35,9 @@ class OverlayTree(Tree):
     def resolve(self, written: str, *, follow_leaf: bool = True, line: int | None = None) -> Location:
         return self._below.resolve(written, follow_leaf=follow_leaf, line=line)
 
+    def from_root(self, relative: str) -> Location:
+        return self._below.from_root(relative)
+
     def walk_files(self, limit: int) -> tuple[list[str], bool]:
         return self._below.walk_files(limit)  # what the patches before made is not listed
 

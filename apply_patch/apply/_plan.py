@@ -17,6 +17,7 @@ from ._doubts import PatchWarning
 from .._errors import (
     ConcurrentChangeError,
     EmptyPatchError,
+    EncodingError,
     FilePolicyError,
     PatchError,
     PatchIOError,
@@ -37,6 +38,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Final
+
+    from ._conventions import Conventions
+    from ._encoding import Encoding
 
     from ..format import Operation
 
@@ -304,12 +308,149 @@ class Planner:
                 path=where.relative,
                 patch_line=op.line,
             )
-        ending = "\r\n" if self.policy.line_endings == "crlf" else "\n"
-        data = _encoded(op.text(ending, force=self.policy.line_endings != "keep"), "strict", where, op.line)
+        if existing is None:
+            data = self.new_file_bytes(where, op.text(), op.line)
+        else:  # replaced (add_existing=overwrite): as written, the policy's endings
+            ending = "\r\n" if self.policy.line_endings == "crlf" else "\n"
+            text = op.text(ending, force=self.policy.line_endings != "keep")
+            data = self.replaced_file_bytes(where, text, existing.data, op.line)
         mode = existing.mode if existing is not None else None
         owner = existing.owner if existing is not None else None
         self.overlay.put(where.target, FileState(data, mode, owner=owner))
         return OperationResult("A", op.path, where.target, added=len(op.lines))
+
+    def read_text(self, data: bytes, where: Location, line: int) -> tuple[TextFile, Encoding]:
+        """The text of the file at `where` holding `data` (to update at patch `line`) and its
+        encoding (`_encoding`): the policy's, else the one the repository declares (unless
+        the policy ignores declarations), else a byte-order mark's, else UTF-8; a file not
+        UTF-8 whose encoding none of them gives is read line by line (`masked`), unless the
+        policy refuses (`non_utf8`: "error" refuses only what needs the encoding) or
+        preserves its bytes."""
+        from . import _encoding as enc
+
+        encoding = self._encoding_of(data, where)
+        if encoding is not None and not enc.is_utf8(encoding):
+            if not encoding.name.startswith(("utf-16", "utf-32")):
+                decode_file(data, where, self.policy, line, binary_only=True)
+            return enc.decoded(data, encoding, where, line), encoding
+        try:
+            return decode_file(data, where, self.policy, line, strict=encoding is not None), enc.UTF8
+        except _NotUTF8:
+            return enc.masked(data)
+        except FilePolicyError as error:
+            if encoding is None:
+                raise
+            raise EncodingError(
+                f"{error.message.removesuffix(' (the file is not UTF-8 text)')} (its encoding is "
+                f"{encoding.named})",
+                path=error.path,
+                patch_line=line,
+                encoding="utf-8",
+                hints=(enc.ASK.replace("Give its encoding", "Give the encoding it really has"),),
+            ) from None
+
+    def write_text(self, text: TextFile, encoding: Encoding, where: Location, line: int) -> bytes:
+        """`text` as the bytes of the file `read_text` read in `encoding`."""
+        from . import _encoding as enc
+
+        if enc.is_utf8(encoding):
+            return encode_file(text, self.policy)
+        if encoding.name == enc.UNKNOWN:
+            return enc.unmasked(text, encoding, where, line)
+        return enc.encoded(text, encoding, where, line)
+
+    def refuse_broken_notebook(self, before: bytes, after: bytes, where: Location, line: int) -> None:
+        """A text edit that turns the Jupyter notebook at `where` into invalid JSON, or into
+        JSON that is not a notebook, is refused, pointing to the notebook edit."""
+        if where.target.endswith(".ipynb"):
+            from ._notebook import text_edit_refusal
+
+            error = text_edit_refusal(before, after, where, line)
+            if error is not None:
+                raise error
+
+    def explained(self, error: PatchError, where: Location, encoding: Encoding) -> PatchError:
+        """`error` (an edit not placed in the file at `where`), saying how the file was read when
+        that was not as UTF-8: the hint is added here, where the encoding is known (the
+        locator knows only text)."""
+        from . import _encoding as enc
+
+        if not enc.is_utf8(encoding):
+            if encoding.name == enc.UNKNOWN:
+                hint = enc.unknown_hint(where, encoding)
+            else:
+                hint = f"{where.shown} was read as {encoding.named}: the edit is matched against its decoded text."
+            error.hints = (*error.hints, hint)
+        return error
+
+    def _encoding_of(self, data: bytes, where: Location, *, marks: bool = True) -> Encoding | None:
+        """The encoding the policy gives, else the repository declares, else (with `marks`) a
+        byte-order mark names; None when none does (then UTF-8, if the bytes are)."""
+        from . import _encoding as enc
+        from ._conventions import _declared
+
+        if self.policy.encoding:
+            return enc.chosen(self.policy.encoding, "given", data)
+        declared = self._conventions(where)
+        if declared.encoding is not None:
+            if declared.encoding in ("utf-8", "utf-8-sig") or declared.bom:
+                return enc.chosen("utf-8", _declared(declared), data)
+            try:
+                return enc.chosen(declared.encoding, _declared(declared), data)
+            except LookupError:
+                raise EncodingError(
+                    f"Failed to read file to update {where.shown}: its encoding is {declared.encoding} "
+                    f"({_declared(declared)}), which is not an encoding Python knows",
+                    path=where.relative,
+                    encoding=declared.encoding,
+                    hints=(enc.ASK,),
+                ) from None
+        return enc.bom_encoding(data) if marks else None
+
+    def _conventions(self, where: Location) -> Conventions:
+        """What the repository declares for the file at `where` (nothing outside the root,
+        or when the policy ignores declarations)."""
+        from ._conventions import NONE, conventions_for
+
+        inside = not (os.path.isabs(where.relative) or where.relative.startswith(".."))
+        if self.policy.conventions != "read" or not inside:
+            return NONE
+        return conventions_for(where.relative.replace(os.sep, "/"), self._convention_text)
+
+    def replaced_file_bytes(self, where: Location, text: str, old: bytes, line: int) -> bytes:
+        """`text` as the bytes of the file at `where` that held `old`, replaced whole: in the
+        encoding given or declared for it, else UTF-8 (a byte-order mark of the old bytes
+        says nothing of a whole new text: the reference writes UTF-8 over it)."""
+        from . import _encoding as enc
+        from ._conventions import encoded
+
+        encoding = self._encoding_of(old, where, marks=False)
+        if encoding is None or enc.is_utf8(encoding):
+            return _encoded(text, "strict", where, line)
+        return encoded(text, encoding.name, bool(encoding.bom), where, line, encoding.source)
+
+    def new_file_bytes(self, where: Location, text: str, line: int) -> bytes:
+        """`text` as the bytes of the new file at `where` (patch `line`): the policy's line
+        endings and final newline where it gives them, else those the repository declares
+        (`_conventions`, unless the policy ignores them), in its declared charset."""
+        from ._conventions import new_file_bytes
+
+        return new_file_bytes(text, self._conventions(where), self.policy, where, line)
+
+    def _convention_text(self, relative: str) -> str | None:
+        """The text of the convention file at `relative` (from the root) as the patch leaves it
+        so far, read as any file is (inside the root, links not followed out of it), its first
+        `MAX_CONFIG` bytes; None when there is none, or it is not a file that may be read."""
+        from ._conventions import MAX_CONFIG
+
+        try:
+            where = self.tree.from_root(relative)
+            state = self.overlay.look(where.target, where, "Failed to read")
+        except PatchError:
+            return None
+        if not isinstance(state, FileState) or state.is_link:
+            return None
+        return state.data[:MAX_CONFIG].decode("utf-8", "replace")
 
     def delete(self, op: DeleteFile) -> OperationResult:
         where = self._resolve(op.path, op.line, follow_leaf=False)
@@ -333,8 +474,13 @@ class Planner:
         data = state.data  # a pure rename moves the bytes untouched
         placements: tuple[Placement, ...] = ()
         if op.chunks:
-            located = update_lines(decode_file(data, where, self.policy, op.line), op, self.policy, where)
-            data, placements = encode_file(located.text, self.policy), located.placements
+            text, encoding = self.read_text(data, where, op.line)
+            try:
+                located = update_lines(text, op, self.policy, where)
+            except PatchError as error:
+                raise self.explained(error, where, encoding) from None
+            data, placements = self.write_text(located.text, encoding, where, op.line), located.placements
+            self.refuse_broken_notebook(state.data, data, where, op.line)
             self.warnings += located.warnings
         destination = where if op.move_to is None else self._move_destination(op, where)
         moved = destination is not where
@@ -441,8 +587,46 @@ NON_UTF8_HINT: Final = (
 )
 
 
-def decode_file(data: bytes, where: Location, policy: Policy, line: int) -> TextFile:
-    """A file's bytes → its text by the policy (binary, non-UTF-8); FilePolicyError naming `where` at patch `line`."""
+def file_text(tree: Tree, data: bytes, where: Location) -> tuple[TextFile, str]:
+    """The text of the file at `where` holding `data`, read as an update reads it (its
+    encoding given, declared, marked or UTF-8), and how messages name its encoding ("" for
+    UTF-8). A file not UTF-8 whose encoding is not known is refused (EncodingError): its
+    text cannot be shown."""
+    from . import _encoding as enc
+
+    text, encoding = Planner(tree).read_text(data, where, 0)
+    if encoding.name == enc.UNKNOWN:
+        raise EncodingError(
+            f"Failed to read {where.shown}: it is not UTF-8 and its encoding is neither given nor declared",
+            path=where.relative,
+            hints=(enc.ASK,),
+        )
+    return text, "" if enc.is_utf8(encoding) else encoding.named
+
+
+def file_encoding(tree: Tree, head: bytes, where: Location) -> str:
+    """How messages name the encoding of the file at `where`, starting with the bytes `head`
+    (4 are enough), when it is not read as UTF-8 (given, declared, a UTF-16 or UTF-32
+    byte-order mark); "" when it is. EncodingError for a declared name Python does not know."""
+    from . import _encoding as enc
+
+    encoding = Planner(tree)._encoding_of(head, where)
+    return "" if encoding is None or enc.is_utf8(encoding) else encoding.named
+
+
+class _NotUTF8(Exception):
+    """A file that is not UTF-8, its encoding not known (`decode_file(..., strict=False)`)."""
+
+
+def decode_file(
+    data: bytes, where: Location, policy: Policy, line: int, *, strict: bool = True, binary_only: bool = False
+) -> TextFile:
+    """A file's bytes → its text by the policy (binary, non-UTF-8); FilePolicyError naming `where` at patch `line`.
+
+    Not `strict` (its encoding is not known): a file that is not UTF-8 raises
+    `_NotUTF8` instead, to be read line by line, unless the policy preserves
+    its bytes. `binary_only`: only the binary check (the text is read otherwise).
+    """
     failure = f"Failed to read file to update {where.shown}"
     nul = data.find(b"\0")
     if nul >= 0 and policy.binary == "error":
@@ -452,11 +636,15 @@ def decode_file(data: bytes, where: Location, policy: Policy, line: int) -> Text
             patch_line=line,
             hints=(BINARY_HINT,),
         )
+    if binary_only:
+        return TextFile([], [])
     try:
         return split_text(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         if policy.non_utf8 == "preserve":
             return split_text(data.decode("utf-8", "surrogateescape"))
+        if not strict:
+            raise _NotUTF8 from None
         raise FilePolicyError(
             f"{failure}: invalid utf-8 sequence of {exc.end - exc.start} bytes "
             f"from index {exc.start} (the file is not UTF-8 text)",

@@ -117,11 +117,16 @@ def check_file(
 ) -> tuple[list[SyntaxFinding], str | None]:
     """The syntax errors `after` has that `before` did not, and a note if the file was skipped.
 
-    A file that is not text (a NUL byte) or of no known language is skipped silently.
+    A file that is not text (a NUL byte), not UTF-8 (a file in another encoding: the
+    grammars read UTF-8) or of no known language is skipped silently.
     """
     if b"\0" in after[:8192]:
         return [], None
     body = after.removeprefix(_BOM)
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return [], None
     language = language_of(path, body[: body.find(b"\n")] if b"\n" in body else body)
     if language is None:
         return [], None

@@ -88,6 +88,11 @@ class Tree:
         """The location of a patch path (at patch `line`); FilePolicyError if it may not be touched."""
         raise NotImplementedError
 
+    def from_root(self, relative: str) -> Location:
+        """The location of `relative` (`/`-separated, relative to the root, not to the working
+        folder), resolved as `resolve` resolves a patch path; FilePolicyError if it may not be read."""
+        raise NotImplementedError
+
     def read(self, key: str, *, follow: bool = True) -> State:
         """The state of `key` (a Location's entry or target); OSError if unreadable."""
         raise NotImplementedError

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 
-from .._policy import CHOICES, CODEX, DEFAULT, HELP, Policy
+from .._policy import CHOICES, CODEX, DEFAULT, HELP, NAMED, Policy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # start-up time: typing and argparse are imported only when used
@@ -119,12 +119,15 @@ def add_policies(parser: argparse.ArgumentParser, options: argparse._ActionsCont
             choices=choices,
             help=f"{HELP[name]} (default: {default}{note})",
         )
+    for name, metavar in NAMED.items():
+        help = f"{HELP[name]} (default: none: the declared one, else the byte-order mark's, else UTF-8)"
+        policies.add_argument("--" + name.replace("_", "-"), dest=name, metavar=metavar, help=help)
 
 
 def policy(options: argparse.Namespace | Defaults) -> Policy:
     """The policy the options of `add_policies` describe."""
     base = CODEX if options.codex else DEFAULT
-    overrides = {name: getattr(options, name) for name in CHOICES if getattr(options, name)}
+    overrides = {name: getattr(options, name) for name in (*CHOICES, *NAMED) if getattr(options, name)}
     if options.unique:
         overrides["ambiguous"] = "error"
     return base.with_options(**overrides)
@@ -190,6 +193,7 @@ class Defaults:
         "format": "codex",
         "color": "auto",
         **dict.fromkeys(CHOICES),
+        **dict.fromkeys(NAMED),
     }
 
     patch: list[str]

@@ -117,9 +117,22 @@ _EDITOR_SCHEMA: Final = {
         "file_text": {"type": "string", "description": "create: the new file's text."},
         "old_str": {
             "type": "string",
-            "description": "str_replace: the exact text to replace; it must occur exactly once.",
+            "description": "str_replace: the exact text to replace; it must occur exactly once "
+            "(or give occurrence or near_line).",
         },
         "new_str": {"type": "string", "description": "str_replace: its replacement; insert: the text inserted."},
+        "occurrence": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "str_replace: when old_str occurs several times, which one to replace "
+            "(1: the first, in file order).",
+        },
+        "near_line": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "str_replace: when old_str occurs several times, replace the one whose "
+            "first line is nearest this line (a tie is refused).",
+        },
         "insert_text": {"type": "string", "description": "insert: the same as new_str."},
         "insert_line": {
             "type": "integer",
@@ -168,7 +181,8 @@ _TOOLS: Final = (
     (
         EDITOR_TOOL,
         "Claude's text-editor tool: view a file (with line numbers) or a folder, create a file, "
-        "replace text that occurs exactly once (str_replace), or insert lines after a line.",
+        "replace text that occurs exactly once or the occurrence chosen (str_replace), or insert "
+        "lines after a line.",
         _EDITOR_SCHEMA,
         _WRITES,
     ),

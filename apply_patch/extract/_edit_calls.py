@@ -4,7 +4,8 @@ Recognised, in a JSON record (any object of it, as `_records` walks them):
 
 - a Claude Code tool use: `Edit` (`file_path`, `old_string`, `new_string`,
   `replace_all`), `MultiEdit` (`file_path`, `edits`: a list of those), `Write`
-  (`file_path`, `content`: the whole file, created or replaced);
+  (`file_path`, `content`: the whole file, created or replaced), `NotebookEdit`
+  (`notebook_path`, `new_source`, `cell_id`, `cell_type`, `edit_mode`);
 - an Anthropic text-editor tool use (`str_replace_based_edit_tool`, or the
   older `str_replace_editor`): `create`, `str_replace`, `insert` (`view` edits
   nothing);
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import posixpath
 
-from ..format import CreateFile, Insert, StrReplace
+from ..format import CreateFile, Insert, NotebookEdit, StrReplace
 from ._script import ShellCall
 from ._session import is_absolute
 
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from ..format import Edit
     from ._session import Session
 
-CLAUDE_CODE_TOOLS: Final = ("Edit", "MultiEdit", "Write")
+CLAUDE_CODE_TOOLS: Final = ("Edit", "MultiEdit", "Write", "NotebookEdit")
 OPENCODE_TOOLS: Final = ("apply_patch", "patch", "edit", "multiedit", "write")
 OPENCODE_PATCH_TOOLS: Final = ("apply_patch", "patch")
 TEXT_EDITOR_TOOLS: Final = ("str_replace_based_edit_tool", "str_replace_editor")
@@ -132,6 +133,8 @@ def opencode_calls(tool: str, state: Mapping[str, object], line: int, session: S
 
 
 def _claude_code(name: str, given: Mapping[str, object], line: int) -> list[Edit]:
+    if name == "NotebookEdit":
+        return _notebook_edit(given, line)
     path = given.get("file_path")
     if not isinstance(path, str):
         return []
@@ -151,6 +154,18 @@ def _claude_code(name: str, given: Mapping[str, object], line: int) -> list[Edit
         replace_all = bool(spec.get("replace_all", False))
         edits.append(StrReplace(path, old, new, replace_all, line=line, label=label))
     return edits
+
+
+def _notebook_edit(given: Mapping[str, object], line: int) -> list[Edit]:
+    """Claude Code's NotebookEdit: its fields as they are (the replay checks them)."""
+    path, source = given.get("notebook_path"), given.get("new_source", "")
+    cell, kind, mode = given.get("cell_id"), given.get("cell_type"), given.get("edit_mode", "replace")
+    if not (isinstance(path, str) and isinstance(source, str) and isinstance(mode, str)):
+        return []
+    if not (cell is None or isinstance(cell, (str, int))) or not (kind is None or isinstance(kind, str)):
+        return []
+    label = f"the NotebookEdit at line {line}"
+    return [NotebookEdit(path, source, cell, kind, mode, line=line, label=label)]
 
 
 def _text_editor(given: Mapping[str, object], line: int) -> list[Edit]:
@@ -187,12 +202,19 @@ def edits_text(edits: tuple[Edit, ...]) -> str:
         if isinstance(edit, Insert):
             parts.append(f"# insert after line {edit.after_line} of {edit.path}:\n{_lines(edit.text)}")
             continue
+        if isinstance(edit, NotebookEdit):
+            cell = "" if edit.cell_id is None else f" {edit.cell_id}"
+            kind = f" ({edit.cell_type})" if edit.cell_type else ""
+            parts.append(f"# notebook {edit.path}: {edit.mode} cell{cell}{kind}:\n{_lines(edit.new_source)}")
+            continue
         if isinstance(edit, CreateFile):
             note = "# the whole file (created or replaced)\n" if edit.overwrite else ""
             old, new = "", edit.text
         else:
             count = "every place" if edit.replace_all else None
             count = f"exactly {edit.expected} places" if edit.expected is not None else count
+            count = f"occurrence {edit.occurrence}" if edit.occurrence is not None else count
+            count = f"the match nearest line {edit.near_line}" if edit.near_line is not None else count
             note = f"# {count}\n" if count else ""
             old, new = edit.old, edit.new
         parts.append(

@@ -31,7 +31,10 @@ class StrReplace:
     """Replace `old` by `new` in the file `path`.
 
     How many places `old` must match: exactly one (the default), every place
-    (`replace_all=True`, at least one), or exactly `expected`. An empty `old`
+    (`replace_all=True`, at least one), or exactly `expected`. Or one place
+    chosen among several on purpose: the `occurrence`-th (from 1, in file
+    order), or the one whose first line is nearest line `near_line` (a tie is
+    refused); either alone, without `replace_all` or `expected`. An empty `old`
     creates the file with `new` (refused when it exists and is not empty, as
     Add File is). `$` and backslashes in `new` are literal.
     """
@@ -41,6 +44,8 @@ class StrReplace:
     new: str
     replace_all: bool = False
     expected: int | None = None
+    occurrence: int | None = None
+    near_line: int | None = None
     line: int = field(default=0, compare=False, repr=False)
     label: str = field(default="", compare=False, repr=False)
 
@@ -71,7 +76,26 @@ class Insert:
     label: str = field(default="", compare=False, repr=False)
 
 
-Edit = StrReplace | CreateFile | Insert
+@dataclass(frozen=True, slots=True)
+class NotebookEdit:
+    """Replace, insert or delete one cell of the Jupyter notebook `path` (Claude Code's
+    NotebookEdit tool: `notebook_path`, `new_source`, `cell_id`, `cell_type`, `edit_mode`).
+
+    `cell_id` names the cell by its id, or by its number from 0 (an integer, or
+    `cell-N`); an insertion goes after it (at the top without one) and needs a
+    `cell_type` (code, markdown, raw); `mode` is replace, insert or delete.
+    """
+
+    path: str
+    new_source: str
+    cell_id: str | int | None = None
+    cell_type: str | None = None
+    mode: str = "replace"
+    line: int = field(default=0, compare=False, repr=False)
+    label: str = field(default="", compare=False, repr=False)
+
+
+Edit = StrReplace | CreateFile | Insert | NotebookEdit
 EditOperation = Edit
 
 

@@ -533,8 +533,9 @@ def test_an_unexpected_exception_is_one_line_not_a_traceback(
     def broken(*args: object, **kwargs: object) -> None:
         raise raised
 
-    import apply_patch.apply as engine  # `_main` takes `apply_patch` from it when it runs
+    import apply_patch.apply
 
-    monkeypatch.setattr(engine, "apply_patch", broken)
+    # _main imports apply_patch from apply_patch.apply when it runs (start-up time): patched there
+    monkeypatch.setattr(apply_patch.apply, "apply_patch", broken)
     assert _main.main(["*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch"]) == code
     assert capsys.readouterr().err == message

@@ -110,10 +110,17 @@ def test_a_unified_hunk_header_in_a_patch_is_named_as_such(args: list[str], tree
 
 
 def test_a_file_that_is_not_utf8_names_the_option_that_edits_it(tree: Path) -> None:
+    """Issue 27: its ASCII lines are edited; a line with other bytes needs its encoding, which
+    the refusal asks for."""
     (tree / "a.txt").write_bytes(b"caf\xe9\ntwo\n")
-    said = _refused([], tree, CODEX.replace(" one\n", ""))
-    assert "Hint: To edit it anyway, keeping the bytes that are not UTF-8 as they are: --non-utf8 preserve" in said
-    result = run_cli(["--non-utf8", "preserve"], tree, stdin=CODEX.replace(" one\n", "").encode())
+    cafe = "*** Begin Patch\n*** Update File: a.txt\n@@\n-caf\u00e9\n+tea\n*** End Patch\n"
+    said = _refused([], tree, cafe)
+    assert "Hint: a.txt is not UTF-8 and its encoding is neither given nor declared" in said
+    assert "Give its encoding: --encoding NAME" in said
+    result = run_cli(["--encoding", "latin-1"], tree, stdin=cafe.encode())
+    assert result.returncode == 0 and (tree / "a.txt").read_bytes() == b"tea\ntwo\n"
+    (tree / "a.txt").write_bytes(b"caf\xe9\ntwo\n")
+    result = run_cli([], tree, stdin=CODEX.replace(" one\n", "").encode())
     assert result.returncode == 0 and (tree / "a.txt").read_bytes() == b"caf\xe9\n2\n"
 
 

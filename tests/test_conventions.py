@@ -1,0 +1,199 @@
+"""New files follow the repository's declared conventions (`.editorconfig`, `.gitattributes`):
+line endings, final newline, charset; nearest folder first, never above the root; an explicit
+option wins; `--codex` reads neither; existing files keep their own endings."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from _support import NOTHING_CHANGED, run_cli, snapshot
+from apply_patch import CODEX, FilePolicyError, apply_patch
+from apply_patch.anthropic import TextEditor
+from apply_patch.edits import CreateFile, StrReplace, apply_edits
+
+
+def _add(path: str, *lines: str) -> str:
+    body = "".join(f"+{line}\n" for line in lines)
+    return f"*** Begin Patch\n*** Add File: {path}\n{body}*** End Patch\n"
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text.encode())
+    return root
+
+
+EDITORCONFIG = (
+    "root = true\n\n[*]\nend_of_line = crlf\ninsert_final_newline = true\n\n"
+    "[*.{md,rst}]\nend_of_line = lf\n\n[Makefile]\nend_of_line = unset\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("a.txt", b"one\r\ntwo\r\n"),
+        ("docs/readme.md", b"one\ntwo\n"),  # a later section wins; a glob without / matches below
+        ("Makefile", b"one\ntwo\n"),  # unset: as written
+    ],
+)
+def test_add_file_follows_the_editorconfig(tmp_path: Path, path: str, expected: bytes) -> None:
+    _tree(tmp_path, {".editorconfig": EDITORCONFIG})
+    done = run_cli([_add(path, "one", "two")], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / path).read_bytes() == expected
+
+
+def test_create_file_gets_the_final_newline_and_endings(tmp_path: Path) -> None:
+    _tree(tmp_path, {".editorconfig": EDITORCONFIG})
+    apply_edits([CreateFile("a.txt", "one\ntwo"), StrReplace("b.md", "", "x")], tmp_path)
+    assert (tmp_path / "a.txt").read_bytes() == b"one\r\ntwo\r\n"
+    assert (tmp_path / "b.md").read_bytes() == b"x\n"
+
+
+def test_insert_final_newline_false_takes_it_away(tmp_path: Path) -> None:
+    _tree(tmp_path, {".editorconfig": "[*.txt]\ninsert_final_newline = false\n"})
+    apply_edits([CreateFile("a.txt", "one\ntwo\n")], tmp_path)
+    assert (tmp_path / "a.txt").read_bytes() == b"one\ntwo"
+
+
+def test_the_nearest_folder_wins_and_root_true_stops(tmp_path: Path) -> None:
+    _tree(tmp_path, {
+        ".editorconfig": "[*]\nend_of_line = crlf\ninsert_final_newline = true\n",
+        "lf/.editorconfig": "[*]\nend_of_line = lf\n",
+        "alone/.editorconfig": "root = true\n[*.py]\nend_of_line = cr\n",
+    })  # fmt: skip
+    apply_edits([
+        CreateFile("top.txt", "a\nb"), CreateFile("lf/deep/x.txt", "a\nb"),
+        CreateFile("alone/x.txt", "a\nb"), CreateFile("alone/x.py", "a\nb\n"),
+    ], tmp_path)  # fmt: skip
+    assert (tmp_path / "top.txt").read_bytes() == b"a\r\nb\r\n"
+    assert (tmp_path / "lf/deep/x.txt").read_bytes() == b"a\nb\n"  # final newline from further up
+    assert (tmp_path / "alone/x.txt").read_bytes() == b"a\nb"  # nothing above root = true
+    assert (tmp_path / "alone/x.py").read_bytes() == b"a\rb\r"
+
+
+def test_nothing_above_the_root_is_read(tmp_path: Path) -> None:
+    _tree(tmp_path, {".editorconfig": "[*]\nend_of_line = crlf\n", ".gitattributes": "* eol=crlf\n"})
+    root = tmp_path / "project"
+    root.mkdir()
+    apply_edits([CreateFile("a.txt", "a\nb\n")], root)
+    assert (root / "a.txt").read_bytes() == b"a\nb\n"
+
+
+def test_gitattributes(tmp_path: Path) -> None:
+    _tree(tmp_path, {
+        ".gitattributes": "* text=auto\n*.bat eol=crlf\n*.sh text eol=lf\n*.png binary\n/docs/*.txt eol=crlf\n",
+        ".editorconfig": "[*]\nend_of_line = crlf\n",
+        "sub/.gitattributes": "*.sh -text\n",
+    })  # fmt: skip
+    text = "a\r\nb\n"
+    apply_edits([CreateFile(name, text) for name in ("x.bat", "x.sh", "x.png", "docs/y.txt", "other/docs/y.txt", "sub/x.sh", "x.c")], tmp_path)
+    got = {name: (tmp_path / name).read_bytes() for name in ("x.bat", "x.sh", "x.png", "docs/y.txt", "other/docs/y.txt", "sub/x.sh", "x.c")}
+    assert got == {
+        "x.bat": b"a\r\nb\r\n",
+        "x.sh": b"a\nb\n",
+        "x.png": b"a\r\nb\n",  # binary: as written, whatever .editorconfig says in the same folder
+        "docs/y.txt": b"a\r\nb\r\n",
+        "other/docs/y.txt": b"a\r\nb\r\n",  # a pattern with / is anchored: .editorconfig's
+        "sub/x.sh": b"a\r\nb\n",  # the nearest .gitattributes: -text
+        "x.c": b"a\r\nb\r\n",  # text=auto declares no ending
+    }
+
+
+def test_the_charset_is_written(tmp_path: Path) -> None:
+    _tree(tmp_path, {
+        ".editorconfig": "[*.txt]\ncharset = latin1\n[*.bom]\ncharset = utf-8-bom\n[*.le]\ncharset = utf-16le\n",
+        ".gitattributes": "*.u16 working-tree-encoding=UTF-16\n*.sj working-tree-encoding=SHIFT-JIS\n",
+    })  # fmt: skip
+    apply_edits([CreateFile(f"a.{ext}", "café\n") for ext in ("txt", "bom", "le", "u16")] + [CreateFile("a.sj", "日本\n")], tmp_path)
+    assert (tmp_path / "a.txt").read_bytes() == b"caf\xe9\n"
+    assert (tmp_path / "a.bom").read_bytes() == b"\xef\xbb\xbfcaf\xc3\xa9\n"
+    assert (tmp_path / "a.le").read_bytes() == "café\n".encode("utf-16-le")
+    assert (tmp_path / "a.u16").read_bytes() == "café\n".encode("utf-16")
+    assert (tmp_path / "a.sj").read_bytes() == "日本\n".encode("shift_jis")
+
+
+def test_text_the_charset_cannot_hold_is_refused(tmp_path: Path) -> None:
+    _tree(tmp_path, {".editorconfig": "[*.txt]\ncharset = latin1\n"})
+    before = snapshot(tmp_path)
+    with pytest.raises(FilePolicyError) as caught:
+        apply_edits([CreateFile("ok.txt", "fine\n"), CreateFile("a.txt", "price\n10 €, 5 ₤\n")], tmp_path)
+    assert str(caught.value).startswith(
+        "Failed to write a.txt: its encoding, latin-1 (charset in .editorconfig), cannot represent "
+        "'€' (U+20AC) and '₤' (U+20A4), on line 2"
+    )
+    assert snapshot(tmp_path) == before
+    done = run_cli([_add("b.txt", "€")], tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.decode().endswith(NOTHING_CHANGED)
+    assert snapshot(tmp_path) == before
+
+
+def test_an_unknown_charset_is_refused(tmp_path: Path) -> None:
+    _tree(tmp_path, {".gitattributes": "*.txt working-tree-encoding=NOPE-42\n"})
+    before = snapshot(tmp_path)
+    with pytest.raises(FilePolicyError) as caught:
+        apply_edits([CreateFile("a.txt", "x\n")], tmp_path)
+    assert "NOPE-42 (working-tree-encoding in .gitattributes), which is not an encoding Python knows" in str(caught.value)
+    assert snapshot(tmp_path) == before
+
+
+def test_an_explicit_option_wins(tmp_path: Path) -> None:
+    _tree(tmp_path, {".editorconfig": "[*]\nend_of_line = crlf\n"})
+    done = run_cli(["--line-endings", "lf", _add("a.txt", "one")], tmp_path)
+    assert done.returncode == 0
+    assert (tmp_path / "a.txt").read_bytes() == b"one\n"
+    apply_edits([CreateFile("b.txt", "x")], tmp_path, final_newline="add", line_endings="lf")
+    assert (tmp_path / "b.txt").read_bytes() == b"x\n"
+
+
+def test_codex_and_ignore_read_neither(tmp_path: Path) -> None:
+    _tree(tmp_path, {".editorconfig": "[*]\nend_of_line = crlf\n", ".gitattributes": "* eol=crlf\n"})
+    done = run_cli(["--codex", _add("a.txt", "one")], tmp_path)
+    assert done.returncode == 0
+    assert (tmp_path / "a.txt").read_bytes() == b"one\n"
+    apply_patch(_add("b.txt", "one"), tmp_path, policy=CODEX)
+    apply_edits([CreateFile("c.txt", "one\n")], tmp_path, conventions="ignore")
+    assert (tmp_path / "b.txt").read_bytes() == (tmp_path / "c.txt").read_bytes() == b"one\n"
+
+
+def test_existing_files_keep_their_endings(tmp_path: Path) -> None:
+    _tree(tmp_path, {".editorconfig": "[*]\nend_of_line = crlf\ninsert_final_newline = true\n", "a.txt": "one\ntwo"})
+    patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+uno\n+more\n*** End Patch\n"
+    assert run_cli([patch], tmp_path).returncode == 0
+    assert (tmp_path / "a.txt").read_bytes() == b"uno\nmore\ntwo"
+    apply_edits([CreateFile("a.txt", "w\nx", overwrite=True)], tmp_path)  # Write over a file
+    assert (tmp_path / "a.txt").read_bytes() == b"w\nx"
+
+
+def test_a_convention_file_made_by_the_same_patch_counts(tmp_path: Path) -> None:
+    patch = (
+        "*** Begin Patch\n*** Add File: .editorconfig\n+[*.txt]\n+end_of_line = crlf\n"
+        "*** Add File: a.txt\n+one\n*** End Patch\n"
+    )
+    apply_patch(patch, tmp_path)
+    assert (tmp_path / "a.txt").read_bytes() == b"one\r\n"
+
+
+def test_convention_files_are_read_inside_the_root_only(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    _tree(outside, {"evil": "[*]\nend_of_line = crlf\n"})
+    root = tmp_path / "root"
+    (root / "sub").mkdir(parents=True)
+    os.symlink(outside / "evil", root / ".editorconfig")
+    (root / "sub" / ".gitattributes").mkdir()  # a folder: not a convention file
+    before = snapshot(tmp_path)
+    result = apply_edits([CreateFile("sub/a.txt", "one\n")], root, dry_run=True)
+    assert result.changes[0].after is not None and result.changes[0].after.data == b"one\n"
+    assert snapshot(tmp_path) == before
+
+
+def test_the_text_editor_create_follows_them(tmp_path: Path) -> None:
+    _tree(tmp_path, {".editorconfig": "[*]\nend_of_line = crlf\ninsert_final_newline = true\n"})
+    answer = TextEditor(tmp_path).run({"command": "create", "path": "a.py", "file_text": "x = 1"})
+    assert answer["is_error"] is False
+    assert (tmp_path / "a.py").read_bytes() == b"x = 1\r\n"
