@@ -39,8 +39,8 @@ POLICY_OPTIONS = (
     "--read-only {error,allow}",
     "--vcs-dir {error,allow}",
     "--conventions {read,ignore}",
-    "--encoding NAME",
     "--check-syntax {warn,refuse,off}",
+    "--encoding NAME",
 )
 
 
