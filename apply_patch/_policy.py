@@ -52,10 +52,12 @@ class Policy:
         "keep", "permissions of a moved file: the source's (keep) or a new file's (default)"
     )
     binary: Literal["error", "allow"] = _option("error", "updating a file with NUL bytes")
-    non_utf8: Literal["error", "preserve"] = _option(
-        "error",
-        "updating a file that is not UTF-8, its encoding neither given nor declared (error: "
-        "refused unless every line matched and written is ASCII; preserve: its bytes kept as they are)",
+    non_utf8: Literal["ascii", "error", "preserve"] = _option(
+        "ascii",
+        "updating a file that is not UTF-8, its encoding neither given nor declared (ascii: "
+        "refused unless every line matched and written is ASCII; error: refused, whatever a "
+        "declaration or byte-order mark says, unless --encoding names its encoding, as the "
+        "reference; preserve: its bytes kept as they are)",
     )
     symlinks: Literal["follow", "error"] = _option(
         "follow", "paths through symlinks inside the root"
@@ -160,6 +162,7 @@ CODEX: Final = Policy(
     ambiguous="first",
     indentation="verbatim",
     conventions="ignore",
+    non_utf8="error",
 )
 
 

@@ -31,7 +31,7 @@ POLICY_OPTIONS = (
     "--bom {keep,strip}",
     "--move-mode {keep,default}",
     "--binary {error,allow}",
-    "--non-utf8 {error,preserve}",
+    "--non-utf8 {ascii,error,preserve}",
     "--symlinks {follow,error}",
     "--ambiguous {error,first}",
     "--indentation {match,verbatim}",

@@ -25,10 +25,11 @@ peers do, and what we do"):
 - a listing counts the hidden entries it leaves out at both levels (OpenHands
   counts those of the folder itself);
 - what `view` shows is bounded by the tool definition's `max_characters`
-  (none by default), not by a size limit of the editor's own;
-- a file that is not UTF-8 is refused (`non_utf8="error"`; OpenHands guesses
-  its encoding and writes it back in the guess): a wrong guess would rewrite
-  every byte of the file.
+  (50,000 characters by default), not by a size limit of the editor's own;
+- a file that is not UTF-8 is not decoded by a guess (OpenHands guesses its
+  encoding and writes it back in the guess: a wrong guess would rewrite every
+  byte of the file); its ASCII lines are edited, anything else asks for its
+  encoding (`non_utf8="ascii"`).
 """
 
 from pathlib import Path

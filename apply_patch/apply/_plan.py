@@ -324,8 +324,8 @@ class Planner:
         encoding (`_encoding`): the policy's, else the one the repository declares (unless
         the policy ignores declarations), else a byte-order mark's, else UTF-8; a file not
         UTF-8 whose encoding none of them gives is read line by line (`masked`), unless the
-        policy refuses (`non_utf8`: "error" refuses only what needs the encoding) or
-        preserves its bytes."""
+        policy refuses (`non_utf8`: "ascii" refuses only what needs the encoding, "error"
+        every file not UTF-8 whose encoding the policy does not give) or preserves its bytes."""
         from . import _encoding as enc
 
         encoding = self._encoding_of(data, where)
@@ -334,7 +334,8 @@ class Planner:
                 decode_file(data, where, self.policy, line, binary_only=True)
             return enc.decoded(data, encoding, where, line), encoding
         try:
-            return decode_file(data, where, self.policy, line, strict=encoding is not None), enc.UTF8
+            strict = encoding is not None or self.policy.non_utf8 == "error"
+            return decode_file(data, where, self.policy, line, strict=strict), enc.UTF8
         except _NotUTF8:
             return enc.masked(data)
         except FilePolicyError as error:
@@ -391,6 +392,8 @@ class Planner:
 
         if self.policy.encoding:
             return enc.chosen(self.policy.encoding, "given", data)
+        if self.policy.non_utf8 == "error":  # as the reference: UTF-8, or the encoding given
+            return None
         declared = self._conventions(where)
         if declared.encoding is not None:
             if declared.encoding in ("utf-8", "utf-8-sig") or declared.bom:
@@ -582,8 +585,8 @@ BINARY_HINT: Final = (
     "To edit it anyway, as text with its NUL bytes: --binary allow (in Python: binary=\"allow\")."
 )
 NON_UTF8_HINT: Final = (
-    "To edit it anyway, keeping the bytes that are not UTF-8 as they are: --non-utf8 preserve "
-    "(in Python: non_utf8=\"preserve\")."
+    "To edit it, give its encoding: --encoding NAME (in Python: encoding=\"NAME\"); or, keeping "
+    "the bytes that are not UTF-8 as they are: --non-utf8 preserve (in Python: non_utf8=\"preserve\")."
 )
 
 
