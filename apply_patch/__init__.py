@@ -16,6 +16,7 @@ blocks, unified diffs), `apply_patch.anthropic` runs Claude's text-editor tool.
 from ._errors import (
     AmbiguousChunkError,
     BinaryFileError,
+    CodeSyntaxError,
     ConcurrentChangeError,
     ContextNotFoundError,
     EmptyPatchError,
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
         classify_argv,
         parse_partial,
     )
+    from .apply import RepairRequest
     from .make import convert_unified_diff, make_patch
     from .tools import tool_definitions
 
@@ -68,6 +70,7 @@ _LAZY = {
     ),
     **dict.fromkeys(("convert_unified_diff", "make_patch"), ".make"),
     "tool_definitions": ".tools",
+    "RepairRequest": ".apply",
 }
 __getattr__ = exports(__name__, globals(), _LAZY)
 
@@ -84,6 +87,7 @@ __all__ = [
     "BrokenPatch",
     "Chunk",
     "Classification",
+    "CodeSyntaxError",
     "ConcurrentChangeError",
     "ContextNotFoundError",
     "DeleteFile",
@@ -105,6 +109,7 @@ __all__ = [
     "PatchSyntaxError",
     "Policy",
     "PolicyValueError",
+    "RepairRequest",
     "RollbackError",
     "UnifiedDiffError",
     "UnsupportedChangeError",

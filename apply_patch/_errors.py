@@ -387,6 +387,27 @@ class BinaryFileError(UnsupportedChangeError):
     kind = "binary"
 
 
+class CodeSyntaxError(PatchError):
+    """The patch applies, but leaves a file that no longer parses in its language
+    (`check_syntax="refuse"`); `lines` are the 1-based lines of its errors, the
+    details the numbered lines around each."""
+
+    kind = "code_syntax"
+
+    def __init__(
+        self, message: str, *, path: str, lines: tuple[int, ...], details: tuple[str, ...]
+    ) -> None:
+        hint = (
+            "Fix the lines marked with `>` and send the whole edit again; "
+            "nothing was written."
+        )
+        super().__init__(message, path=path, details=details, hints=(hint,))
+        self.lines = lines
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "lines": list(self.lines)}
+
+
 def check_text(text: str, subject: str, *, line: int | None = None) -> None:
     """InputError if `text` is not valid Unicode (a lone surrogate: no file can hold it).
 

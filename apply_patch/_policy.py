@@ -95,6 +95,12 @@ class Policy:
             "metavar": "NAME",
         },
     )
+    check_syntax: Literal["warn", "refuse", "off"] = _option(
+        "warn",
+        "changed files of a known language parsed with its tree-sitter grammar: syntax errors "
+        "the patch brings in are warnings (warn), refuse the whole patch (refuse), or not "
+        "looked for (off)",
+    )
 
     def __post_init__(self) -> None:
         for name, choices in CHOICES.items():

@@ -8,7 +8,9 @@
 
 Every command of the tool: `view` (a file with line numbers, `view_range`
 (an end past the last line is clamped, with a note), the tool's
-`max_characters` budget, read in parts whatever the file's size; or a folder,
+`max_characters` budget, read in parts whatever the file's size; a file of a
+known language over the budget viewed without a range answers with its
+outline, its definitions and their lines, and how to ask for some; or a folder,
 two levels deep, saying how many hidden entries it leaves out), `create`
 (`file_text`), `str_replace` (`old_str`, `new_str`: exactly one match;
 beyond Anthropic's fields, `occurrence` (from 1) or `near_line` picks one of
@@ -38,7 +40,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
     from typing import Any, Final
 
-    from .apply import ApplyResult, DiskTree, LineReader, Location
+    from .apply import ApplyResult, DiskTree, LineReader, Location, RepairRequest
+    from .format import StrReplace
 
 TOOL_TYPE: Final = "text_editor_20250728"
 TOOL_NAME: Final = "str_replace_based_edit_tool"
@@ -65,7 +68,9 @@ class TextEditor:
     carries it); default MAX_CHARACTERS (50,000), None for no budget (a view
     then holds at most what an edit may: `apply.MAX_FILE_BYTES`). `policy`
     and keyword `options` are those of `apply_patch` (e.g.
-    `add_existing="overwrite"` lets `create` replace a file).
+    `add_existing="overwrite"` lets `create` replace a file). `repair`: as
+    for `apply_patch`, called when `str_replace`'s `old_str` is not found
+    (docs/agents.md).
     """
 
     def __init__(
@@ -74,11 +79,13 @@ class TextEditor:
         *,
         policy: Policy = DEFAULT,
         max_characters: int | None = MAX_CHARACTERS,
+        repair: Callable[[RepairRequest], StrReplace | None] | None = None,
         **options: str,
     ) -> None:
         self.root = os.fspath(root)
         self.policy = policy_of(policy, options)
         self.max_characters = max_characters
+        self.repair = repair
 
     @property
     def definition(self) -> dict[str, Any]:
@@ -146,7 +153,7 @@ class TextEditor:
                 raise _ToolError("old_str is empty: give the exact text to replace (use create for a new file)")
             occurrence, near_line = _optional_line(tool_input, "occurrence"), _optional_line(tool_input, "near_line")
             edit = StrReplace(path, old, new, occurrence=occurrence, near_line=near_line, label="old_str")
-            result = apply_edits([edit], self.root, policy=self.policy)
+            result = apply_edits([edit], self.root, policy=self.policy, repair=self.repair)
             return self._edited(_replaced(result, occurrence, near_line), result, path)
         line = tool_input.get("insert_line")
         if not isinstance(line, int) or isinstance(line, bool):
@@ -270,6 +277,10 @@ class TextEditor:
         text = "\n".join(shown)
         if not left:
             return text
+        if view_range is None:
+            outlined = _outline(fd, info, path, self._budget)
+            if outlined is not None:
+                return outlined
         return (
             f"{text}\n[Truncated at {self._budget} characters: {left} more line"
             f"{'' if left == 1 else 's'}; view them with view_range.]"
@@ -380,6 +391,38 @@ def _changed(before: list[str], after: list[str]) -> tuple[int, int]:
 
     top, bottom = common_ends(before, after)
     return top + 1, len(after) - bottom
+
+
+def _outline(fd: int, info: os.stat_result, path: str, budget: int) -> str | None:
+    """What `view` without a range answers for a file over the budget whose language has a
+    grammar: its outline (`apply._outline`) and how to ask for lines; None for any other,
+    and when not even the outline's first definition fits in the budget."""
+    from .apply import OUTLINE_BYTES, outline
+
+    if info.st_size > OUTLINE_BYTES:
+        return None
+    parts, offset = [], 0
+    while offset <= OUTLINE_BYTES:  # the file may grow while read: never past the limit
+        part = os.pread(fd, OUTLINE_BYTES + 1 - offset, offset)
+        if not part:
+            break
+        parts.append(part)
+        offset += len(part)
+    data = b"".join(parts)
+    entries = outline(path, data) if len(data) <= OUTLINE_BYTES else None
+    if entries is None:
+        return None
+    lines = data.count(b"\n") + (not data.endswith(b"\n"))
+    example = entries[0].strip().split(":", 1)[0].split("-")
+    asked = f"[{example[0]}, {example[-1]}]"
+    head = (
+        f"{path} has {lines} lines, more than one answer holds ({budget} characters): here is its "
+        f"outline, each definition with its lines. View the lines you need with view_range, "
+        f"e.g. {asked}."
+    )
+    if len(head) + 1 + len(entries[0]) > budget:
+        return None  # not even one definition fits: the first lines say more
+    return "\n".join((head, *entries))
 
 
 def _asked(view_range: object) -> tuple[int, int | None]:

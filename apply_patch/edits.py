@@ -37,7 +37,7 @@ from ._errors import (
     SearchReplaceError,
     check_text,
 )
-from .apply import ApplyResult, Replay
+from .apply import ApplyResult, RepairRequest, Replay
 from ._policy import DEFAULT, Policy, policy_of
 from .format import CreateFile, Edit, Insert, NotebookEdit, StrReplace, parse_search_replace
 
@@ -46,8 +46,13 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Final
 
+    from collections.abc import Callable
+    from typing import TypeAlias
+
     from .apply import PatchWarning
     from .apply import Tree
+
+    Repair: TypeAlias = Callable[[RepairRequest], StrReplace | None]
 
 _WALK_LIMIT: Final = 20_000  # entries walked to read a reply's mangled names, at most
 
@@ -58,6 +63,7 @@ __all__ = [
     "InputError",
     "Insert",
     "NotebookEdit",
+    "RepairRequest",
     "ReplacementCountError",
     "SearchReplaceError",
     "StrReplace",
@@ -75,6 +81,7 @@ def apply_edits(
     workdir: str | os.PathLike[str] = ".",
     dry_run: bool = False,
     policy: Policy = DEFAULT,
+    repair: Repair | None = None,
     **options: str,
 ) -> ApplyResult:
     """Apply `edits` in order to the files under `root`, all or nothing.
@@ -90,7 +97,7 @@ def apply_edits(
     (`// ... existing code ...`, `(rest of methods ...)`) the text or file it
     replaces does not hold.
     """
-    replay = Replay(os.fspath(root), dry_run=dry_run, policy=policy_of(policy, options))
+    replay = Replay(os.fspath(root), dry_run=dry_run, policy=policy_of(policy, options), repair=repair)
     return replay_edits(edits, replay, os.fspath(workdir))
 
 
@@ -220,6 +227,7 @@ def apply_search_replace(
     workdir: str | os.PathLike[str] = ".",
     dry_run: bool = False,
     policy: Policy = DEFAULT,
+    repair: Repair | None = None,
     **options: str,
 ) -> ApplyResult:
     """Apply every SEARCH/REPLACE block of the model reply `text`, all or nothing.
@@ -235,7 +243,7 @@ def apply_search_replace(
     """
     check_text(text, "The reply")
     chosen = policy_of(policy, options)
-    replay = Replay(os.fspath(root), dry_run=dry_run, policy=chosen)
+    replay = Replay(os.fspath(root), dry_run=dry_run, policy=chosen, repair=repair)
     names = _Names(replay.root, os.fspath(workdir), chosen)
     edits: list[Edit] = list(parse_search_replace(text, names=names))
     return _replayed_blocks(edits, replay, os.fspath(workdir), names)
@@ -372,6 +380,7 @@ def apply_unified_diff(
     workdir: str | os.PathLike[str] = ".",
     dry_run: bool = False,
     policy: Policy = DEFAULT,
+    repair: Repair | None = None,
     **options: str,
 ) -> ApplyResult:
     """Apply the unified diff `text` (git diff, diff -u) by content, all or nothing.
@@ -390,5 +399,5 @@ def apply_unified_diff(
     check_text(text, "The diff")
 
     return apply_operations(
-        unified_operations(text, strip), root, workdir=workdir, dry_run=dry_run, policy=policy, **options
+        unified_operations(text, strip), root, workdir=workdir, dry_run=dry_run, policy=policy, repair=repair, **options
     )

@@ -27,7 +27,12 @@ from .responses import failure_text, operation_texts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from agents.editor import ApplyPatchResult
+
+    from .apply import RepairRequest
+    from .format import StrReplace
 
 __all__ = ["Editor"]
 
@@ -39,7 +44,8 @@ class Editor:
     raises `PolicyValueError` here, not at the first call). `max_characters`
     is the budget of one output given back to the model (default
     MAX_CHARACTERS, 50,000; None: none): a longer one is cut at a line end,
-    with a note of how many lines were left out.
+    with a note of how many lines were left out. `repair`: as for `apply_patch`,
+    called when an operation's context is not found (docs/agents.md).
     """
 
     def __init__(
@@ -48,11 +54,13 @@ class Editor:
         *,
         policy: Policy = DEFAULT,
         max_characters: int | None = MAX_CHARACTERS,
+        repair: Callable[[RepairRequest], StrReplace | None] | None = None,
         **options: str,
     ) -> None:
         self.root = os.fspath(root)
         self.policy = policy_of(policy, options)
         self.max_characters = max_characters
+        self.repair = repair
 
     def create_file(self, operation: object) -> ApplyPatchResult:
         """Create `operation.path` from the `+` lines of `operation.diff`."""
@@ -70,7 +78,7 @@ class Editor:
         """Apply one operation of any type; the SDK's result (`status`, `output`)."""
         try:
             patch = Patch((read_operation(operation),))
-            result = apply_patch(patch, self.root, policy=self.policy)
+            result = apply_patch(patch, self.root, policy=self.policy, repair=self.repair)
         except PatchError as error:
             return _result("failed", bounded(failure_text(error), self.max_characters))
         return _result("completed", bounded("\n".join(operation_texts(result, 1)), self.max_characters))

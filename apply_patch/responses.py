@@ -33,9 +33,13 @@ from .format import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Final
+    from collections.abc import Callable
+    from typing import Any, Final, TypeAlias
 
-    from .apply import ApplyResult, OperationResult, PatchWarning
+    from .apply import ApplyResult, OperationResult, PatchWarning, RepairRequest
+    from .format import StrReplace
+
+    Repair: TypeAlias = Callable[[RepairRequest], StrReplace | None]
 
 
 CALL_TYPE: Final = "apply_patch_call"
@@ -56,6 +60,7 @@ def apply_calls(
     atomic: bool = True,
     dry_run: bool = False,
     policy: Policy = DEFAULT,
+    repair: Callable[[RepairRequest], StrReplace | None] | None = None,
     **options: str,
 ) -> list[dict[str, Any]]:
     """Apply the `apply_patch_call` items among `calls` under `root`; one output item per call.
@@ -70,14 +75,15 @@ def apply_calls(
     others saying which call failed) and no file changed. Not `atomic`: each
     call is applied on its own, in order, each all or nothing. `dry_run`
     writes nothing. `policy` and `options` are those of `apply_patch`; a bad
-    option raises `PolicyValueError` before anything is read.
+    option raises `PolicyValueError` before anything is read. `repair`: as for
+    `apply_patch` (not asked when several operations change one file).
     """
     chosen = policy_of(policy, options)
     found = [_Call(item, number) for number, item in enumerate(_calls(calls), 1)]
     if not found:
         return []
     run = _atomic if atomic else _one_by_one
-    return run(found, os.fspath(root), chosen, dry_run)
+    return run(found, os.fspath(root), chosen, dry_run, repair)
 
 
 def operation_to_patch(operation: object) -> str:
@@ -162,7 +168,9 @@ def _caller(caller: object) -> object:
     return dict(caller) if isinstance(caller, Mapping) else None
 
 
-def _atomic(calls: list[_Call], root: str, policy: Policy, dry_run: bool) -> list[dict[str, Any]]:
+def _atomic(
+    calls: list[_Call], root: str, policy: Policy, dry_run: bool, repair: Repair | None = None
+) -> list[dict[str, Any]]:
     """One patch of every call's operations: every output completed, or every one failed."""
     broken = {call.number for call in calls if call.error is not None}
     if broken:
@@ -170,7 +178,7 @@ def _atomic(calls: list[_Call], root: str, policy: Policy, dry_run: bool) -> lis
     owners = [call for call in calls for _ in call.operations]
     patch = Patch(tuple(op for call in calls for op in call.operations))
     try:
-        result = apply_patch(patch, root, dry_run=dry_run, policy=policy)
+        result = apply_patch(patch, root, dry_run=dry_run, policy=policy, repair=repair)
     except PatchError as error:
         failing = {call.number for call in calls} if error.operation is None else {
             owners[error.operation].number
@@ -201,7 +209,9 @@ def _failed(calls: list[_Call], failing: set[int], error: PatchError | None) -> 
     return outputs
 
 
-def _one_by_one(calls: list[_Call], root: str, policy: Policy, dry_run: bool) -> list[dict[str, Any]]:
+def _one_by_one(
+    calls: list[_Call], root: str, policy: Policy, dry_run: bool, repair: Repair | None = None
+) -> list[dict[str, Any]]:
     """Each call alone, in order; in a dry run each sees what the earlier ones would do."""
     outputs = []
     done: list[Operation] = []  # dry run: the operations of the calls that would apply
@@ -211,7 +221,7 @@ def _one_by_one(calls: list[_Call], root: str, policy: Policy, dry_run: bool) ->
             continue
         patch = Patch((*done, *call.operations) if dry_run else call.operations)
         try:
-            result = apply_patch(patch, root, dry_run=dry_run, policy=policy)
+            result = apply_patch(patch, root, dry_run=dry_run, policy=policy, repair=repair)
         except PatchError as error:
             outputs.append(call.output("failed", failure_text(error, NOT_APPLIED_ALONE)))
             continue
@@ -241,7 +251,7 @@ def failure_text(error: PatchError, nothing_changed: str = NOT_APPLIED_ALONE) ->
 
 def operation_texts(result: ApplyResult, count: int) -> list[str]:
     """What each operation did (one text per operation of the patch), with its warnings."""
-    warned = _warnings_by_operation(result.operations, result.warnings)
+    warned = _warnings_by_operation(result.operations, result.warnings, _targets(result))
     texts = []
     for operation, warnings in zip(result.operations, warned):
         lines = [describe(operation, dry_run=result.dry_run)]
@@ -278,13 +288,25 @@ def describe(operation: OperationResult, *, dry_run: bool = False) -> str:
     )
 
 
+def _targets(result: ApplyResult) -> dict[str, str]:
+    """Each changed file's path relative to the root → its absolute path (`target`)."""
+    return {change.relative: change.path for change in result.changes}
+
+
 def _warnings_by_operation(
-    operations: tuple[OperationResult, ...], warnings: tuple[PatchWarning, ...]
+    operations: tuple[OperationResult, ...], warnings: tuple[PatchWarning, ...], targets: dict[str, str]
 ) -> list[list[PatchWarning]]:
-    """Each operation's warnings: they come in operation order, each about one of its chunks."""
+    """Each operation's warnings: they come in operation order, each about one of its chunks;
+    a file's syntax and repair warnings go to the last operation that wrote it (`targets`: relative
+    path → absolute, as operations name what they write)."""
     found: list[list[PatchWarning]] = [[] for _ in operations]
     index = 0
     for warning in warnings:
+        if warning.kind.startswith("code_syntax") or warning.kind == "repaired":
+            target = targets.get(warning.path or "")
+            writers = [n for n, op in enumerate(operations) if op.target == target] or [len(operations) - 1]
+            found[writers[-1]].append(warning)
+            continue
         key = (warning.patch_line, warning.file_line, warning.tier)
         while index < len(operations) and key not in {
             (p.patch_line, p.file_line, p.tier) for p in operations[index].placements

@@ -35,7 +35,7 @@ STARTUP_LIMIT = 2.5
 WITH_OPTIONS = ("-C", ".", "--codex", "--json")
 # The executable's ways measured against the budget: no option, the issue's own example
 # (`-C .`), and the heaviest everyday set (argparse and json).
-STARTUP_PATHS = ((), ("-C", "."), WITH_OPTIONS)
+STARTUP_PATHS: tuple[tuple[str, ...], ...] = ((), ("-C", "."), WITH_OPTIONS)
 # Issue 24's budgets for the other formats, each a ratio to a baseline of the same run.
 SPEED_LIMIT = 2.0  # str_replace, SEARCH/REPLACE: against plain Python doing the same job
 TOLERANT_LIMIT = 1.5  # the whitespace-tolerant match against the exact one
@@ -153,6 +153,21 @@ def time_processes_paired(runs: Sequence[tuple[Sequence[str], Callable[[], Path 
     return [Sample(tuple(times)) for times in values]
 
 
+def instructions(command: Sequence[str], cwd: Path | None, stdin: Path | None) -> int | None:
+    """The instructions a process runs (valgrind's callgrind, hash seed fixed), or None
+    without valgrind: unlike wall time, the same on a busy machine."""
+    if shutil.which("valgrind") is None:
+        return None
+    with tempfile.TemporaryDirectory() as scratch, open(stdin or os.devnull, "rb") as source:
+        result = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={scratch}/out", *command],
+            stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=cwd,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )  # fmt: skip
+    found = [line.rsplit(":", 1)[1] for line in result.stderr.splitlines() if "Collected :" in line]
+    return int(found[-1].strip()) if found else None
+
+
 def time_call(call: Callable[[], object], repeat: int, prepare: Callable[[], object] = lambda: None) -> Sample:
     """Wall time of `call()` in this process, `prepare()` run untimed before each."""
     values = []
@@ -260,6 +275,7 @@ class Bench:
         self.rows: list[Row] = []
         self.budgets: list[Budget] = []
         self.notes: list[str] = []
+        self.bare_seconds = 0.0  # python -c pass at its fastest, measured by `startup`
         self.executable = str(Path(sys.executable).parent / "apply_patch")
 
     def run(self, *, startup_only: bool = False, formats_only: bool = False) -> None:
@@ -268,6 +284,7 @@ class Bench:
                 self.formats()
                 return
             self.startup()
+            self.syntax_check()
             if startup_only:
                 return
             self.large_cases()
@@ -292,6 +309,7 @@ class Bench:
             runs.append((standard_floor(self.executable, options, patch, fresh), lambda: None, None))
         runs.append(([self.executable, "--version"], lambda: None, None))
         bare, *paths, version = time_processes_paired(runs, n)
+        self.bare_seconds = min(bare.values)  # the least loaded: instructions are converted at it
         self.rows.append(Row("python -c pass (same venv)", bare.show()))
         self.rows.append(Row("executable --version (whole process)", version.show()))
         self.budgets.append(Budget("executable --version / python -c pass (issue 24)", version.median / bare.median,
@@ -321,6 +339,62 @@ class Bench:
                 f"  {package} imported by the executable (small patch) / by import apply_patch",
                 f"{_yes_no(package in loaded)} / {_yes_no(package in library)}",
             ))
+
+    def syntax_check(self) -> None:
+        """What the syntax check costs (issue 25: a tiny patch's run at most 5 ms more):
+        the executable with the check and without, in turn, on a one-line change of a
+        48-line Python file that parses (the new content alone is parsed; the start-up
+        rows' small patch changes no byte of its file, so nothing is checked there); then
+        the check alone on a file of about 1 MB whose edit breaks it (both contents
+        parsed), against the deadlines its parses get."""
+        source = (HERE.parent / "fixtures" / "syntax" / "inventory.py").read_bytes()
+        from apply_patch import make_patch
+
+        changed = source.replace(b"count = item.stock\n", b"count = max(0, item.stock)\n")
+        python = Case("python", {"inventory.py": source},
+                      str(make_patch(source, changed, path="inventory.py")))  # fmt: skip
+        self._syntax_cost("a Python file", python)
+        from apply_patch.apply import _grammars, _syntax
+
+        old = source * (1_000_000 // len(source))
+        new = old.replace(b"            count = item.stock\n", b"            count = item.stock)\n", 1)
+        sample = time_call(lambda: _syntax.check_file("big.py", old, new), max(self.repeat, 5))
+        size = len(new) / 1e6
+        self.rows.append(Row(f"syntax check alone, a {size:.1f} MB Python file broken once (both parsed)",
+                             sample.show()))
+        limit = 2 * _grammars.deadline_ms(new) / 1000  # two parses, each with its deadline
+        self.budgets.append(Budget(f"syntax check of a {size:.1f} MB file / its two parses' deadlines",
+                                   sample.median / limit, 1.0,
+                                   f"{sample.median * 1000 / size:.0f} ms per MB; each parse may take "
+                                   f"{_grammars.DEADLINE_MS} ms + {_grammars.MS_PER_MB} ms per MB"))
+
+    def _syntax_cost(self, label: str, case: Case) -> None:
+        patch = self.work.patch_file(case)
+        fresh = lambda: self.work.fresh_root(case)  # noqa: E731
+        runs: list[tuple[Sequence[str], Callable[[], Path | None], Path | None]] = [
+            ([self.executable, "--check-syntax", mode], fresh, patch) for mode in ("warn", "off")]
+        for options, _, _ in runs:
+            self._check_process(case, patch, options[1:])
+        warn, off = time_processes_paired(runs, self.startup_repeat)
+        extra = Sample(tuple(w - o for w, o in zip(warn.values, off.values)))
+        self.rows.append(Row(f"executable, {label}, --check-syntax warn", warn.show()))
+        self.rows.append(Row("  same, --check-syntax off", off.show()))
+        self.rows.append(Row("  the check's cost (paired differences)", extra.show()))
+        self.budgets.append(Budget(f"syntax check, {label} / 5 ms", extra.median / 0.005, 1.0,
+                                   f"{extra.median * 1000:.1f} ms more than --check-syntax off"))
+        counts = [instructions(command, self.work.fresh_root(case), patch) for command, _, _ in runs]
+        bare = instructions([sys.executable, "-c", "pass"], None, None)
+        if None not in counts and bare is not None:
+            more = (counts[0] or 0) - (counts[1] or 0)
+            # Instructions do not wait for a busy machine: the cost in `python -c pass`es,
+            # at the fastest wall time `python -c pass` took in the start-up rows (its
+            # least loaded run; on a busy machine every figure, this one too, is higher).
+            self.rows.append(Row("  the check's cost in instructions (callgrind, once each)",
+                                 f"{more / 1e6:.1f} M = {more / bare:.3f} × python -c pass"))
+            self.budgets.append(Budget(f"syntax check, {label}, in instructions / 5 ms",
+                                       more / bare * self.bare_seconds / 0.005, 1.0,
+                                       f"{more / bare * self.bare_seconds * 1000:.1f} ms at "
+                                       f"{self.bare_seconds * 1000:.1f} ms a python -c pass, its fastest"))
 
     def _check_process(self, case: Case, patch: Path, options: Sequence[str] = ()) -> None:
         """Make sure the executable did apply the small patch (a broken bench proves nothing)."""

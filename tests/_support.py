@@ -39,6 +39,7 @@ POLICY_OPTIONS = (
     "--read-only {error,allow}",
     "--vcs-dir {error,allow}",
     "--conventions {read,ignore}",
+    "--check-syntax {warn,refuse,off}",
     "--encoding NAME",
 )
 

@@ -475,10 +475,13 @@ def _samples(root: Path) -> list[object]:
          edits.CreateFile("more.txt", "more\n")],
         root,
     )  # fmt: skip
+    asked: list[ap.RepairRequest] = []  # what a repair hook is given
+    with pytest.raises(ap.ContextNotFoundError):
+        edits.apply_edits([edits.StrReplace("main.py", "no such text", "x")], root, repair=asked.append)
     transcripts = FIXTURES / "transcripts"
     text = patch.replace("*** End Patch", "")
     return [
-        ap.parse_patch(patch), applied, applied.files, edited, ap.DEFAULT,
+        ap.parse_patch(patch), applied, applied.files, edited, ap.DEFAULT, asked,
         ap.extract_patches((transcripts / "broken_then_good.log").read_text(encoding="utf-8")),
         ap.extract_patches((transcripts / "claude_code_edits.jsonl").read_text(encoding="utf-8")),
         ap.extract_patches((transcripts / "claude_code_notebook.jsonl").read_text(encoding="utf-8")),

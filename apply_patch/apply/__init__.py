@@ -15,9 +15,11 @@ if TYPE_CHECKING:
     from ._lines import LineReader, NotText
     from ._locate import update_lines
     from ._notebook import CELL_TYPES, MODES
+    from ._outline import OUTLINE_BYTES, outline
     from ._paths import Location, is_windows_absolute
     from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping
     from ._plan import OperationResult, decode_file, file_encoding, file_text
+    from ._repair import RepairRequest
     from ._report import (
         MAX_CHARACTERS,
         NOTHING_CHANGED,
@@ -39,6 +41,9 @@ if TYPE_CHECKING:
 
 _NAMES = {
     "FolderChanged": "._dirs",
+    "OUTLINE_BYTES": "._outline",
+    "RepairRequest": "._repair",
+    "outline": "._outline",
     "DiskTree": "._disk_tree",
     "MAX_FILE_BYTES": "._disk_tree",
     "LineReader": "._lines",
@@ -91,9 +96,10 @@ __getattr__ = exports(__name__, globals(), _NAMES, _MODULES)
 __all__ = [
     "ApplyResult", "BOM", "CELL_TYPES", "MODES", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState",
     "FolderChanged", "Kind", "LineIndex", "LineReader", "Location", "MAX_CHARACTERS",
-    "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OperationResult", "PatchWarning", "Policy",
-    "PolicyValueError", "Replay", "SCHEMA", "TextFile", "Tree", "apply_operations",
+    "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OUTLINE_BYTES", "OperationResult", "PatchWarning", "Policy",
+    "PolicyValueError", "RepairRequest", "Replay", "SCHEMA", "TextFile", "Tree", "apply_operations",
     "apply_patch", "apply_to_mapping", "bounded", "common_ends", "decode_file", "error_json",
-    "failure", "file_encoding", "file_text", "hidden", "is_windows_absolute", "not_shown", "result_json", "signals",
+    "failure", "file_encoding", "file_text", "hidden", "is_windows_absolute", "not_shown", "outline",
+    "result_json", "signals",
     "split_text", "unified_operations", "update_lines", "warnings_text",
 ]

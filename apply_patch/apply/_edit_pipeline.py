@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..format import EditOperation, Operation
+    from ._repair import Repair
 
 
 def apply_operations(
@@ -21,13 +22,15 @@ def apply_operations(
     workdir: str | os.PathLike[str] = ".",
     dry_run: bool = False,
     policy: Policy = DEFAULT,
+    repair: Repair | None = None,
     **options: str,
 ) -> ApplyResult:
     """Plan every operation in order over the files under `root`, then commit them all, or raise.
 
     As `apply_patch`: paths confined to `root` (relative ones taken from
-    `workdir`), every policy applying, nothing written on any error or with `dry_run`.
+    `workdir`), every policy applying, nothing written on any error or with `dry_run`;
+    `repair` as for `apply_patch`.
     """
     chosen = policy_of(policy, options)
-    replay = Replay(os.fspath(root), dry_run=dry_run, policy=chosen)
+    replay = Replay(os.fspath(root), dry_run=dry_run, policy=chosen, repair=repair)
     return replay.apply_operations(operations, os.fspath(workdir))

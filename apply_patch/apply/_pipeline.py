@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 
 from ._commit import commit, recover
-from .._dataclass import dataclass
+from .._dataclass import dataclass, replace
 from ._disk_tree import DiskTree
 from ._gc import PausedCollector
 from ._lock import RootLock
-from .._errors import InputError, PatchError, PatchIOError, PatchSyntaxError, check_text, escaped
+from .._errors import ContextNotFoundError, InputError, PatchError, PatchIOError, PatchSyntaxError, check_text, escaped
 from ..format import Patch, parse_patch
 from ._plan import FileChange, Plan, file_pairs, make_plan, OperationResult
 from .._policy import DEFAULT, Policy, policy_of
@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
     from typing import Literal
 
     from ._doubts import PatchWarning
+    from ._repair import Failure, Repair, RepairRequest
     from ._tree import Tree
 
 
@@ -106,6 +107,7 @@ def apply_patch(
     workdir: str | os.PathLike[str] = ".",
     dry_run: bool = False,
     policy: Policy = DEFAULT,
+    repair: Repair | None = None,
     **options: str,
 ) -> ApplyResult:
     """Apply patch `text` (or a parsed `Patch`) to the files under `root`, all or nothing.
@@ -119,10 +121,15 @@ def apply_patch(
     file handling); keyword `options` change single fields of it
     (`add_existing="overwrite"`...). Raises a PatchError subclass on any
     failure, and then no file changed. With `dry_run`, everything is computed
-    and nothing is written.
+    and nothing is written. `repair` (docs/agents.md): when an edit's old text
+    or a chunk's lines are not found, it is called once, after the lock is
+    released, with a `RepairRequest` (the file's text, the failed edit, the
+    diagnostic) and may return a corrected `StrReplace` of that file; the patch is
+    planned again with it only if its old text is in the file exactly once (a
+    `repaired` warning says so), else the error stands, with a hint saying why.
     """
     chosen = policy_of(policy, options)
-    return Replay(os.fspath(root), dry_run=dry_run, policy=chosen).apply(text, os.fspath(workdir))
+    return Replay(os.fspath(root), dry_run=dry_run, policy=chosen, repair=repair).apply(text, os.fspath(workdir))
 
 
 class Replay:
@@ -132,8 +139,10 @@ class Replay:
     ones before it had been (their changes laid over the files: `OverlayTree`).
     """
 
-    def __init__(self, root: str, *, dry_run: bool = False, policy: Policy = DEFAULT) -> None:
-        self.root, self.dry_run, self.policy = root, dry_run, policy
+    def __init__(
+        self, root: str, *, dry_run: bool = False, policy: Policy = DEFAULT, repair: Repair | None = None
+    ) -> None:
+        self.root, self.dry_run, self.policy, self.repair = root, dry_run, policy, repair
         self._planned: list[Plan] = []
 
     def apply(self, patch: str | Patch, workdir: str = ".") -> ApplyResult:
@@ -146,7 +155,10 @@ class Replay:
         parsed = patch if isinstance(patch, Patch) else _parsed(patch, folders)
         if parsed.workdir is not None:
             workdir = os.path.normpath(os.path.join(workdir, parsed.workdir))
-        return self._run(lambda tree: make_plan(parsed, tree), workdir, parsed.notes)
+        # A repaired patch is planned as edits, one result per file: a repair is tried only
+        # when that is one result per operation, as callers counting them expect.
+        repairable = _one_file_each(parsed.operations)
+        return self._run(lambda tree: make_plan(parsed, tree), workdir, parsed.notes, parsed.operations if repairable else None)
 
     def apply_operations(
         self, operations: Sequence[Operation | EditOperation], workdir: str = "."
@@ -154,7 +166,7 @@ class Replay:
         """The same for the operations of the other edit formats (`apply_patch.edits`)."""
         from ._edit_plan import make_edit_plan
 
-        return self._run(lambda tree: make_edit_plan(operations, tree), workdir)
+        return self._run(lambda tree: make_edit_plan(operations, tree), workdir, (), operations)
 
     def tree(self, workdir: str = ".") -> Tree:
         """The files the next patch from `workdir` is planned over: the disk, with the
@@ -167,12 +179,86 @@ class Replay:
         return tree
 
     def _run(
-        self, plan_in: Callable[[Tree], Plan], workdir: str, notes: tuple[str, ...] = ()
+        self,
+        plan_in: Callable[[Tree], Plan],
+        workdir: str,
+        notes: tuple[str, ...] = (),
+        operations: Sequence[Operation | EditOperation] | None = (),
     ) -> ApplyResult:
         tree = self.tree(workdir)
-        plan, recovered = _plan(plan_in, tree, commit_it=not self.dry_run)
+        try:
+            plan, recovered = _plan(plan_in, tree, commit_it=not self.dry_run)
+        except ContextNotFoundError as error:
+            if self.repair is None:
+                raise
+            if operations is None:
+                error.hints = (
+                    *error.hints,
+                    "A repair was not asked for: the patch changes one file in several operations.",
+                )
+                raise
+            # The lock is released here: the hook (a model call) never holds it.
+            return self._repaired(error, operations, workdir, notes)
         self._planned.append(plan)
         return _result(plan, self.dry_run, notes, recovered)
+
+    def _repaired(
+        self,
+        error: ContextNotFoundError,
+        operations: Sequence[Operation | EditOperation],
+        workdir: str,
+        notes: tuple[str, ...],
+    ) -> ApplyResult:
+        """The operations planned again with the failed edit corrected by the repair hook
+        (`_repair`), or `error` (with a hint saying why no correction was used)."""
+        from . import _repair
+        from ._edit_plan import make_edit_plan
+        from ..format import StrReplace
+
+        assert self.repair is not None
+        failure = _repair.failure_of(operations, error)
+        request = None if failure is None else self._request(error, failure)
+        if failure is None or request is None:
+            raise error
+        answer = _repair.ask(self.repair, request)
+        why = _repair.refusal(request, answer)
+        if why is not None:
+            error.hints = (*error.hints, f"A repair was asked for and not used: {why}.")
+            raise error
+        assert isinstance(answer, StrReplace)
+        fixed = _repair.corrected(operations, failure, answer)
+        plan, recovered = _plan(lambda tree: make_edit_plan(fixed, tree), self.tree(workdir), commit_it=not self.dry_run)
+        self._planned.append(plan)
+        result = _result(plan, self.dry_run, notes, recovered)
+        used = _repair.warning(request, answer, error.patch_line)
+        return replace(result, warnings=(used, *result.warnings))
+
+    def _request(self, error: ContextNotFoundError, failure: Failure) -> RepairRequest | None:
+        """What the hook is asked: the file's text as it is now (read again, without the
+        lock: the hook sees what the next plan will), or None when it may not be shown or
+        is not text."""
+        from ._repair import RepairRequest
+        from ._tree import FileState
+
+        tree = self.tree(".")  # the error names the file relative to the root
+        try:
+            state = tree.read(tree.resolve(error.path or "").target)
+        except (OSError, PatchError):
+            return None
+        if not isinstance(state, FileState) or state.hidden or state.is_link:
+            return None
+        try:
+            text = state.data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        return RepairRequest(error.path or "", text, failure.old, failure.new, str(error))
+
+
+def _one_file_each(operations: Sequence[Operation]) -> bool:
+    """Whether no two of `operations` touch the same path (a move: both of its paths)."""
+    paths = [op.path for op in operations]
+    paths += [move for op in operations if (move := getattr(op, "move_to", None)) is not None]
+    return len(set(paths)) == len(paths)
 
 
 def _plan(plan_in: Callable[[Tree], Plan], tree: Tree, *, commit_it: bool) -> tuple[Plan, str | None]:

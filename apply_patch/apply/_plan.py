@@ -148,14 +148,39 @@ def finished_plan(planner: Planner, results: Sequence[OperationResult], tree: Tr
     Shared with `_edit_plan.make_edit_plan`, which runs the other formats' operations.
     """
     changes = planner.overlay.changes()
+    warnings = tuple(planner.warnings)
+    if tree.policy.check_syntax != "off":
+        warnings += _syntax_warnings(changes, results, tree.policy.check_syntax == "refuse")
     return Plan(
         tree.root,
         tuple(results),
         changes,
         _new_folders(changes, tree),
-        tuple(planner.warnings),
+        warnings,
         tree.policy.message_paths == "absolute",
     )
+
+
+def _syntax_warnings(
+    changes: Sequence[FileChange], results: Sequence[OperationResult], refuse: bool
+) -> tuple[PatchWarning, ...]:
+    """The syntax check of every changed text file (`_syntax`); raises when `refuse` and
+    it found errors. A moved file is compared with its content before the move; a file
+    whose content may not be shown (`FileState.hidden`) is not checked: its lines would be."""
+    files = [
+        (new.relative, None if old.before is None or old.before.is_link else old.before.data, new.after.data)
+        for old, new in file_pairs(changes, results)
+        if new.after is not None and not new.after.is_link and new.after != old.before
+        and not (old.before is not None and old.before.hidden)
+    ]
+    if not files:
+        return ()
+    from ._syntax import check_files, refusal, warnings_of  # parses: only for changed files
+
+    report = check_files(files)
+    if refuse and report.findings:
+        raise refusal(report.findings)
+    return warnings_of(report)
 
 
 class _Overlay:

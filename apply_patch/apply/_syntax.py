@@ -1,0 +1,258 @@
+"""Syntax errors an edit brings into a file, found with the file's tree-sitter grammar.
+
+For each changed text file of a known language (`_languages`), the new content is
+parsed; only when it has errors (ERROR or MISSING nodes) is the old content parsed
+too, and an error counts only if the old content had no such error, and, when the
+old content already had errors, only if it lies in or next to a changed line. A
+file is never parsed with another language's grammar: a wrong grammar's error
+recovery can take minutes. Files over `MAX_BYTES`, parses past their deadline and
+languages whose grammar is not installed are skipped with a note, never an error.
+Pure: bytes in, findings and notes out; grammars are imported on first use.
+"""
+
+from __future__ import annotations
+
+from .._dataclass import dataclass
+from ._doubts import PatchWarning
+from .._errors import CodeSyntaxError, escaped
+from ._grammars import deadline_ms, grammar_of, parse
+from ._languages import GRAMMARS, language_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Final
+
+    from tree_sitter import Language, Node
+
+MAX_BYTES: Final = 1_000_000
+PATCH_SECONDS: Final = 10  # the whole check of one patch, at most (then the files left are skipped)
+CONTEXT: Final = 2  # numbered lines shown on each side of an error
+MOST: Final = 3  # errors shown per file
+_BOM: Final = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True, slots=True)
+class SyntaxFinding:
+    """One syntax error the edit brought into `path` (relative), at 1-based `line`.
+
+    `language` is the grammar's name, `what` says what the parser found
+    ("missing `)`", "unexpected `else`"), `snippet` the numbered lines of the
+    new content around it, the error's line marked with `>`.
+    """
+
+    path: str
+    line: int
+    language: str
+    what: str
+    snippet: tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        """The finding as a model reads it: where, what, then the lines."""
+        head = f"{escaped(self.path)}:{self.line}: the file no longer parses as {self.language}: {escaped(self.what)}"
+        return "\n".join((head, *self.snippet))
+
+
+@dataclass(frozen=True, slots=True)
+class SyntaxReport:
+    """What the check of one patch found: `findings`, and `notes` on files it skipped."""
+
+    findings: tuple[SyntaxFinding, ...] = ()
+    notes: tuple[tuple[str, str], ...] = ()  # (path, why it was not checked)
+
+
+@dataclass(frozen=True, slots=True)
+class _Error:
+    row: int  # 0-based, where it starts
+    end_row: int
+    what: str
+    signature: tuple[str, str]  # what an old error must match to be the same one
+
+
+def check_files(files: Iterable[tuple[str, bytes | None, bytes]]) -> SyntaxReport:
+    """Check each (relative path, old content or None, new content) of a patch; once
+    `PATCH_SECONDS` have gone (the check runs while the root's lock is held), the files
+    left are skipped with a note."""
+    import time
+
+    findings: list[SyntaxFinding] = []
+    notes: list[tuple[str, str]] = []
+    deadline = time.monotonic() + PATCH_SECONDS
+    for path, before, after in files:
+        if time.monotonic() > deadline:
+            notes.append((path, f"not checked for syntax: the patch's check took over {PATCH_SECONDS} s"))
+            continue
+        found, note = check_file(path, before, after)
+        findings.extend(found)
+        if note is not None:
+            notes.append((path, note))
+    return SyntaxReport(tuple(findings), tuple(notes))
+
+
+def warnings_of(report: SyntaxReport) -> tuple[PatchWarning, ...]:
+    """One `code_syntax` warning per finding, one `code_syntax_unchecked` per note."""
+    return (
+        *(PatchWarning("code_syntax", f.path, None, f.line, None, (), f.message) for f in report.findings),
+        *(PatchWarning("code_syntax_unchecked", path, None, None, None, (), f"{path}: {note}")
+          for path, note in report.notes),
+    )  # fmt: skip
+
+
+def refusal(findings: Sequence[SyntaxFinding]) -> CodeSyntaxError:
+    """The error refusing a patch that brings in `findings` (not empty)."""
+    first = findings[0]
+    where = ", ".join(sorted({f"{f.path} ({f.language})" for f in findings}))
+    details = tuple(line for f in findings for line in f.message.split("\n"))
+    return CodeSyntaxError(
+        f"The patch applies but leaves syntax errors in {where}; it was not applied.",
+        path=first.path,
+        lines=tuple(f.line for f in findings if f.path == first.path),
+        details=details,
+    )
+
+
+def check_file(
+    path: str, before: bytes | None, after: bytes
+) -> tuple[list[SyntaxFinding], str | None]:
+    """The syntax errors `after` has that `before` did not, and a note if the file was skipped.
+
+    A file that is not text (a NUL byte), not UTF-8 (a file in another encoding: the
+    grammars read UTF-8) or of no known language is skipped silently.
+    """
+    if b"\0" in after[:8192]:
+        return [], None
+    body = after.removeprefix(_BOM)
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return [], None
+    language = language_of(path, body[: body.find(b"\n")] if b"\n" in body else body)
+    if language is None:
+        return [], None
+    grammar = GRAMMARS[language]
+    if len(after) > MAX_BYTES:
+        return [], f"not checked for syntax: over {MAX_BYTES // 1_000_000} MB"
+    loaded = grammar_of(language)
+    if isinstance(loaded, str):
+        return [], f"not checked for syntax: {loaded}"
+    new_errors = _errors_of(loaded, body)
+    if new_errors is None:
+        return [], f"not checked for syntax: the {grammar.name} parse took over {deadline_ms(body)} ms"
+    if not new_errors:
+        return [], None
+    old_body = None if before is None else before.removeprefix(_BOM)
+    # An old content that cannot be parsed (too big, too slow) counts as without errors.
+    old_errors = None if old_body is None or len(old_body) > MAX_BYTES else _errors_of(loaded, old_body)
+    lines = body.split(b"\n")
+    changed = [] if old_body is None else _changed_rows(old_body.split(b"\n"), lines)
+    fresh = _fresh(new_errors, old_errors or [], changed)
+    if len(lines) > 1 and not lines[-1]:
+        lines.pop()  # the final line break ends the last line: no line after it
+    rows = sorted({_row(e, changed): _what(e, _row(e, changed)) for e in reversed(fresh)}.items())
+    return [
+        SyntaxFinding(path, row + 1, grammar.name, what, _snippet(lines, row)) for row, what in rows[:MOST]
+    ], None
+
+
+def _fresh(new: list[_Error], old: list[_Error], changed: list[tuple[int, int]]) -> list[_Error]:
+    """The errors of `new` not in `old`; if `old` has any, only those in or next to a
+    `changed` row range."""
+    left: dict[tuple[str, str], int] = {}
+    for error in old:
+        left[error.signature] = left.get(error.signature, 0) + 1
+    kept = []
+    for error in new:
+        if left.get(error.signature, 0) > 0:
+            left[error.signature] -= 1
+        else:
+            kept.append(error)
+    if not old:
+        return kept
+    return [e for e in kept if any(a - 1 <= e.end_row and e.row <= b + 1 for a, b in changed)]
+
+
+def _row(error: _Error, changed: list[tuple[int, int]]) -> int:
+    """The row to show for `error`: the first changed row it spans (where the edit broke
+    it, not where the statement it broke starts), else the last changed row just before
+    it (a token found missing only on the next line), else where it starts."""
+    for a, b in changed:
+        if a <= error.end_row and error.row <= b:
+            return max(a, error.row)
+    for a, b in changed:
+        if b == error.row - 1:
+            return b
+    return error.row
+
+
+def _what(error: _Error, row: int) -> str:
+    if row == error.row:
+        return error.what
+    if row < error.row:  # a token found missing on the line after the edit
+        return f"{error.what} on line {error.row + 1}"
+    return f"the code from line {error.row + 1} on no longer parses"
+
+
+def _changed_rows(old: Sequence[bytes], new: Sequence[bytes]) -> list[tuple[int, int]]:
+    """The 0-based row ranges of `new` (inclusive) that differ from `old` (an empty range
+    for lines removed: the row after them)."""
+    start, end = 0, 0  # common prefix, common suffix
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    while end < min(len(old), len(new)) - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    import difflib  # only when the new content has errors
+
+    matcher = difflib.SequenceMatcher(None, old[start : len(old) - end], new[start : len(new) - end], autojunk=False)
+    return [
+        (start + j1, start + max(j1, j2 - 1))
+        for tag, _, _, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+
+
+def _errors_of(language: Language, body: bytes) -> list[_Error] | None:
+    """The syntax errors of `body` in document order, or None if its parse timed out."""
+    tree = parse(language, body)
+    if tree is None:
+        return None
+    if not tree.root_node.has_error:
+        return []
+    return [_error(node) for node in _error_nodes(tree.root_node)]
+
+
+def _error_nodes(root: Node) -> list[Node]:
+    """The ERROR and MISSING nodes under `root`, outermost only, in document order."""
+    found: list[Node] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            found.append(node)
+        elif node.has_error:
+            stack.extend(reversed(node.children))
+    return found
+
+
+def _error(node: Node) -> _Error:
+    if node.is_missing:
+        what = f"missing `{node.type}`"
+        return _Error(node.start_point.row, node.start_point.row, what, ("missing", node.type))
+    raw = (node.text or b"").decode("utf-8", "replace")
+    text = raw.lstrip()
+    row = node.start_point.row + raw[: len(raw) - len(text)].count("\n")  # where its text starts
+    first = text.split("\n", 1)[0].strip()
+    shown = first if len(first) <= 40 else first[:37] + "..."
+    what = f"unexpected `{shown}`" if shown else "unexpected end of file"
+    return _Error(row, max(row, node.end_point.row), what, ("error", first))
+
+
+def _snippet(lines: Sequence[bytes], row: int) -> tuple[str, ...]:
+    """Numbered lines `CONTEXT` around `row` (0-based), that one marked."""
+    first, last = max(0, row - CONTEXT), min(len(lines) - 1, row + CONTEXT)
+    width = len(str(last + 1))
+    return tuple(
+        f"{'>' if n == row else ' '} {n + 1:>{width}} | "
+        + escaped(lines[n].decode("utf-8", "replace").rstrip("\r"), keep="\t")
+        for n in range(first, last + 1)
+    )
