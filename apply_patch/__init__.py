@@ -26,6 +26,8 @@ from ._errors import (
     PatchSyntaxError,
     PolicyValueError,
     RollbackError,
+    StaleViewError,
+    UndoError,
     UnifiedDiffError,
     UnsupportedChangeError,
 )
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
     )
     from .make import convert_unified_diff, make_patch
     from .tools import tool_definitions
+    from .apply import Receipt, history, show, undo
 
 # Extraction, making patches, streaming and tool definitions need more (tree-sitter,
 # difflib, json...): imported on first use only, so that applying a patch does not
@@ -63,6 +66,7 @@ _LAZY = {
     ),
     **dict.fromkeys(("convert_unified_diff", "make_patch"), ".make"),
     "tool_definitions": ".tools",
+    **dict.fromkeys(("Receipt", "history", "show", "undo"), ".apply"),
 }
 __getattr__ = exports(__name__, globals(), _LAZY)
 
@@ -100,7 +104,10 @@ __all__ = [
     "PatchSyntaxError",
     "Policy",
     "PolicyValueError",
+    "Receipt",
     "RollbackError",
+    "StaleViewError",
+    "UndoError",
     "UnifiedDiffError",
     "UnsupportedChangeError",
     "UpdateFile",
@@ -110,8 +117,11 @@ __all__ = [
     "convert_unified_diff",
     "extract_patches",
     "grammar_text",
+    "history",
     "make_patch",
     "parse_partial",
     "parse_patch",
+    "show",
     "tool_definitions",
+    "undo",
 ]

@@ -77,6 +77,11 @@ class Policy:
     vcs_dir: Literal["error", "allow"] = _option(
         "error", "writing, moving or deleting inside a .git, .hg or .svn folder"
     )
+    journal: Literal["on", "off", "required"] = _option(
+        "on",
+        "a receipt of each commit in the user's state folder, for `apply_patch undo` (on: "
+        "a warning when it cannot be written; required: no commit without it)",
+    )
 
     def __post_init__(self) -> None:
         for name, choices in CHOICES.items():

@@ -38,6 +38,7 @@ POLICY_OPTIONS = (
     "--message-paths {relative,absolute}",
     "--read-only {error,allow}",
     "--vcs-dir {error,allow}",
+    "--journal {on,off,required}",
 )
 
 

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from ._lines import LineReader, NotText
     from ._locate import update_lines
     from ._paths import Location, is_windows_absolute
-    from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping
+    from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping, undo
+    from ._receipts import Receipt, history, show
     from ._plan import OperationResult, decode_file
     from ._report import (
         MAX_CHARACTERS,
@@ -52,6 +53,10 @@ _NAMES = {
     "Replay": "._pipeline",
     "apply_patch": "._pipeline",
     "apply_to_mapping": "._pipeline",
+    "undo": "._pipeline",
+    "Receipt": "._receipts",
+    "history": "._receipts",
+    "show": "._receipts",
     "OperationResult": "._plan",
     "decode_file": "._plan",
     "MAX_CHARACTERS": "._report",
@@ -87,8 +92,8 @@ __all__ = [
     "ApplyResult", "BOM", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState",
     "FolderChanged", "Kind", "LineIndex", "LineReader", "Location", "MAX_CHARACTERS",
     "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OperationResult", "PatchWarning", "Policy",
-    "PolicyValueError", "Replay", "SCHEMA", "TextFile", "Tree", "apply_operations",
+    "PolicyValueError", "Receipt", "Replay", "SCHEMA", "TextFile", "Tree", "apply_operations",
     "apply_patch", "apply_to_mapping", "bounded", "common_ends", "decode_file", "error_json",
-    "failure", "hidden", "is_windows_absolute", "not_shown", "result_json", "signals",
-    "split_text", "unified_operations", "update_lines", "warnings_text",
+    "failure", "hidden", "history", "is_windows_absolute", "not_shown", "result_json", "show",
+    "signals", "split_text", "undo", "unified_operations", "update_lines", "warnings_text",
 ]

@@ -48,6 +48,9 @@ other commands (each has --help):
   apply_patch convert [DIFF]   turn a unified diff into a patch
   apply_patch calls [FILE]     apply the Responses API's apply_patch_call items (JSON)
   apply_patch serve            run an MCP server over stdio (needs apply-patch[mcp])
+  apply_patch history          list the receipts of the patches applied under the root
+  apply_patch show ID          print a receipt as a diff
+  apply_patch undo [ID]        undo the last patch (or receipt ID), if its files are unchanged since
 """
 
 EPILOG: Final = """\
@@ -67,14 +70,18 @@ exit codes:
 """
 
 
-# `apply_patch NAME ...` runs the subcommand's module `main(argv) -> int`; each is
-# imported only when used, so applying a patch never loads what they need.
+# `apply_patch NAME ...` runs the subcommand's module `main(argv) -> int` (or the function
+# named after a colon); each is imported only when used, so applying a patch never loads
+# what they need.
 SUBCOMMANDS: Final[dict[str, str]] = {
     "calls": "._calls",
     "convert": "._convert",
     "diff": "._diff",
     "extract": "._extract",
+    "history": "._history:history_main",
     "serve": "._serve",
+    "show": "._history:show_main",
+    "undo": "._history:undo_main",
 }
 
 
@@ -173,8 +180,9 @@ def _main(argv: Sequence[str] | None) -> int:
     if args and args[0] in SUBCOMMANDS:
         import importlib  # with warnings: only for a subcommand
 
-        module = importlib.import_module(SUBCOMMANDS[args[0]], __package__)
-        exit_code: int = module.main(args[1:])
+        name, _, function = SUBCOMMANDS[args[0]].partition(":")
+        module = importlib.import_module(name, __package__)
+        exit_code: int = getattr(module, function or "main")(args[1:])
         return exit_code
     options: argparse.Namespace | _options.Defaults | int
     if not args or (len(args) == 1 and not args[0].startswith("-")):  # no option
@@ -219,7 +227,9 @@ def _main(argv: Sequence[str] | None) -> int:
 def _print_result(result: ApplyResult, options: argparse.Namespace | _options.Defaults, chosen: str) -> None:
     if options.json:
         diff = result.diff if options.diff else None
-        document = result_json(result.operations, result.warnings, dry_run=result.dry_run, diff=diff)
+        document = result_json(
+            result.operations, result.warnings, dry_run=result.dry_run, diff=diff, receipt=result.receipt
+        )
         _print_json(_with_format(document, options.format, chosen))
     else:
         summary, diff = result.summary, result.diff if options.diff else ""
