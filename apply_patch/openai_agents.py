@@ -40,6 +40,10 @@ class Editor:
     is the budget of one output given back to the model (default
     MAX_CHARACTERS, 50,000; None: none): a longer one is cut at a line end,
     with a note of how many lines were left out.
+
+    The editor is a session: it remembers the content hash of each file it
+    wrote, and refuses an edit to one changed since by anyone else, telling
+    the model to read it again (`stale_check=False`: not checked).
     """
 
     def __init__(
@@ -48,11 +52,15 @@ class Editor:
         *,
         policy: Policy = DEFAULT,
         max_characters: int | None = MAX_CHARACTERS,
+        stale_check: bool = True,
         **options: str,
     ) -> None:
+        from .apply import Seen
+
         self.root = os.fspath(root)
         self.policy = policy_of(policy, options)
         self.max_characters = max_characters
+        self.seen = Seen() if stale_check else None
 
     def create_file(self, operation: object) -> ApplyPatchResult:
         """Create `operation.path` from the `+` lines of `operation.diff`."""
@@ -70,7 +78,11 @@ class Editor:
         """Apply one operation of any type; the SDK's result (`status`, `output`)."""
         try:
             patch = Patch((read_operation(operation),))
-            result = apply_patch(patch, self.root, policy=self.policy)
+            if self.seen is None:
+                result = apply_patch(patch, self.root, policy=self.policy)
+            else:
+                with self.seen.watching():
+                    result = apply_patch(patch, self.root, policy=self.policy)
         except PatchError as error:
             return _result("failed", bounded(failure_text(error), self.max_characters))
         return _result("completed", bounded("\n".join(operation_texts(result, 1)), self.max_characters))

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         warnings_text,
     )
     from ._seek import LineIndex
+    from ._seen import Seen
     from ._textfile import BOM, TextFile, common_ends, split_text
     from ._tree import FileState, Kind, Tree, hidden
     from ._unified import unified_operations
@@ -69,6 +70,7 @@ _NAMES = {
     "result_json": "._report",
     "warnings_text": "._report",
     "LineIndex": "._seek",
+    "Seen": "._seen",
     "BOM": "._textfile",
     "TextFile": "._textfile",
     "common_ends": "._textfile",
@@ -92,7 +94,7 @@ __all__ = [
     "ApplyResult", "BOM", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState",
     "FolderChanged", "Kind", "LineIndex", "LineReader", "Location", "MAX_CHARACTERS",
     "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OperationResult", "PatchWarning", "Policy",
-    "PolicyValueError", "Receipt", "Replay", "SCHEMA", "TextFile", "Tree", "apply_operations",
+    "PolicyValueError", "Receipt", "Replay", "SCHEMA", "Seen", "TextFile", "Tree", "apply_operations",
     "apply_patch", "apply_to_mapping", "bounded", "common_ends", "decode_file", "error_json",
     "failure", "hidden", "history", "is_windows_absolute", "not_shown", "result_json", "show",
     "signals", "split_text", "undo", "unified_operations", "update_lines", "warnings_text",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from . import _seen
 from ._commit import commit, recover
 from .._dataclass import dataclass
 from ._disk_tree import DiskTree
@@ -221,7 +222,9 @@ def _planned(
             with RootLock(tree.root):  # cooperating writers take turns: each plans what the last left
                 recovered = recover(tree.root)
                 plan = plan_in(tree)
+                _seen.check(plan)  # an editor session's: no edit on a stale view
                 commit(plan, recorder=recorder)
+                _seen.wrote(plan.changes)
     except PatchError as error:
         without_content(error, tree.unshown)
         if recovered is not None:
@@ -406,6 +409,7 @@ def undo(
         if recorder is not None:
             recorder.undoes = target["id"]
         commit(plan, recorder=recorder)
+        _seen.wrote(plan.changes)
     result = _result(plan, False, (), recovered, recorder)
     header = f"Undid {target['id']}. Updated the following files:"
     return ApplyResult(
