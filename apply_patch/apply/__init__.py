@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ._locate import update_lines
     from ._paths import Location, is_windows_absolute
     from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping, undo
-    from ._receipts import Receipt, history, show
+    from ._receipts import Receipt, Staged, Unavailable, drop_pending, history, pending, show, stage
     from ._plan import OperationResult, decode_file
     from ._report import (
         MAX_CHARACTERS,
@@ -58,6 +58,11 @@ _NAMES = {
     "Receipt": "._receipts",
     "history": "._receipts",
     "show": "._receipts",
+    "Staged": "._receipts",
+    "Unavailable": "._receipts",
+    "drop_pending": "._receipts",
+    "pending": "._receipts",
+    "stage": "._receipts",
     "OperationResult": "._plan",
     "decode_file": "._plan",
     "MAX_CHARACTERS": "._report",
@@ -94,8 +99,8 @@ __all__ = [
     "ApplyResult", "BOM", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState",
     "FolderChanged", "Kind", "LineIndex", "LineReader", "Location", "MAX_CHARACTERS",
     "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OperationResult", "PatchWarning", "Policy",
-    "PolicyValueError", "Receipt", "Replay", "SCHEMA", "Seen", "TextFile", "Tree", "apply_operations",
-    "apply_patch", "apply_to_mapping", "bounded", "common_ends", "decode_file", "error_json",
-    "failure", "hidden", "history", "is_windows_absolute", "not_shown", "result_json", "show",
+    "PolicyValueError", "Receipt", "Replay", "SCHEMA", "Seen", "Staged", "Unavailable", "TextFile", "Tree", "apply_operations",
+    "apply_patch", "apply_to_mapping", "bounded", "common_ends", "decode_file", "drop_pending", "error_json",
+    "failure", "hidden", "history", "is_windows_absolute", "not_shown", "pending", "result_json", "show", "stage",
     "signals", "split_text", "undo", "unified_operations", "update_lines", "warnings_text",
 ]

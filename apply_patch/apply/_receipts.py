@@ -167,8 +167,14 @@ class Store:
         ids = self.ids()
         complete = set(ids)
         for name in os.listdir(self.fd):
-            if not name.endswith(".json") and name not in complete and name != keep:
-                self.remove(name.removeprefix(".").removesuffix(".tmp"))
+            ours = name.removeprefix(".")[:1].isdigit()  # a receipt's; not `pending/`
+            if ours and name.startswith("."):  # a receipt's text, its writer killed
+                try:
+                    os.unlink(name, dir_fd=self.fd)
+                except OSError:
+                    pass
+            elif ours and not name.endswith(".json") and name not in complete and name != keep:
+                self.remove(name)  # the saved files of a receipt never completed
         sizes = {receipt: _size(self.fd, receipt) for receipt in ids}
         total = sum(sizes.values())
         for receipt in ids:
@@ -293,7 +299,8 @@ class Recorder:
         saved = os.open(receipt, _DIR, dir_fd=store.fd)
         try:
             files = [self._entry(n, c, saved, where, old) for n, c in enumerate(plan.changes)]
-            _fsync(saved)
+            if any(entry["before"] for entry in files):  # names of saved files to make durable
+                _fsync(saved)
         finally:
             os.close(saved)
         now = time.time_ns()
@@ -377,6 +384,8 @@ def _json(value: object) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_json(item) for item in value) + "]"
     if isinstance(value, str):
+        if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
+            return f'"{value}"'  # hashes, most paths: nothing to escape
         return '"' + "".join(c if " " <= c <= "~" and c not in '"\\' else _escape(ord(c)) for c in value) + '"'
     if value is None:
         return "null"
@@ -405,8 +414,9 @@ def _new_id() -> str:
 
 def _relative(path: str, root_real: str) -> str:
     """`path` relative to the root, with `/`; absolute when outside it (`outside_root=allow`)."""
-    if path.startswith(root_real.rstrip(os.sep) + os.sep):
-        return os.path.relpath(path, root_real).replace(os.sep, "/")
+    prefix = root_real.rstrip(os.sep) + os.sep
+    if path.startswith(prefix):
+        return path[len(prefix) :].replace(os.sep, "/")  # plans' paths are normalised already
     return path
 
 
@@ -605,3 +615,92 @@ def show(root: str | os.PathLike[str], receipt: str) -> str:
             change = FileChange(target, path, path, old, current)
             pairs.append((change, change))
     return "\n".join(lines) + "\n" + unified_diff(pairs)
+
+
+# The review gate: patches planned and kept pending (`apply_patch --stage`), in the root's
+# receipts folder under `pending/`.
+
+
+@dataclass(frozen=True, slots=True)
+class Staged:
+    """A pending patch: its `id`, `time`, `format`, `patch` text, `policy` (field → value),
+    the hash of each file it was planned on (`files`: relative path → SHA-256, "" for a
+    file that was absent), and what it would do (`operations`, as the summary writes
+    them, and `diff`)."""
+
+    id: str
+    time: str
+    format: str
+    patch: str
+    policy: dict[str, str]
+    files: dict[str, str]
+    operations: tuple[str, ...]
+    diff: str
+
+
+def stage(root: str, staged: Staged) -> str:
+    """Keep `staged` (its id and time set here) pending under `root`; its id. OSError or
+    Unavailable when the state folder cannot be written."""
+    real = os.path.realpath(root)
+    receipt = _new_id()
+    document = {
+        "id": receipt,
+        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "format": staged.format,
+        "patch": staged.patch,
+        "policy": staged.policy,
+        "files": staged.files,
+        "operations": list(staged.operations),
+        "diff": staged.diff,
+    }
+    with Store(real, create=True) as store:
+        folder = _private(store.fd, "pending", True, os.path.join(store.path, "pending"))
+        try:
+            temp = f".{receipt}.tmp"
+            fd = os.open(temp, _FILE_NEW, 0o600, dir_fd=folder)
+            try:
+                _write_all(fd, _json(document).encode())
+                _fsync(fd)
+            finally:
+                os.close(fd)
+            os.rename(temp, f"{receipt}.json", src_dir_fd=folder, dst_dir_fd=folder)
+        finally:
+            os.close(folder)
+    return receipt
+
+
+def pending(root: str | os.PathLike[str] = ".") -> tuple[Staged, ...]:
+    """The patches pending under `root`, oldest first."""
+    import json
+
+    try:
+        store = Store(os.path.realpath(os.fspath(root)), create=False)
+    except Unavailable:
+        return ()
+    found = []
+    with store:
+        try:
+            folder = _private(store.fd, "pending", False, "pending")
+        except (OSError, Unavailable):
+            return ()
+        try:
+            for name in sorted(os.listdir(folder)):
+                if name.endswith(".json") and not name.startswith("."):
+                    fd = os.open(name, _FILE_READ, dir_fd=folder)
+                    with open(fd, "rb") as file:
+                        value = json.loads(file.read())
+                    value["operations"] = tuple(value["operations"])
+                    found.append(Staged(**value))
+        finally:
+            os.close(folder)
+    return tuple(found)
+
+
+def drop_pending(root: str, staged: str) -> None:
+    """Remove the pending patch `staged` (accepted or rejected)."""
+    with Store(os.path.realpath(root), create=False) as store:
+        folder = _private(store.fd, "pending", False, "pending")
+        try:
+            os.unlink(f"{staged}.json", dir_fd=folder)
+        finally:
+            os.close(folder)

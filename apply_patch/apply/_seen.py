@@ -16,11 +16,11 @@ import contextvars
 import hashlib
 import os
 
-from .._errors import StaleViewError
+from .._errors import PatchError, StaleViewError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
     from contextlib import AbstractContextManager
 
     from ._plan import FileChange, Plan
@@ -32,8 +32,13 @@ _CHUNK = 1 << 20
 class Seen:
     """The hash of each file (by the absolute path plans name it with) as last viewed or written."""
 
-    def __init__(self) -> None:
+    def __init__(self, refuse: Callable[[list[str]], PatchError] | None = None) -> None:
+        """`refuse`: the error for the files (relative names) found changed; default a
+        StaleViewError naming the first. A hash "" stands for a file that was absent; with a
+        `refuse` of its own (a staged patch), a file seen that is absent now is changed too."""
         self.hashes: dict[str, str] = {}
+        self.refuse = refuse or _stale
+        self.strict = refuse is not None
 
     def viewed(self, path: str, fd: int) -> None:
         """The model viewed (part of) the open file `fd` at `path`: remember all its bytes' hash
@@ -45,18 +50,18 @@ class Seen:
         self.hashes[path] = digest.hexdigest()
 
     def check(self, plan: Plan) -> None:
-        """StaleViewError for the first file the plan reads whose bytes the model did not see."""
-        for change in plan.changes:
-            seen = self.hashes.get(change.path)
-            before = change.before
-            if seen is None or before is None or before.is_link:
-                continue
-            if hashlib.sha256(before.data).hexdigest() != seen:
-                raise StaleViewError(
-                    f"{change.relative} was changed on disk since you last viewed it: view it "
-                    "again, then redo the edit on what it holds now",
-                    path=change.relative,
-                )
+        """`refuse`'s error if a file the plan reads is not what was seen of it."""
+        changed = [change.relative for change in plan.changes if self._changed(change)]
+        if changed:
+            raise self.refuse(changed)
+
+    def _changed(self, change: FileChange) -> bool:
+        seen, before = self.hashes.get(change.path), change.before
+        if seen is None:
+            return False
+        if before is None or seen == "":
+            return (before is None and seen != "" and self.strict) or (before is not None and seen == "")
+        return not before.is_link and hashlib.sha256(before.data).hexdigest() != seen
 
     def wrote(self, changes: Iterable[FileChange]) -> None:
         """The session wrote these changes: what the model knows of those files now."""
@@ -79,6 +84,14 @@ class Seen:
                 _ACTIVE.reset(token)
 
         return scope()
+
+
+def _stale(names: list[str]) -> PatchError:
+    return StaleViewError(
+        f"{names[0]} was changed on disk since you last viewed it: view it again, then redo the "
+        "edit on what it holds now",
+        path=names[0],
+    )
 
 
 def check(plan: Plan) -> None:

@@ -51,6 +51,9 @@ other commands (each has --help):
   apply_patch history          list the receipts of the patches applied under the root
   apply_patch show ID          print a receipt as a diff
   apply_patch undo [ID]        undo the last patch (or receipt ID), if its files are unchanged since
+  apply_patch pending          list the patches kept by --stage, with their diffs
+  apply_patch accept [ID|--all]  apply a staged patch, if its files are unchanged since
+  apply_patch reject [ID|--all]  drop a staged patch
 """
 
 EPILOG: Final = """\
@@ -78,7 +81,10 @@ SUBCOMMANDS: Final[dict[str, str]] = {
     "convert": "._convert",
     "diff": "._diff",
     "extract": "._extract",
+    "accept": "._history:accept_main",
     "history": "._history:history_main",
+    "pending": "._history:pending_main",
+    "reject": "._history:reject_main",
     "serve": "._serve",
     "show": "._history:show_main",
     "undo": "._history:undo_main",
@@ -195,6 +201,10 @@ def _main(argv: Sequence[str] | None) -> int:
     if isinstance(patch, int):
         return patch
     chosen = options.format
+    if options.stage:  # the review gate: planned, kept pending, nothing written
+        from ._history import stage_main
+
+        return stage_main(patch, options)
     try:
         if chosen == "codex":
             result = apply_patch(patch, options.root, dry_run=options.dry_run, policy=_options.policy(options))
@@ -307,6 +317,12 @@ def _argument_parser() -> argparse.ArgumentParser:
     )
     _options.add_root(options)
     _options.add_dry_run(options)
+    options.add_argument(
+        "--stage",
+        action="store_true",
+        help="plan the patch and keep it pending with its diff, writing nothing in the tree "
+        "(apply_patch pending, accept, reject)",
+    )
     options.add_argument(
         "--diff", action="store_true", help="also print a unified diff of every change"
     )

@@ -294,3 +294,23 @@ def test_names_beyond_ascii_are_undone(tmp_path: Path) -> None:
     undo(tmp_path)
     undo(tmp_path)
     assert snapshot(tmp_path) == before
+
+
+def test_what_a_killed_writer_left_is_pruned_and_pending_patches_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = _state(tmp_path, monkeypatch)
+    root = tmp_path / "root"
+    _tree(root)
+    apply_patch("*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch", root)
+    (folder,) = (state / "apply_patch").iterdir()
+    (folder / "20200101-000000-000000000-abcd").mkdir()  # saved files of a receipt never written
+    (folder / "20200101-000000-000000000-abcd" / "0").write_bytes(b"old")
+    (folder / ".20200101-000000-000000000-abcd.tmp").write_bytes(b"{")
+    (folder / "pending").mkdir()
+    (folder / "pending" / "x.json").write_bytes(b"{}")
+    apply_patch("*** Begin Patch\n*** Add File: b.txt\n+b\n*** End Patch", root)
+    names = sorted(p.name for p in folder.iterdir())
+    assert "20200101-000000-000000000-abcd" not in names and ".20200101-000000-000000000-abcd.tmp" not in names
+    assert (folder / "pending" / "x.json").read_bytes() == b"{}"
+    assert len(history(root)) == 2
