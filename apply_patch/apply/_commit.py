@@ -168,6 +168,8 @@ class _Commit:
 
     def _steps(self) -> None:
         changes, new_folders = self.plan.changes, set(self.plan.new_folders)
+        if self.recorder is not None:
+            self.recorder.prepare(self.plan)  # hashes computed while the files are checked
         for change in changes:
             self._check(change, new_folders)
         if not changes:

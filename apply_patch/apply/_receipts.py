@@ -39,6 +39,7 @@ from ._tree import FileState
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import threading
     from collections.abc import Callable
     from typing import Any, Final
 
@@ -46,6 +47,7 @@ ENV: Final = "APPLY_PATCH_STATE_DIR"
 KEEP_COUNT: Final = 200  # receipts kept per root
 KEEP_BYTES: Final = 512 << 20  # bytes of saved files kept per root
 _VERSION: Final = 1
+_THREAD_BYTES: Final = 1 << 20  # contents above which they are hashed in a thread of their own
 _DIR: Final = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 _FILE_READ: Final = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
 _FILE_NEW: Final = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -243,6 +245,36 @@ class Recorder:
         self.undoes = undoes
         self.receipt: str | None = None
         self.warning: str | None = None
+        self._hashes: dict[int, str] = {}  # id() of each content of the plan → its SHA-256
+        self._hashing: threading.Thread | None = None
+
+    def prepare(self, plan: Plan) -> None:
+        """Start hashing the plan's contents (old and new) beside the commit's own checks:
+        `hashlib` lets other threads run, so large files are hashed while the commit reads
+        them back (on another core, where there is one)."""
+        contents = [
+            state.data
+            for change in plan.changes
+            for state in (change.before, change.after)
+            if state is not None and not state.is_link
+        ]
+
+        def work() -> None:
+            for data in contents:
+                self._hashes[id(data)] = digest(data)
+
+        if sum(map(len, contents)) < _THREAD_BYTES:
+            return  # small: hashed when written, a thread would cost more
+        import threading  # only then: start-up time
+
+        self._hashing = threading.Thread(target=work, name="apply_patch receipt", daemon=True)
+        self._hashing.start()
+
+    def _digest(self, data: bytes) -> str:
+        if self._hashing is not None:
+            self._hashing.join()
+            self._hashing = None
+        return self._hashes.get(id(data)) or digest(data)
 
     def write(
         self,
@@ -338,7 +370,7 @@ class Recorder:
         """One file of the receipt; its old bytes saved in the folder `saved` as `number`."""
         before, after = change.before, change.after
         entry: dict[str, Any] = {"path": _relative(change.path, self.root_real)}
-        entry["after"] = None if after is None else {"sha256": digest(after.data), "mode": after.mode}
+        entry["after"] = None if after is None else {"sha256": self._digest(after.data), "mode": after.mode}
         if before is None:
             entry["before"] = None
         elif before.is_link:
@@ -348,7 +380,7 @@ class Recorder:
             mode = stat.S_IMODE(checked[1].st_mode) if checked else before.mode
             blob = str(number)
             _save(saved, blob, before.data, where(change), checked[1] if checked else None)
-            entry["before"] = {"sha256": digest(before.data), "mode": mode, "blob": blob}
+            entry["before"] = {"sha256": self._digest(before.data), "mode": mode, "blob": blob}
         return entry
 
 
