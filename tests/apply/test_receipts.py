@@ -314,3 +314,37 @@ def test_what_a_killed_writer_left_is_pruned_and_pending_patches_kept(
     assert "20200101-000000-000000000-abcd" not in names and ".20200101-000000-000000000-abcd.tmp" not in names
     assert (folder / "pending" / "x.json").read_bytes() == b"{}"
     assert len(history(root)) == 2
+
+
+def test_old_files_are_linked_on_one_file_system_and_copied_across(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The replaced file itself is kept (a hard link: no copy) where the state folder shares
+    its file system; elsewhere (/dev/shm, a tmpfs) its bytes are copied."""
+    import shutil
+    import tempfile
+
+    patch = "*** Begin Patch\n*** Update File: crlf.txt\n@@\n-two\n+2\n*** End Patch"
+    elsewhere = Path(tempfile.mkdtemp(dir="/dev/shm"))
+    try:
+        _linked_or_copied(tmp_path, monkeypatch, patch, (tmp_path / "state", elsewhere / "state"))
+    finally:
+        shutil.rmtree(elsewhere)
+
+
+def _linked_or_copied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, patch: str, states: tuple[Path, ...]) -> None:
+    for state in states:
+        monkeypatch.setenv("APPLY_PATCH_STATE_DIR", str(state))
+        root = tmp_path / f"root-{state.parent.name}"
+        _tree(root)
+        before = snapshot(root)
+        old = (root / "crlf.txt").stat()
+        result = apply_patch(patch, root)
+        (folder,) = state.iterdir()
+        saved = (folder / str(result.receipt) / "0").stat()
+        linked = saved.st_dev == old.st_dev
+        assert ((saved.st_dev, saved.st_ino) == (old.st_dev, old.st_ino)) is linked
+        assert linked is (state.parent == tmp_path), state
+        assert (folder / str(result.receipt) / "0").read_bytes() == before["crlf.txt"].data
+        undo(root)
+        assert snapshot(root) == before
