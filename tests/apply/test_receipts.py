@@ -348,3 +348,24 @@ def _linked_or_copied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, patch: st
         assert (folder / str(result.receipt) / "0").read_bytes() == before["crlf.txt"].data
         undo(root)
         assert snapshot(root) == before
+
+
+def test_calls_and_extract_apply_leave_receipts_undone_one_by_one(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    _tree(root)
+    before = snapshot(root)
+    call = {"type": "apply_patch_call", "call_id": "c1",
+            "operation": {"type": "create_file", "path": "n.txt", "diff": "+n\n"}}
+    assert run_cli(["calls"], root, json.dumps(call).encode()).returncode == 0
+    log = tmp_path / "session.log"
+    log.write_text(
+        "$ apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: nonl.txt\n@@\n-x = 1\n+x = 9\n*** End Patch\nEOF\n"
+        "Success. Updated the following files:\nM nonl.txt\n"
+    )
+    replayed = run_cli(["extract", "--apply", str(log)], root)
+    assert replayed.returncode == 0, replayed.stderr
+    assert (root / "nonl.txt").read_bytes() == b"x = 9\ny = 2"
+    assert [r.operations for r in history(root)] == [("A n.txt",), ("M nonl.txt",)]
+    for _ in range(2):
+        assert run_cli(["undo"], root).returncode == 0
+    assert snapshot(root) == before
