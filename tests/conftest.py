@@ -3,6 +3,7 @@ test writes receipts into the real home (`APPLY_PATCH_STATE_DIR` and `XDG_STATE_
 set for the whole session, are inherited by every subprocess the tests start)."""
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -24,3 +25,7 @@ def pytest_sessionstart() -> None:
     assert package != REPO / "apply_patch", (
         "the tests must run against the installed package (run them with `make test`)"
     )
+
+
+def pytest_sessionfinish() -> None:
+    shutil.rmtree(STATE, ignore_errors=True)
