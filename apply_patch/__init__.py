@@ -27,6 +27,8 @@ from ._errors import (
     PatchSyntaxError,
     PolicyValueError,
     RollbackError,
+    StaleViewError,
+    UndoError,
     UnifiedDiffError,
     UnsupportedChangeError,
 )
@@ -52,6 +54,7 @@ if TYPE_CHECKING:
     from .apply import RepairRequest
     from .make import convert_unified_diff, make_patch
     from .tools import tool_definitions
+    from .apply import Receipt, history, show, undo
 
 # Every part is imported on first use of one of its names: applying a patch does not pay
 # for extraction, making patches, streaming and tool definitions (tree-sitter, difflib,
@@ -71,6 +74,7 @@ _LAZY = {
     **dict.fromkeys(("convert_unified_diff", "make_patch"), ".make"),
     "tool_definitions": ".tools",
     "RepairRequest": ".apply",
+    **dict.fromkeys(("Receipt", "history", "show", "undo"), ".apply"),
 }
 __getattr__ = exports(__name__, globals(), _LAZY)
 
@@ -110,7 +114,10 @@ __all__ = [
     "Policy",
     "PolicyValueError",
     "RepairRequest",
+    "Receipt",
     "RollbackError",
+    "StaleViewError",
+    "UndoError",
     "UnifiedDiffError",
     "UnsupportedChangeError",
     "UpdateFile",
@@ -120,8 +127,11 @@ __all__ = [
     "convert_unified_diff",
     "extract_patches",
     "grammar_text",
+    "history",
     "make_patch",
     "parse_partial",
     "parse_patch",
+    "show",
     "tool_definitions",
+    "undo",
 ]

@@ -229,6 +229,20 @@ class ConcurrentChangeError(PatchIOError):
     kind = "conflict"
 
 
+class UndoError(PatchError):
+    """A receipt that cannot be undone: none of that id, a file changed since, a saved copy
+    gone; or a staged patch that cannot be accepted (a file changed since it was planned).
+    Nothing was changed."""
+
+    kind = "undo"
+
+
+class StaleViewError(PatchError):
+    """An editor edit to a file that changed since the session last viewed or wrote it."""
+
+    kind = "stale"
+
+
 class RollbackError(PatchIOError):
     """Committing failed and some files could not be put back as they were.
 

@@ -101,6 +101,11 @@ class Policy:
         "the patch brings in are warnings (warn), refuse the whole patch (refuse), or not "
         "looked for (off)",
     )
+    journal: Literal["on", "off", "required"] = _option(
+        "on",
+        "a receipt of each commit in the user's state folder, for `apply_patch undo` (on: "
+        "a warning when it cannot be written; required: no commit without it)",
+    )
 
     def __post_init__(self) -> None:
         for name, choices in CHOICES.items():

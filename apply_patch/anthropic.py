@@ -31,7 +31,7 @@ from __future__ import annotations
 import errno
 import os
 
-from ._errors import ContextNotFoundError, PatchError, PatchIOError, ReplacementCountError
+from ._errors import ContextNotFoundError, PatchError, PatchIOError, PolicyValueError, ReplacementCountError
 from ._policy import DEFAULT, Policy, policy_of
 from .apply import MAX_CHARACTERS, bounded
 
@@ -41,21 +41,31 @@ if TYPE_CHECKING:
     from typing import Any, Final
 
     from .apply import ApplyResult, DiskTree, LineReader, Location, RepairRequest
+    from .edits import Edit
     from .format import StrReplace
 
 TOOL_TYPE: Final = "text_editor_20250728"
 TOOL_NAME: Final = "str_replace_based_edit_tool"
 COMMANDS: Final = ("view", "create", "str_replace", "insert")
+# Every version of the tool: its name, and whether it has `undo_edit` (the Claude 3.x
+# versions; Claude 4's have none) and `max_characters` (20250728 only).
+TOOL_TYPES: Final = {
+    "text_editor_20250728": (TOOL_NAME, False, True),
+    "text_editor_20250429": (TOOL_NAME, False, False),
+    "text_editor_20250124": ("str_replace_editor", True, False),
+    "text_editor_20241022": ("str_replace_editor", True, False),
+}
 _LISTING_DEPTH: Final = 2
 SNIPPET_CONTEXT: Final = 4  # lines shown around an edit, as Anthropic's reference tool shows them
 SNIPPET_LINES: Final = 24  # lines an edit's answer shows at most
 _NOTE: Final = 100  # room for the note after a view cut at the budget
 
 
-def tool_definition(max_characters: int | None = None) -> dict[str, Any]:
+def tool_definition(max_characters: int | None = None, tool_type: str = TOOL_TYPE) -> dict[str, Any]:
     """The tool entry for the Messages API's `tools` list."""
-    definition: dict[str, Any] = {"type": TOOL_TYPE, "name": TOOL_NAME}
-    if max_characters is not None:
+    name, _, budgeted = TOOL_TYPES[tool_type]
+    definition: dict[str, Any] = {"type": tool_type, "name": name}
+    if max_characters is not None and budgeted:
         definition["max_characters"] = max_characters
     return definition
 
@@ -71,6 +81,14 @@ class TextEditor:
     `add_existing="overwrite"` lets `create` replace a file). `repair`: as
     for `apply_patch`, called when `str_replace`'s `old_str` is not found
     (docs/agents.md).
+
+    The editor is a session: it remembers the content hash of each file the
+    model last viewed or wrote, and refuses an edit to a file changed since by
+    anyone else, telling the model to view it again (`stale_check=False`: not
+    checked). `tool_type` is the tool's version (`TOOL_TYPES`); those that have
+    `undo_edit` (text_editor_20250124 and older) undo the session's last edit
+    of a file through its receipt (`apply_patch.undo`): refused if the file
+    changed since.
     """
 
     def __init__(
@@ -80,21 +98,35 @@ class TextEditor:
         policy: Policy = DEFAULT,
         max_characters: int | None = MAX_CHARACTERS,
         repair: Callable[[RepairRequest], StrReplace | None] | None = None,
+        stale_check: bool = True,
+        tool_type: str = TOOL_TYPE,
         **options: str,
     ) -> None:
+        from .apply import Seen
+
+        if tool_type not in TOOL_TYPES:
+            raise PolicyValueError(f"Unknown tool_type {tool_type!r}: choose one of {', '.join(TOOL_TYPES)}")
         self.root = os.fspath(root)
         self.policy = policy_of(policy, options)
         self.max_characters = max_characters
         self.repair = repair
+        self.tool_type = tool_type
+        self.commands = COMMANDS + (("undo_edit",) if TOOL_TYPES[tool_type][1] else ())
+        self.seen = Seen() if stale_check else None
+        self._edits: dict[str, list[str]] = {}  # path as given → receipts of its edits, for undo_edit
 
     @property
     def definition(self) -> dict[str, Any]:
         """This editor's entry for the Messages API's `tools` list."""
-        return tool_definition(self.max_characters)
+        return tool_definition(self.max_characters, self.tool_type)
 
     def run(self, tool_input: Mapping[str, Any]) -> dict[str, Any]:
         """The `content` and `is_error` of the `tool_result` answering `tool_input`."""
-        answer = self._answer(tool_input)
+        if self.seen is not None:
+            with self.seen.watching():
+                answer = self._answer(tool_input)
+        else:
+            answer = self._answer(tool_input)
         answer["content"] = bounded(answer["content"], self._budget + _NOTE)
         return answer
 
@@ -131,18 +163,20 @@ class TextEditor:
         if not isinstance(tool_input, Mapping):
             raise _ToolError("the tool input must be an object")
         command = tool_input.get("command")
-        if command not in COMMANDS:
+        if command not in self.commands:
             raise _ToolError(
-                f"Unknown command {command!r}: the commands of {TOOL_TYPE} are {', '.join(COMMANDS)}"
+                f"Unknown command {command!r}: the commands of {self.tool_type} are {', '.join(self.commands)}"
             )
         path = _string(tool_input, "path")
         if command == "view":
             return self._view(path, tool_input.get("view_range"))
-        from .edits import CreateFile, Insert, StrReplace, apply_edits
+        if command == "undo_edit":
+            return self._undo_edit(path)
+        from .edits import CreateFile, Insert, StrReplace
 
         if command == "create":
             text = _string(tool_input, "file_text")
-            created = apply_edits([CreateFile(path, text, label="the create command")], self.root, policy=self.policy)
+            created = self._apply(path, CreateFile(path, text, label="the create command"))
             return self._edited(f"File created successfully at: {path}", created, path, whole=True)
         if command == "str_replace":
             old = _string(tool_input, "old_str")
@@ -153,7 +187,7 @@ class TextEditor:
                 raise _ToolError("old_str is empty: give the exact text to replace (use create for a new file)")
             occurrence, near_line = _optional_line(tool_input, "occurrence"), _optional_line(tool_input, "near_line")
             edit = StrReplace(path, old, new, occurrence=occurrence, near_line=near_line, label="old_str")
-            result = apply_edits([edit], self.root, policy=self.policy, repair=self.repair)
+            result = self._apply(path, edit)
             return self._edited(_replaced(result, occurrence, near_line), result, path)
         line = tool_input.get("insert_line")
         if not isinstance(line, int) or isinstance(line, bool):
@@ -161,9 +195,29 @@ class TextEditor:
         inserted = tool_input.get("new_str", tool_input.get("insert_text"))
         if not isinstance(inserted, str):
             raise _ToolError("new_str must be a string")
-        result = apply_edits([Insert(path, line, inserted, label="the insert command")], self.root, policy=self.policy)
+        result = self._apply(path, Insert(path, line, inserted, label="the insert command"))
         done = f"Successfully inserted text after line {line}." if line else "Successfully inserted text at the top."
         return self._edited(done, result, path)
+
+    def _apply(self, path: str, edit: Edit) -> ApplyResult:
+        """`edit` applied (checked against the session's views); its receipt kept for undo_edit."""
+        from .edits import apply_edits
+
+        result = apply_edits([edit], self.root, policy=self.policy, repair=self.repair)
+        if result.receipt is not None:
+            self._edits.setdefault(path, []).append(result.receipt)
+        return result
+
+    def _undo_edit(self, path: str) -> str:
+        """The session's last edit of `path` undone, if the file still holds what it left."""
+        from .apply import undo
+
+        receipts = self._edits.get(path)
+        if not receipts:
+            raise _ToolError(f"No edit history found for {path}.")
+        result = undo(self.root, receipts[-1], policy=self.policy)
+        receipts.pop()
+        return "\n".join([f"Last edit to {path} undone successfully.", *_snippet(result, path, self._lines, whole=True)])
 
     def _edited(self, done: str, result: ApplyResult, path: str, *, whole: bool = False) -> str:
         """`done`, then the edited lines as they are now, numbered as `view` numbers them
@@ -207,6 +261,8 @@ class TextEditor:
             os.close(fd)
             raise _ToolError(f"{path} names a folder, and {path.rstrip('/')} is a file")
         try:
+            if self.seen is not None:  # what the model saw of the file: all of it, as a hash
+                self.seen.viewed(where.target, fd)
             return self._excerpt(fd, info, path, view_range, self._decoded(tree, where, fd, info))
         finally:
             os.close(fd)

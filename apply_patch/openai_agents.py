@@ -46,6 +46,10 @@ class Editor:
     MAX_CHARACTERS, 50,000; None: none): a longer one is cut at a line end,
     with a note of how many lines were left out. `repair`: as for `apply_patch`,
     called when an operation's context is not found (docs/agents.md).
+
+    The editor is a session: it remembers the content hash of each file it
+    wrote, and refuses an edit to one changed since by anyone else, telling
+    the model to read it again (`stale_check=False`: not checked).
     """
 
     def __init__(
@@ -55,12 +59,16 @@ class Editor:
         policy: Policy = DEFAULT,
         max_characters: int | None = MAX_CHARACTERS,
         repair: Callable[[RepairRequest], StrReplace | None] | None = None,
+        stale_check: bool = True,
         **options: str,
     ) -> None:
+        from .apply import Seen
+
         self.root = os.fspath(root)
         self.policy = policy_of(policy, options)
         self.max_characters = max_characters
         self.repair = repair
+        self.seen = Seen() if stale_check else None
 
     def create_file(self, operation: object) -> ApplyPatchResult:
         """Create `operation.path` from the `+` lines of `operation.diff`."""
@@ -78,7 +86,11 @@ class Editor:
         """Apply one operation of any type; the SDK's result (`status`, `output`)."""
         try:
             patch = Patch((read_operation(operation),))
-            result = apply_patch(patch, self.root, policy=self.policy, repair=self.repair)
+            if self.seen is None:
+                result = apply_patch(patch, self.root, policy=self.policy, repair=self.repair)
+            else:
+                with self.seen.watching():
+                    result = apply_patch(patch, self.root, policy=self.policy, repair=self.repair)
         except PatchError as error:
             return _result("failed", bounded(failure_text(error), self.max_characters))
         return _result("completed", bounded("\n".join(operation_texts(result, 1)), self.max_characters))

@@ -272,6 +272,8 @@ class Bench:
         self.apply_patch, self.parse_patch, self.patch_error = apply_patch, parse_patch, PatchError
         self.repeat, self.startup_repeat, self.reference = repeat, startup_repeat, reference
         self.work = Workspace()
+        # Receipts (`apply_patch undo`) go to the scratch folder, not the user's state folder.
+        os.environ["APPLY_PATCH_STATE_DIR"] = str(self.work.base / "state")
         self.rows: list[Row] = []
         self.budgets: list[Budget] = []
         self.notes: list[str] = []
@@ -288,6 +290,7 @@ class Bench:
             if startup_only:
                 return
             self.large_cases()
+            self.journal_cost()
             self.parse_alone()
             self.memory()
             self.formats()
@@ -460,6 +463,23 @@ class Bench:
                                        f"{ours.median:.3f} s against {ref.median:.3f} s"))
         else:
             self._budget_without_reference(case, ours, succeeds)
+
+    def journal_cost(self) -> None:
+        """The receipts' cost (issue 26) on the large cases that apply: runs with the journal on
+        and off, interleaved so that the machine's drift falls on both alike."""
+        cases = (inputs.many_chunks(), inputs.long_lines(), inputs.one_huge_line(), inputs.many_files())
+        for case in cases:
+            times: dict[str, list[float]] = {"on": [], "off": []}
+            for _ in range(self.repeat):
+                for journal in ("on", "off"):
+                    root = self.work.fresh_root(case)
+                    start = time.perf_counter()
+                    self.apply_patch(case.patch, root, journal=journal)
+                    times[journal].append(time.perf_counter() - start)
+            on, off = Sample(tuple(times["on"])), Sample(tuple(times["off"]))
+            self.rows.append(Row(f"  journal on / off: {case.name}", f"{on.show()} / {off.show()}"))
+            self.budgets.append(Budget(f"{case.name}: journal on / off", on.median / off.median, 1.15,
+                                       f"{on.median * 1000:.1f} ms against {off.median * 1000:.1f} ms"))
 
     def _budget_without_reference(self, case: Case, ours: Sample, succeeds: bool) -> None:
         if not succeeds:

@@ -40,6 +40,7 @@ POLICY_OPTIONS = (
     "--vcs-dir {error,allow}",
     "--conventions {read,ignore}",
     "--check-syntax {warn,refuse,off}",
+    "--journal {on,off,required}",
     "--encoding NAME",
 )
 

@@ -489,6 +489,7 @@ def _samples(root: Path) -> list[object]:
         ap.classify_argv(["ls"]), ap.classify_argv([patch]), ap.parse_partial(text),
         ap.make_patch({"a.txt": "a\n"}, {"b.txt": "a\n", "c.txt": "c\n"}),
         edits.parse_search_replace("main.py\n```\n<<<<<<< SEARCH\n# top\n=======\n# head\n>>>>>>> REPLACE\n```\n"),
+        ap.history(root),
     ]  # fmt: skip
 
 

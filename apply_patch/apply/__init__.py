@@ -17,8 +17,9 @@ if TYPE_CHECKING:
     from ._notebook import CELL_TYPES, MODES
     from ._outline import OUTLINE_BYTES, outline
     from ._paths import Location, is_windows_absolute
-    from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping
+    from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping, undo
     from ._plan import OperationResult, decode_file, file_encoding, file_text
+    from ._receipts import Receipt, Staged, Unavailable, drop_pending, history, pending, show, stage
     from ._repair import RepairRequest
     from ._report import (
         MAX_CHARACTERS,
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
         warnings_text,
     )
     from ._seek import LineIndex
+    from ._seen import Seen
     from ._textfile import BOM, TextFile, common_ends, split_text
     from ._tree import FileState, Kind, Tree, hidden
     from ._unified import unified_operations
@@ -60,6 +62,15 @@ _NAMES = {
     "Replay": "._pipeline",
     "apply_patch": "._pipeline",
     "apply_to_mapping": "._pipeline",
+    "undo": "._pipeline",
+    "Receipt": "._receipts",
+    "history": "._receipts",
+    "show": "._receipts",
+    "Staged": "._receipts",
+    "Unavailable": "._receipts",
+    "drop_pending": "._receipts",
+    "pending": "._receipts",
+    "stage": "._receipts",
     "OperationResult": "._plan",
     "decode_file": "._plan",
     "file_encoding": "._plan",
@@ -74,6 +85,7 @@ _NAMES = {
     "result_json": "._report",
     "warnings_text": "._report",
     "LineIndex": "._seek",
+    "Seen": "._seen",
     "BOM": "._textfile",
     "TextFile": "._textfile",
     "common_ends": "._textfile",
@@ -96,10 +108,11 @@ __getattr__ = exports(__name__, globals(), _NAMES, _MODULES)
 __all__ = [
     "ApplyResult", "BOM", "CELL_TYPES", "MODES", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState",
     "FolderChanged", "Kind", "LineIndex", "LineReader", "Location", "MAX_CHARACTERS",
-    "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OUTLINE_BYTES", "OperationResult", "PatchWarning", "Policy",
-    "PolicyValueError", "RepairRequest", "Replay", "SCHEMA", "TextFile", "Tree", "apply_operations",
-    "apply_patch", "apply_to_mapping", "bounded", "common_ends", "decode_file", "error_json",
-    "failure", "file_encoding", "file_text", "hidden", "is_windows_absolute", "not_shown", "outline",
-    "result_json", "signals",
-    "split_text", "unified_operations", "update_lines", "warnings_text",
+    "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OUTLINE_BYTES", "OperationResult",
+    "PatchWarning", "Policy", "PolicyValueError", "Receipt", "RepairRequest", "Replay",
+    "SCHEMA", "Seen", "Staged", "TextFile", "Tree", "Unavailable", "apply_operations",
+    "apply_patch", "apply_to_mapping", "bounded", "common_ends", "decode_file", "drop_pending",
+    "error_json", "failure", "file_encoding", "file_text", "hidden", "history",
+    "is_windows_absolute", "not_shown", "outline", "pending", "result_json", "show", "signals",
+    "split_text", "stage", "undo", "unified_operations", "update_lines", "warnings_text",
 ]

@@ -37,6 +37,10 @@ from ._lock import RootLock
 from ._plan import FileChange, Plan
 from ._signals import Held
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._receipts import Recorder
+
 TEMP_SUFFIX = journal.TEMP_SUFFIX.decode()
 _NAME_BYTES = 100  # of the target's name in a temporary name: any legal name fits in 255
 # POSIX flags, read with a default so that the module imports where they are missing
@@ -123,23 +127,26 @@ def recover(root: str, disk: Disk | None = None) -> str | None:
     return journal.recover(root, disk or Disk())
 
 
-def commit(plan: Plan, disk: Disk | None = None) -> None:
+def commit(plan: Plan, disk: Disk | None = None, recorder: "Recorder | None" = None) -> None:
     """Make `plan` true on disk, or change nothing and raise PatchIOError.
 
     ConcurrentChangeError when a file or folder changed since planning;
     RollbackError (the only error after which the tree may differ) when a
-    failure could not be undone.
+    failure could not be undone. With a `recorder`, the receipt of the commit
+    (`_receipts`) is written and synced once every file is checked, before
+    the first change, and removed again if the commit undoes itself.
     """
     with RootLock(plan.root), Held():
-        _Commit(plan, disk or Disk()).run()
+        _Commit(plan, disk or Disk(), recorder).run()
 
 
 class _Commit:
     """One commit: what it has done so far, to undo it in reverse order."""
 
-    def __init__(self, plan: Plan, disk: Disk) -> None:
+    def __init__(self, plan: Plan, disk: Disk, recorder: "Recorder | None" = None) -> None:
         self.plan = plan
         self.disk = disk
+        self.recorder = recorder
         self.root_real = os.path.realpath(plan.root)
         self.folders = Folders()
         self.undo: list[tuple[str, Callable[[], None]]] = []
@@ -161,6 +168,8 @@ class _Commit:
 
     def _steps(self) -> None:
         changes, new_folders = self.plan.changes, set(self.plan.new_folders)
+        if self.recorder is not None:
+            self.recorder.prepare(self.plan)  # hashes computed while the files are checked
         for change in changes:
             self._check(change, new_folders)
         if not changes:
@@ -170,6 +179,9 @@ class _Commit:
         asides = [(c, temp_name(_split(c.path)[1])) for c in in_the_way]
         staged = [(c, temp_name(_split(c.path)[1])) for c in changes if c.after is not None]
         deleted = [c for c in changes if c.after is None and c not in in_the_way]
+        if self.recorder is not None:
+            self.step = ("write the receipt of", self.plan.name(self.root_real), ".")
+            self.recorder.write(self.plan, self._where, self.old)
         self._begin_journal(asides, staged)
         for change, aside in asides:
             self._set_aside(change, aside)
@@ -182,6 +194,8 @@ class _Commit:
             self._put(change, temp)
         for change in deleted:
             self._delete(change)
+        for folder in self.plan.gone_folders:
+            self._rmdir(folder)
         self._check_late_writes()
         for change, aside in asides:  # the commit is complete: what was set aside goes
             _quietly(self.disk.unlink, self._where(change)[0], aside)
@@ -337,6 +351,17 @@ class _Commit:
 
         self.undo.append((shown, remove))
 
+    def _rmdir(self, folder: str) -> None:
+        """Remove `folder` if it is empty (an undo's: a folder its patch created); else keep it."""
+        parent, name = _split(folder)
+        try:
+            parent_fd = self.folders.get(parent)
+            self.folders.forget(folder)
+            self.disk.rmdir(parent_fd, name)
+        except (OSError, FolderChanged):  # not empty, or gone: left as it is
+            return
+        self.undo.append((self._name(folder), lambda: self.disk.mkdir(parent_fd, name)))
+
     def _write_temp(self, change: FileChange, temp: bytes) -> None:
         self.step = ("write file", change.shown, change.relative)
         after = change.after
@@ -406,6 +431,8 @@ class _Commit:
                 undo()
             except (OSError, ConcurrentChangeError):
                 failed.append(shown)
+        if self.recorder is not None and not failed:  # undone: no receipt (kept if not all was)
+            self.recorder.discard()
         verb, shown, relative = self.step
         if failed:
             raise RollbackError(

@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import os
 
+from . import _seen
 from ._commit import commit, recover
 from .._dataclass import dataclass, replace
 from ._disk_tree import DiskTree
 from ._gc import PausedCollector
 from ._lock import RootLock
-from .._errors import ContextNotFoundError, InputError, PatchError, PatchIOError, PatchSyntaxError, check_text, escaped
+from .._errors import (
+    ContextNotFoundError,
+    InputError,
+    PatchError,
+    PatchIOError,
+    PatchSyntaxError,
+    UndoError,
+    check_text,
+    escaped,
+)
 from ..format import Patch, parse_patch
 from ._plan import FileChange, Plan, file_pairs, make_plan, OperationResult
 from .._policy import DEFAULT, Policy, policy_of
@@ -31,6 +41,7 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
 
     from ._doubts import PatchWarning
     from ._repair import Failure, Repair, RepairRequest
+    from ._receipts import Recorder
     from ._tree import Tree
 
 
@@ -57,6 +68,9 @@ class ApplyResult:
     in a dry run); `operations` the operations in patch order, with where each
     chunk landed; `changes` the net change of every file; `warnings` doubts
     about chunks placed by a fuzzy tier or at the first of several places.
+    `receipt` is the id of the commit's receipt (`apply_patch.undo`), None in
+    a dry run, with the journal off, or when it could not be written (then a
+    warning says so).
     """
 
     summary: str
@@ -64,6 +78,7 @@ class ApplyResult:
     changes: tuple[FileChange, ...]
     warnings: tuple[PatchWarning, ...] = ()
     dry_run: bool = False
+    receipt: str | None = None
 
     def report(self) -> str:
         """The text to give back to a model: `summary`, then one `warning:` line per warning.
@@ -186,8 +201,9 @@ class Replay:
         operations: Sequence[Operation | EditOperation] | None = (),
     ) -> ApplyResult:
         tree = self.tree(workdir)
+        recorder = _recorder(self.root, self.policy, None) if not self.dry_run else None
         try:
-            plan, recovered = _plan(plan_in, tree, commit_it=not self.dry_run)
+            plan, recovered = _plan(plan_in, tree, commit_it=not self.dry_run, recorder=recorder)
         except ContextNotFoundError as error:
             if self.repair is None:
                 raise
@@ -200,7 +216,7 @@ class Replay:
             # The lock is released here: the hook (a model call) never holds it.
             return self._repaired(error, operations, workdir, notes)
         self._planned.append(plan)
-        return _result(plan, self.dry_run, notes, recovered)
+        return _result(plan, self.dry_run, notes, recovered, recorder)
 
     def _repaired(
         self,
@@ -227,9 +243,12 @@ class Replay:
             raise error
         assert isinstance(answer, StrReplace)
         fixed = _repair.corrected(operations, failure, answer)
-        plan, recovered = _plan(lambda tree: make_edit_plan(fixed, tree), self.tree(workdir), commit_it=not self.dry_run)
+        recorder = _recorder(self.root, self.policy, None) if not self.dry_run else None
+        plan, recovered = _plan(
+            lambda tree: make_edit_plan(fixed, tree), self.tree(workdir), commit_it=not self.dry_run, recorder=recorder
+        )
         self._planned.append(plan)
-        result = _result(plan, self.dry_run, notes, recovered)
+        result = _result(plan, self.dry_run, notes, recovered, recorder)
         used = _repair.warning(request, answer, error.patch_line)
         return replace(result, warnings=(used, *result.warnings))
 
@@ -261,18 +280,29 @@ def _one_file_each(operations: Sequence[Operation]) -> bool:
     return len(set(paths)) == len(paths)
 
 
-def _plan(plan_in: Callable[[Tree], Plan], tree: Tree, *, commit_it: bool) -> tuple[Plan, str | None]:
-    """Plan (and commit) with `plan_in`; every failure a PatchError (see `_boundary`).
+def _recorder(root: str, policy: Policy, undoes: str | None) -> Recorder | None:
+    """The receipt writer of a commit under `root` (None with the journal off)."""
+    if policy.journal == "off":
+        return None
+    from ._receipts import Recorder
+
+    return Recorder(os.path.realpath(root), policy.journal, undoes)
+
+
+def _plan(
+    plan_in: Callable[[Tree], Plan], tree: Tree, *, commit_it: bool, recorder: Recorder | None = None
+) -> tuple[Plan, str | None]:
+    """Plan (and commit, with its receipt) with `plan_in`; every failure a PatchError (see `_boundary`).
 
     Before planning a commit, a commit under the root that was killed is
     finished or undone (`_commit.recover`): what was done, or None.
     """
     with _boundary():
-        return _planned(plan_in, tree, commit_it=commit_it)
+        return _planned(plan_in, tree, commit_it=commit_it, recorder=recorder)
 
 
 def _planned(
-    plan_in: Callable[[Tree], Plan], tree: Tree, *, commit_it: bool
+    plan_in: Callable[[Tree], Plan], tree: Tree, *, commit_it: bool, recorder: Recorder | None
 ) -> tuple[Plan, str | None]:
     recovered = None
     try:
@@ -282,7 +312,9 @@ def _planned(
             with RootLock(tree.root):  # cooperating writers take turns: each plans what the last left
                 recovered = recover(tree.root)
                 plan = plan_in(tree)
-                commit(plan)
+                _seen.check(plan)  # an editor session's: no edit on a stale view
+                commit(plan, recorder=recorder)
+                _seen.wrote(plan.changes)
     except PatchError as error:
         without_content(error, tree.unshown)
         if recovered is not None:
@@ -315,16 +347,35 @@ class _boundary:
 
 
 def _result(
-    plan: Plan, dry_run: bool, notes: tuple[str, ...] = (), recovered: str | None = None
+    plan: Plan,
+    dry_run: bool,
+    notes: tuple[str, ...] = (),
+    recovered: str | None = None,
+    recorder: Recorder | None = None,
 ) -> ApplyResult:
     header = DRY_RUN_HEADER if dry_run else SUCCESS_HEADER
     return ApplyResult(
         summary(plan.operations, header=header),
         plan.operations,
         plan.changes,
-        (*_recovery_warnings(recovered), *_input_warnings(notes), *plan.warnings),
+        (
+            *_recovery_warnings(recovered),
+            *_input_warnings(notes),
+            *plan.warnings,
+            *_journal_warnings(recorder),
+        ),
         dry_run,
+        None if recorder is None else recorder.receipt,
     )
+
+
+def _journal_warnings(recorder: Recorder | None) -> tuple[PatchWarning, ...]:
+    """A warning saying that the commit has no receipt (undo is unavailable), and why."""
+    if recorder is None or recorder.warning is None:
+        return ()
+    from ._doubts import PatchWarning
+
+    return (PatchWarning("journal", None, None, None, None, (), recorder.warning),)
 
 
 def _recovery_warnings(recovered: str | None) -> tuple[PatchWarning, ...]:
@@ -413,3 +464,47 @@ def _as_bytes(path: str, content: str | bytes) -> bytes:
         return content
     check_text(content, f"The content of {escaped(path)}")
     return content.encode("utf-8")
+
+
+def undo(
+    root: str | os.PathLike[str] = ".",
+    receipt: str | None = None,
+    *,
+    policy: Policy = DEFAULT,
+    **options: str,
+) -> ApplyResult:
+    """Undo the commit of `receipt` under `root` (an id from `history`, or the start of one;
+    None: the newest patch in effect that is not itself an undo), all or nothing.
+
+    Every file the receipt touched must still hold the bytes that commit left
+    (or, for a commit that was interrupted, those it replaced); otherwise
+    UndoError names each file changed since, and nothing changes. The undo is
+    a commit like any other (locks, signals held, its own receipt: undoing
+    it redoes).
+    """
+    from ._receipts import Store, Unavailable, pick, undo_plan
+
+    chosen = policy_of(policy, options)
+    where = os.fspath(root)
+    recorder = _recorder(where, chosen, None)
+    with _boundary(), PausedCollector(), RootLock(where):
+        recovered = recover(where)
+        try:
+            store = Store(os.path.realpath(where), create=False)
+        except Unavailable as exc:
+            raise UndoError(f"Nothing to undo: no receipts for this root ({exc})") from None
+        with store:
+            target = pick(store, receipt)
+            plan = undo_plan(store, target)
+        if recorder is not None:
+            recorder.undoes = target["id"]
+        commit(plan, recorder=recorder)
+        _seen.wrote(plan.changes)
+    result = _result(plan, False, (), recovered, recorder)
+    header = f"Undid {target['id']}. Updated the following files:"
+    return ApplyResult(
+        summary(plan.operations, header=header), *[getattr(result, f) for f in _AFTER_SUMMARY]
+    )
+
+
+_AFTER_SUMMARY = ("operations", "changes", "warnings", "dry_run", "receipt")

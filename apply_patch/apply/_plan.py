@@ -86,7 +86,9 @@ class Plan:
 
     `warnings` are doubts about chunks that were placed (fuzzy, ambiguous).
     `absolute_names`: messages name files by absolute path (the reference's
-    text), not relative to the root.
+    text), not relative to the root. `gone_folders` (an undo's: the folders
+    its patch created, deepest first) are removed once the files are, each
+    only if it is empty then.
     """
 
     root: str
@@ -95,6 +97,7 @@ class Plan:
     new_folders: tuple[str, ...]
     warnings: tuple[PatchWarning, ...] = ()
     absolute_names: bool = False
+    gone_folders: tuple[str, ...] = ()
 
     def name(self, path: str) -> str:
         """How messages name the absolute `path`."""

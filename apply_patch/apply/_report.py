@@ -136,9 +136,11 @@ def result_json(
     *,
     dry_run: bool,
     diff: str | None,
+    receipt: str | None = None,
 ) -> dict[str, Any]:
-    """The `--json` document of a patch that applied (or would, in a dry run)."""
-    return {
+    """The `--json` document of a patch that applied (or would, in a dry run); with
+    `receipt` (the executable's, `undo`'s), the field `receipt`: its id, for `apply_patch undo ID`."""
+    document = {
         "schema": SCHEMA,
         "ok": True,
         "dry_run": dry_run,
@@ -147,6 +149,7 @@ def result_json(
         "diff": diff,
         "error": None,
     }
+    return document if receipt is None else {**document, "receipt": receipt}
 
 
 def error_json(error: PatchError, *, dry_run: bool) -> dict[str, Any]:

@@ -40,6 +40,12 @@ other commands (each has --help):
   apply_patch convert [DIFF]   turn a unified diff into a patch
   apply_patch calls [FILE]     apply the Responses API's apply_patch_call items (JSON)
   apply_patch serve            run an MCP server over stdio (needs apply-patch[mcp])
+  apply_patch history          list the receipts of the patches applied under the root
+  apply_patch show ID          print a receipt as a diff
+  apply_patch undo [ID]        undo the last patch (or receipt ID), if its files are unchanged since
+  apply_patch pending          list the patches kept by --stage, with their diffs
+  apply_patch accept [ID|--all]  apply a staged patch, if its files are unchanged since
+  apply_patch reject [ID|--all]  drop a staged patch
 """
 
 EPILOG: Final = """\
@@ -59,14 +65,21 @@ exit codes:
 """
 
 
-# `apply_patch NAME ...` runs the subcommand's module `main(argv) -> int`; each is
-# imported only when used, so applying a patch never loads what they need.
+# `apply_patch NAME ...` runs the subcommand's module `main(argv) -> int` (or the function
+# named after a colon); each is imported only when used, so applying a patch never loads
+# what they need.
 SUBCOMMANDS: Final[dict[str, str]] = {
     "calls": "._calls",
     "convert": "._convert",
     "diff": "._diff",
     "extract": "._extract",
+    "accept": "._history:accept_main",
+    "history": "._history:history_main",
+    "pending": "._history:pending_main",
+    "reject": "._history:reject_main",
     "serve": "._serve",
+    "show": "._history:show_main",
+    "undo": "._history:undo_main",
 }
 
 
@@ -167,8 +180,9 @@ def _main(argv: Sequence[str] | None) -> int:
     if args and args[0] in SUBCOMMANDS:
         import importlib  # with warnings: only for a subcommand
 
-        module = importlib.import_module(SUBCOMMANDS[args[0]], __package__)
-        exit_code: int = module.main(args[1:])
+        name, _, function = SUBCOMMANDS[args[0]].partition(":")
+        module = importlib.import_module(name, __package__)
+        exit_code: int = getattr(module, function or "main")(args[1:])
         return exit_code
     if len(args) == 1 and args[0] in ("-V", "--version"):  # as the parser would say it, without argparse
         _output.write(f"apply_patch {_options.version()}\n")
@@ -187,6 +201,10 @@ def _main(argv: Sequence[str] | None) -> int:
     from ..apply import apply_patch, error_json, failure
 
     chosen = options.format
+    if options.stage:  # the review gate: planned, kept pending, nothing written
+        from ._history import stage_main
+
+        return stage_main(patch, options)
     try:
         if chosen == "codex":
             result = apply_patch(patch, options.root, dry_run=options.dry_run, policy=_options.policy(options))
@@ -221,7 +239,9 @@ def _print_result(result: ApplyResult, options: argparse.Namespace | _options.De
 
     if options.json:
         diff = result.diff if options.diff else None
-        document = result_json(result.operations, result.warnings, dry_run=result.dry_run, diff=diff)
+        document = result_json(
+            result.operations, result.warnings, dry_run=result.dry_run, diff=diff, receipt=result.receipt
+        )
         _print_json(_with_format(document, options.format, chosen))
     else:
         summary, diff = result.summary, result.diff if options.diff else ""
@@ -299,6 +319,12 @@ def _argument_parser() -> argparse.ArgumentParser:
     )
     _options.add_root(options)
     _options.add_dry_run(options)
+    options.add_argument(
+        "--stage",
+        action="store_true",
+        help="plan the patch and keep it pending with its diff, writing nothing in the tree "
+        "(apply_patch pending, accept, reject)",
+    )
     options.add_argument(
         "--diff", action="store_true", help="also print a unified diff of every change"
     )

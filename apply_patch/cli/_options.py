@@ -187,6 +187,7 @@ class Defaults:
         "root": ".",
         "codex": False,
         "dry_run": False,
+        "stage": False,
         "diff": False,
         "json": False,
         "unique": False,

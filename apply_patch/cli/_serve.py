@@ -1,6 +1,6 @@
 """`apply_patch serve`: a stdio MCP server applying patches under one root folder.
 
-Four tools, all confined to the root given on the command line (paths
+Five tools, all confined to the root given on the command line (paths
 leaving it are always refused):
 
 - `apply_patch` (patch text) and `apply_patch_dry_run` (the same, writing
@@ -9,7 +9,14 @@ leaving it are always refused):
 - `apply_patch_operations`: the Responses API's native operations
   (`[{type, path, diff}]`, see `apply_patch.responses`), applied as one patch;
 - `str_replace_based_edit_tool`: Claude's text-editor commands (`view`,
-  `create`, `str_replace`, `insert`), run by `apply_patch.anthropic.TextEditor`.
+  `create`, `str_replace`, `insert`), run by `apply_patch.anthropic.TextEditor`;
+- `undo`: undo the last patch applied under the root (or a receipt's), only
+  if every file it touched still holds what it left (`apply_patch.undo`).
+
+The server is one session: it remembers the content hash of each file the
+model viewed or wrote through it, and refuses an edit (any tool) to a file
+changed since by someone else, telling the model to view it again
+(`--no-stale-check`: not checked).
 
 The patch tools' result text is what the executable prints (the summary and
 warnings, or the diagnostic); their `structuredContent` is the object `--json`
@@ -52,6 +59,7 @@ if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
 
 DRY_RUN_TOOL: Final = "apply_patch_dry_run"
+UNDO_TOOL: Final = "undo"
 OPERATIONS_TOOL: Final = "apply_patch_operations"
 MISSING_SDK: Final = (
     "apply_patch serve needs the MCP SDK (the [mcp] extra): from a clone of apply_patch, "
@@ -151,6 +159,17 @@ _EDITOR_SCHEMA: Final = {
     "additionalProperties": False,
 }
 
+_UNDO_SCHEMA: Final = {
+    "type": "object",
+    "properties": {
+        "receipt": {
+            "type": "string",
+            "description": "The receipt id a result gave (default: the last patch still in effect).",
+        }
+    },
+    "additionalProperties": False,
+}
+
 # The tools' annotations: those that write under the root, and the dry run.
 _WRITES: Final = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": False}
 _READS: Final = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
@@ -186,6 +205,13 @@ _TOOLS: Final = (
         _EDITOR_SCHEMA,
         _WRITES,
     ),
+    (
+        UNDO_TOOL,
+        "Undo the last patch or edit applied under the root (or the one of a receipt id): all "
+        "or nothing, refused if a file it touched changed since. Undoing an undo redoes.",
+        _UNDO_SCHEMA,
+        _WRITES,
+    ),
 )
 
 
@@ -205,7 +231,9 @@ def main(argv: Sequence[str]) -> int:
         sys.stderr.write("apply_patch serve: --max-characters must be at least 1\n")
         return 2
     try:
-        server = build_server(os.path.abspath(options.root), policy, options.max_characters)
+        server = build_server(
+            os.path.abspath(options.root), policy, options.max_characters, stale_check=not options.no_stale_check
+        )
     except ImportError:
         sys.stderr.write(MISSING_SDK + "\n")
         return 2
@@ -258,13 +286,30 @@ def _argument_parser() -> argparse.ArgumentParser:
         help="the most characters one answer to the model holds: a view shows the lines that "
         "fit, other answers are cut at a line end with a note (default: %(default)s)",
     )
+    parser.add_argument(
+        "--no-stale-check",
+        action="store_true",
+        help="let an edit change a file that changed since the model last viewed or wrote it "
+        "(by default refused, telling the model to view it again)",
+    )
     _options.add_policies(parser)
     return parser
 
 
-def build_server(root: str, policy: Policy, budget: int = MAX_CHARACTERS) -> Server[Any]:
-    """The MCP server with its four tools, applying patches under `root`; each answer
-    holds at most `budget` characters (and its note)."""
+class Session:
+    """What the server remembers between calls: the editor, and what the model saw of each file."""
+
+    def __init__(self, root: str, policy: Policy, budget: int, stale_check: bool = True) -> None:
+        self.editor = TextEditor(root, policy=policy, max_characters=budget, stale_check=stale_check)
+        self.seen = self.editor.seen  # one session for every tool
+
+
+def build_server(
+    root: str, policy: Policy, budget: int = MAX_CHARACTERS, *, stale_check: bool = True
+) -> Server[Any]:
+    """The MCP server with its five tools, applying patches under `root`; each answer
+    holds at most `budget` characters (and its note). One session (`Session`) for
+    its whole life."""
     import mcp_types as types
     from mcp.server.lowlevel import Server
 
@@ -281,8 +326,10 @@ def build_server(root: str, policy: Policy, budget: int = MAX_CHARACTERS) -> Ser
     async def list_tools(ctx: object, params: object) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tools)
 
+    session = Session(root, policy, budget, stale_check)
+
     async def call_tool(ctx: object, params: types.CallToolRequestParams) -> types.CallToolResult:
-        return call(params.name, params.arguments or {}, root, policy, budget)
+        return call(params.name, params.arguments or {}, root, policy, budget, session)
 
     return Server(
         TOOL_NAME,
@@ -294,19 +341,32 @@ def build_server(root: str, policy: Policy, budget: int = MAX_CHARACTERS) -> Ser
 
 
 def call(
-    name: str, arguments: dict[str, Any], root: str, policy: Policy, budget: int = MAX_CHARACTERS
+    name: str,
+    arguments: dict[str, Any],
+    root: str,
+    policy: Policy,
+    budget: int = MAX_CHARACTERS,
+    session: Session | None = None,
 ) -> mcp_types.CallToolResult:
-    """The result of tool `name` with `arguments` (JSON values, unchecked), within `budget`."""
-    result = _called(name, arguments, root, policy, budget)
+    """The result of tool `name` with `arguments` (JSON values, unchecked), within `budget`,
+    in `session` (None: a session of its own)."""
+    session = session or Session(root, policy, budget)
+    if session.seen is None:
+        result = _called(name, arguments, root, policy, budget, session)
+    else:
+        with session.seen.watching():
+            result = _called(name, arguments, root, policy, budget, session)
     return _within(result, None if name == EDITOR_TOOL else budget)  # the editor keeps to it itself
 
 
 def _called(
-    name: str, arguments: dict[str, Any], root: str, policy: Policy, budget: int
+    name: str, arguments: dict[str, Any], root: str, policy: Policy, budget: int, session: Session
 ) -> mcp_types.CallToolResult:
     if name == EDITOR_TOOL:
-        answer = TextEditor(root, policy=policy, max_characters=budget).run(arguments)
+        answer = session.editor.run(arguments)
         return _text(answer["content"], is_error=answer["is_error"])
+    if name == UNDO_TOOL:
+        return _undone(arguments, root, policy)
     expected = "operations" if name == OPERATIONS_TOOL else "patch"
     problem = _argument_problem(name, arguments, expected)
     if problem is not None:
@@ -336,6 +396,22 @@ def _applied(
     from ._formats import apply_text
 
     return apply_text(arguments["patch"], chosen, root, dry_run=dry_run, policy=policy)
+
+
+def _undone(arguments: dict[str, Any], root: str, policy: Policy) -> mcp_types.CallToolResult:
+    """The `undo` tool: the summary of what was undone, or why nothing was."""
+    others = sorted(set(arguments) - {"receipt"})
+    receipt = arguments.get("receipt")
+    if others or not (receipt is None or isinstance(receipt, str)):
+        return _text(f"{UNDO_TOOL} takes one optional argument, 'receipt' (a receipt id string).", is_error=True)
+    from ..apply import undo
+
+    try:
+        result = undo(root, receipt, policy=policy)
+    except PatchError as error:
+        return _text(str(error), is_error=True, document=error_json(error, dry_run=False))
+    document = result_json(result.operations, result.warnings, dry_run=False, diff=None, receipt=result.receipt)
+    return _text(result.report(), is_error=False, document=document)
 
 
 def _within(result: mcp_types.CallToolResult, budget: int | None) -> mcp_types.CallToolResult:
@@ -388,10 +464,13 @@ def _with_format(document: dict[str, Any], asked: str, chosen: str) -> dict[str,
 
 
 def _success(result: ApplyResult, dry_run: bool, asked: str, chosen: str) -> mcp_types.CallToolResult:
-    """The summary (and, for a dry run, the diff) as text, and the `--json` object."""
+    """The summary (and, for a dry run, the diff) as text, and the `--json` object (with the
+    receipt's id, for the `undo` tool)."""
     diff = result.diff if dry_run else None
     document = _with_format(
-        result_json(result.operations, result.warnings, dry_run=dry_run, diff=diff), asked, chosen
+        result_json(result.operations, result.warnings, dry_run=dry_run, diff=diff, receipt=result.receipt),
+        asked,
+        chosen,
     )
     return _text(result.report() + (diff or ""), is_error=False, document=document)
 

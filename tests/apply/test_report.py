@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from _support import run_cli, snapshot
-from apply_patch import PatchError, apply_patch
+from apply_patch import PatchError, apply_patch, history
 
 SOURCE = "def area(r):\n    return 3.14 * r * r\n\n\ndef name():\n    return 'circle'  \n"
 PATCH = """\
@@ -51,6 +51,8 @@ def test_json_of_an_applied_patch(tmp_path: Path) -> None:
     _tree(tmp_path)
     code, document = _json(tmp_path)
     assert code == 0
+    receipt = document.pop("receipt")  # the id of the commit's receipt (issue 26)
+    assert [r.id for r in history(tmp_path)] == [receipt]
     assert document == {
         "schema": 1,
         "ok": True,

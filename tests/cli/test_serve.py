@@ -73,7 +73,8 @@ def test_tools_apply_check_and_refuse(tmp_path: Path) -> None:
     ))
     assert dry[2] == dry_json
     assert applied[:2] == (False, "Success. Updated the following files:\nA notes/hello.md\n")
-    assert applied[2] == {**dry_json, "dry_run": False, "diff": None}
+    assert applied[2] == {**dry_json, "dry_run": False, "diff": None, "receipt": applied[2]["receipt"]}
+    assert applied[2]["receipt"]  # the id the undo tool takes
     assert not_found[0] and not_found[1].startswith("Failed to find expected lines in app.py:")
     assert not_found[1].endswith(NOTHING_CHANGED.rstrip("\n"))
     assert not_found[2] == {**broken_json, "dry_run": False, "error": {**broken_json["error"], "operation": 0}}
@@ -98,7 +99,7 @@ def test_what_the_server_tells_a_model(tmp_path: Path) -> None:
     assert seen["instructions"] == INSTRUCTIONS
     tools = seen["tools"]
     assert set(tools) == {
-        "apply_patch", "apply_patch_dry_run", "apply_patch_operations", "str_replace_based_edit_tool"
+        "apply_patch", "apply_patch_dry_run", "apply_patch_operations", "str_replace_based_edit_tool", "undo"
     }
     for tool in tools.values():
         assert INSTRUCTIONS not in tool.description  # taught once, in the instructions
@@ -120,6 +121,7 @@ def test_what_the_server_tells_a_model(tmp_path: Path) -> None:
         "apply_patch_dry_run": (True, False, True, False),
         "apply_patch_operations": (False, True, False, False),
         "str_replace_based_edit_tool": (False, True, False, False),
+        "undo": (False, True, False, False),
     }
 
 
@@ -143,7 +145,7 @@ def test_a_wrong_argument_gets_one_line_a_model_can_act_on(tmp_path: Path) -> No
         (True, "apply_patch_operations takes one argument, 'operations' (a list of operations); unknown argument: 'patch'."),
         (True, "apply_patch_operations: 'operations' must be a non-empty list of {type, path, diff} objects."),
         (True, "Unknown tool 'apply_patch_nope': the tools are apply_patch, apply_patch_dry_run, "
-               "apply_patch_operations, str_replace_based_edit_tool."),
+               "apply_patch_operations, str_replace_based_edit_tool, undo."),
         (True, "Error: Unknown command 'delete': the commands of text_editor_20250728 are view, create, "
                "str_replace, insert"),
         (True, "Error: path is missing (a string is required)"),

@@ -1,0 +1,738 @@
+"""Receipts: what each commit changed, kept outside the tree, so that it can be undone.
+
+The one place the engine writes outside the root. Each commit to disk (every
+surface goes through `_pipeline` and `_commit`) leaves a receipt in the
+root's own folder of the user's state folder:
+`$APPLY_PATCH_STATE_DIR`, else `$XDG_STATE_HOME/apply_patch`, else
+`~/.local/state/apply_patch`, then a folder named by a hash of the root's
+real path. Both folders are created 0700, opened without following a
+symlink, and must belong to the user running the engine.
+
+A receipt is `ID.json` (the id, the time, the operations, each file's
+before and after: SHA-256, mode, symlink text) and the folder `ID/` with
+the bytes to restore: the replaced or deleted file itself, hard-linked
+where the state folder shares its file system, else a copy. It is written
+and synced before the commit's first visible change (`_commit`), removed
+again when the commit fails and undoes itself; a process killed mid-commit
+leaves the receipt, and the tree at the receipt's before or after (the
+root's crash journal, `_journal`, finishes or undoes the commit on the next
+run), which `undo` accepts file by file. Receipts are pruned, oldest first,
+beyond `KEEP_COUNT` or `KEEP_BYTES`.
+
+`undo_plan` turns a receipt back into a `Plan`, which the pipeline commits
+like any other (locks, signals, checks, and a receipt of its own: undoing
+an undo redoes).
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import stat
+import time
+
+from .._dataclass import dataclass
+from .._errors import PatchIOError, UndoError, os_reason
+from ._plan import FileChange, OperationResult, Plan
+from ._tree import FileState
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import threading
+    from collections.abc import Callable
+    from typing import Any, Final
+
+ENV: Final = "APPLY_PATCH_STATE_DIR"
+KEEP_COUNT: Final = 200  # receipts kept per root
+KEEP_BYTES: Final = 512 << 20  # bytes of saved files kept per root
+_VERSION: Final = 1
+_THREAD_BYTES: Final = 1 << 20  # contents above which they are hashed in a thread of their own
+_DIR: Final = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_FILE_READ: Final = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+_FILE_NEW: Final = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+class Unavailable(Exception):
+    """The state folder cannot be used: the reason, in words."""
+
+
+def base_folder() -> str:
+    """Where the receipts of every root go (see the module's docstring)."""
+    explicit = os.environ.get(ENV)
+    if explicit:
+        return os.path.abspath(explicit)
+    state = os.environ.get("XDG_STATE_HOME", "")
+    if not os.path.isabs(state):  # the XDG rule: a relative value is ignored
+        state = os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.path.join(state, "apply_patch")
+
+
+def folder_of(root_real: str) -> str:
+    """The folder of `root_real`'s receipts."""
+    key = hashlib.sha256(os.fsencode(root_real)).hexdigest()[:24]
+    return os.path.join(base_folder(), key)
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class Store:
+    """The receipts folder of one root, open (a descriptor); `close()` releases it."""
+
+    def __init__(self, root_real: str, *, create: bool) -> None:
+        self.root_real = root_real
+        self.path = folder_of(root_real)
+        base = os.path.dirname(self.path)
+        try:
+            if create:
+                os.makedirs(os.path.dirname(base), 0o700, exist_ok=True)
+            parent = os.open(os.path.realpath(os.path.dirname(base)), _DIR)
+            try:
+                top = _private(parent, os.path.basename(base), create, base)
+            finally:
+                os.close(parent)
+            try:
+                self.fd = _private(top, os.path.basename(self.path), create, self.path)
+            finally:
+                os.close(top)
+        except OSError as exc:
+            raise Unavailable(f"{self.path}: {os_reason(exc)}") from exc
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def ids(self) -> list[str]:
+        """The receipts' ids, oldest first."""
+        names = [n[:-5] for n in os.listdir(self.fd) if n.endswith(".json") and not n.startswith(".")]
+        return sorted(names)
+
+    def load(self, receipt: str) -> dict[str, Any]:
+        """The receipt `receipt`; UndoError if there is none of that id."""
+        if "/" in receipt or receipt.startswith(".") or not receipt:
+            raise UndoError(f"No receipt {receipt!r} for this root: run `apply_patch history` for the ids")
+        try:
+            import json  # reading receipts only (a commit writes them with `_json`)
+
+            data = self.read(f"{receipt}.json")
+            loaded: dict[str, Any] = json.loads(data)
+        except FileNotFoundError:
+            raise UndoError(
+                f"No receipt {receipt!r} for this root: run `apply_patch history` for the ids"
+            ) from None
+        except (OSError, ValueError) as exc:
+            raise UndoError(f"The receipt {receipt} cannot be read: {exc}") from None
+        return loaded
+
+    def all(self) -> list[dict[str, Any]]:
+        """Every readable receipt, oldest first."""
+        found = []
+        for receipt in self.ids():
+            try:
+                found.append(self.load(receipt))
+            except UndoError:
+                continue
+        return found
+
+    def read(self, name: str, folder: str | None = None) -> bytes:
+        """The bytes of the file `name` (in the receipt folder `folder`), not through a symlink."""
+        parent = os.open(folder, _DIR, dir_fd=self.fd) if folder else self.fd
+        try:
+            fd = os.open(name, _FILE_READ, dir_fd=parent)
+        finally:
+            if folder:
+                os.close(parent)
+        with open(fd, "rb") as file:
+            return file.read()
+
+    def remove(self, receipt: str) -> None:
+        """Remove a receipt and its saved files (quietly: what cannot be removed stays)."""
+        try:
+            os.unlink(f"{receipt}.json", dir_fd=self.fd)
+        except OSError:
+            pass
+        try:
+            _remove_tree(self.fd, receipt)
+        except OSError:
+            pass
+
+    def prune(self, keep: str) -> None:
+        """Remove the oldest receipts beyond KEEP_COUNT or KEEP_BYTES (never `keep`); and
+        the saved files of receipts never completed (a process killed while writing one)."""
+        ids = self.ids()
+        complete = set(ids)
+        for name in os.listdir(self.fd):
+            ours = name.removeprefix(".")[:1].isdigit()  # a receipt's; not `pending/`
+            if ours and name.startswith("."):  # a receipt's text, its writer killed
+                try:
+                    os.unlink(name, dir_fd=self.fd)
+                except OSError:
+                    pass
+            elif ours and not name.endswith(".json") and name not in complete and name != keep:
+                self.remove(name)  # the saved files of a receipt never completed
+        sizes = {receipt: _size(self.fd, receipt) for receipt in ids}
+        total = sum(sizes.values())
+        for receipt in ids:
+            if receipt == keep or (len(ids) <= KEEP_COUNT and total <= KEEP_BYTES):
+                break
+            self.remove(receipt)
+            ids = [other for other in ids if other != receipt]
+            total -= sizes[receipt]
+
+
+def _private(parent: int, name: str, create: bool, shown: str) -> int:
+    """The folder `name` in `parent`: made 0700 if asked, opened without following a
+    symlink, the running user's own and private to them."""
+    if create:
+        try:
+            os.mkdir(name, 0o700, dir_fd=parent)
+        except FileExistsError:
+            pass
+    fd = os.open(name, _DIR, dir_fd=parent)
+    info = os.fstat(fd)
+    if info.st_uid != os.geteuid():
+        os.close(fd)
+        raise Unavailable(f"{shown} belongs to another user")
+    if stat.S_IMODE(info.st_mode) & 0o077:
+        os.fchmod(fd, 0o700)  # ours: made private
+    return fd
+
+
+def _remove_tree(parent: int, name: str) -> None:
+    fd = os.open(name, _DIR, dir_fd=parent)
+    try:
+        for entry in os.listdir(fd):
+            os.unlink(entry, dir_fd=fd)
+    finally:
+        os.close(fd)
+    os.rmdir(name, dir_fd=parent)
+
+
+def _size(parent: int, receipt: str) -> int:
+    try:
+        fd = os.open(receipt, _DIR, dir_fd=parent)
+    except OSError:
+        return 0
+    try:
+        return sum(os.stat(entry, dir_fd=fd, follow_symlinks=False).st_size for entry in os.listdir(fd))
+    finally:
+        os.close(fd)
+
+
+def _fsync(fd: int) -> None:
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.EROFS):  # a file system that cannot sync
+            raise
+
+
+class Recorder:
+    """The receipt of one commit: `mode` "on" (best effort) or "required"; `undoes` the id
+    of the receipt this commit undoes. After `write`, `receipt` is its id, or `warning`
+    says why there is none."""
+
+    def __init__(self, root_real: str, mode: str = "on", undoes: str | None = None) -> None:
+        self.root_real = root_real
+        self.mode = mode
+        self.undoes = undoes
+        self.receipt: str | None = None
+        self.warning: str | None = None
+        self._hashes: dict[int, str] = {}  # id() of each content of the plan → its SHA-256
+        self._hashing: threading.Thread | None = None
+
+    def prepare(self, plan: Plan) -> None:
+        """Start hashing the plan's contents (old and new) beside the commit's own checks:
+        `hashlib` lets other threads run, so large files are hashed while the commit reads
+        them back (on another core, where there is one)."""
+        contents = [
+            state.data
+            for change in plan.changes
+            for state in (change.before, change.after)
+            if state is not None and not state.is_link
+        ]
+
+        def work() -> None:
+            for data in contents:
+                self._hashes[id(data)] = digest(data)
+
+        if sum(map(len, contents)) < _THREAD_BYTES:
+            return  # small: hashed when written, a thread would cost more
+        import threading  # only then: start-up time
+
+        self._hashing = threading.Thread(target=work, name="apply_patch receipt", daemon=True)
+        self._hashing.start()
+
+    def _digest(self, data: bytes) -> str:
+        if self._hashing is not None:
+            self._hashing.join()
+            self._hashing = None
+        return self._hashes.get(id(data)) or digest(data)
+
+    def write(
+        self,
+        plan: Plan,
+        where: Callable[[FileChange], tuple[int, bytes]],
+        old: dict[str, tuple[int, os.stat_result]],
+    ) -> None:
+        """Write and sync the receipt of `plan` (its files checked: `old` holds each replaced
+        file's descriptor and status; `where` names a change's file as (folder, name))."""
+        try:
+            with Store(self.root_real, create=True) as store:
+                receipt = _new_id()
+                try:
+                    self._write(store, receipt, plan, where, old)
+                except BaseException:
+                    store.remove(receipt)
+                    raise
+                self.receipt = receipt
+                try:
+                    store.prune(receipt)
+                except OSError:
+                    pass
+        except (OSError, Unavailable) as exc:
+            reason = os_reason(exc) if isinstance(exc, OSError) else str(exc)
+            if self.mode == "required":
+                raise PatchIOError(
+                    f"The receipt of the patch could not be written ({reason}), and the journal "
+                    "is required (--journal required)"
+                ) from exc
+            self.warning = (
+                f"undo is unavailable for this patch: its receipt could not be written ({reason})"
+            )
+
+    def discard(self) -> None:
+        """The commit failed and undid itself: its receipt goes."""
+        if self.receipt is None:
+            return
+        try:
+            with Store(self.root_real, create=False) as store:
+                store.remove(self.receipt)
+        except (OSError, Unavailable):
+            pass
+        self.receipt = None
+
+    def _write(
+        self,
+        store: Store,
+        receipt: str,
+        plan: Plan,
+        where: Callable[[FileChange], tuple[int, bytes]],
+        old: dict[str, tuple[int, os.stat_result]],
+    ) -> None:
+        os.mkdir(receipt, 0o700, dir_fd=store.fd)
+        saved = os.open(receipt, _DIR, dir_fd=store.fd)
+        try:
+            files = [self._entry(n, c, saved, where, old) for n, c in enumerate(plan.changes)]
+            if any(entry["before"] for entry in files):  # names of saved files to make durable
+                _fsync(saved)
+        finally:
+            os.close(saved)
+        now = time.time_ns()
+        document = {
+            "version": _VERSION,
+            "id": receipt,
+            "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now / 1e9)),
+            "time_ns": now,
+            "root": self.root_real,
+            "undoes": self.undoes,
+            "operations": [
+                {"letter": op.letter, "path": op.path, "source": op.source} for op in plan.operations
+            ],
+            "files": files,
+            "folders": [_relative(folder, self.root_real) for folder in plan.new_folders],
+        }
+        temp = f".{receipt}.tmp"
+        fd = os.open(temp, _FILE_NEW, 0o600, dir_fd=store.fd)
+        try:
+            _write_all(fd, _json(document).encode())
+            _fsync(fd)
+        finally:
+            os.close(fd)
+        os.rename(temp, f"{receipt}.json", src_dir_fd=store.fd, dst_dir_fd=store.fd)
+        _fsync(store.fd)
+
+    def _entry(
+        self,
+        number: int,
+        change: FileChange,
+        saved: int,
+        where: Callable[[FileChange], tuple[int, bytes]],
+        old: dict[str, tuple[int, os.stat_result]],
+    ) -> dict[str, Any]:
+        """One file of the receipt; its old bytes saved in the folder `saved` as `number`."""
+        before, after = change.before, change.after
+        entry: dict[str, Any] = {"path": _relative(change.path, self.root_real)}
+        entry["after"] = None if after is None else {"sha256": self._digest(after.data), "mode": after.mode}
+        if before is None:
+            entry["before"] = None
+        elif before.is_link:
+            entry["before"] = {"link": before.data.hex()}
+        else:
+            checked = old.get(change.path)
+            mode = stat.S_IMODE(checked[1].st_mode) if checked else before.mode
+            blob = str(number)
+            _save(saved, blob, before.data, where(change), checked[1] if checked else None)
+            entry["before"] = {"sha256": self._digest(before.data), "mode": mode, "blob": blob}
+        return entry
+
+
+def _save(
+    saved: int, blob: str, data: bytes, place: tuple[int, bytes], checked: os.stat_result | None
+) -> None:
+    """The old bytes as `blob`: the file itself, linked (it will be replaced or deleted, so the
+    link keeps its old inode), when that is the file checked; else a synced copy of `data`."""
+    folder, name = place
+    if checked is not None:
+        try:
+            os.link(name, blob, src_dir_fd=folder, dst_dir_fd=saved, follow_symlinks=False)
+            now = os.stat(blob, dir_fd=saved, follow_symlinks=False)
+            if (now.st_dev, now.st_ino, now.st_size) == (checked.st_dev, checked.st_ino, checked.st_size):
+                return
+            os.unlink(blob, dir_fd=saved)
+        except OSError:  # another file system, a file we may not link (protected_hardlinks)
+            pass
+    fd = os.open(blob, _FILE_NEW, 0o600, dir_fd=saved)
+    try:
+        _write_all(fd, data)
+        _fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _json(value: object) -> str:
+    """`value` (dicts, lists, str, int, None) as JSON text, every character outside printable
+    ASCII escaped (lone surrogates of undecodable names included, as `json` reads them back).
+    Not `json.dumps`: importing `json` is a good part of a small patch's start-up time."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_json(str(k))}: {_json(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_json(item) for item in value) + "]"
+    if isinstance(value, str):
+        if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
+            return f'"{value}"'  # hashes, most paths: nothing to escape
+        return '"' + "".join(c if " " <= c <= "~" and c not in '"\\' else _escape(ord(c)) for c in value) + '"'
+    if value is None:
+        return "null"
+    return str(int(value))  # type: ignore[call-overload]
+
+
+def _escape(code: int) -> str:
+    if code > 0xFFFF:  # a surrogate pair, as JSON writes a character beyond the BMP
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _new_id() -> str:
+    """A new id: the UTC time and a few random hex digits (sorting ids sorts by time)."""
+    now = time.time_ns()
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now // 1_000_000_000))
+    return f"{stamp}-{now % 1_000_000_000:09d}-{os.urandom(2).hex()}"
+
+
+def _relative(path: str, root_real: str) -> str:
+    """`path` relative to the root, with `/`; absolute when outside it (`outside_root=allow`)."""
+    prefix = root_real.rstrip(os.sep) + os.sep
+    if path.startswith(prefix):
+        return path[len(prefix) :].replace(os.sep, "/")  # plans' paths are normalised already
+    return path
+
+
+# Undoing.
+
+
+def active(receipts: list[dict[str, Any]]) -> dict[str, bool]:
+    """Which receipts are in effect: not undone by a receipt in effect (newest first)."""
+    state: dict[str, bool] = {}
+    undone_by: dict[str, list[str]] = {}
+    for receipt in receipts:
+        if receipt.get("undoes"):
+            undone_by.setdefault(receipt["undoes"], []).append(receipt["id"])
+    for receipt in reversed(receipts):
+        state[receipt["id"]] = not any(state.get(other, False) for other in undone_by.get(receipt["id"], []))
+    return state
+
+
+def pick(store: Store, receipt: str | None) -> dict[str, Any]:
+    """The receipt named (an id, or an unambiguous start of one), or the newest one in
+    effect that is not itself an undo."""
+    receipts = store.all()
+    if receipt is None:
+        in_effect = active(receipts)
+        for candidate in reversed(receipts):
+            if in_effect[candidate["id"]] and not candidate.get("undoes"):
+                chosen: dict[str, Any] = candidate
+                return chosen
+        raise UndoError("Nothing to undo: no patch applied under this root has a receipt in effect")
+    matches = [r for r in receipts if r["id"] == receipt] or [r for r in receipts if r["id"].startswith(receipt)]
+    if len(matches) != 1:
+        raise UndoError(
+            f"{'No' if not matches else 'More than one'} receipt {receipt!r} for this root: run "
+            "`apply_patch history` for the ids"
+        )
+    return matches[0]
+
+
+def undo_plan(store: Store, receipt: dict[str, Any]) -> Plan:
+    """The plan that puts back every file of `receipt` as it was before its commit.
+
+    Each file must hold what the receipt left (its after), or still what it
+    replaced (its before: a commit interrupted midway); otherwise UndoError
+    names every file changed since, and nothing is planned.
+    """
+    root = store.root_real
+    changes, operations, changed = [], [], []
+    for entry in receipt["files"]:
+        path = entry["path"]
+        if os.path.isabs(path) or ".." in path.split("/"):
+            raise UndoError(f"The receipt {receipt['id']} changed {path}, outside the root: it is not undone")
+        target = os.path.join(root, path)
+        current = _current(target)
+        if _holds(current, entry["after"]):
+            restored = _restored(store, receipt["id"], entry)
+            changes.append(FileChange(target, path, path, current, restored))
+            letter = "D" if restored is None else ("A" if current is None else "M")
+            operations.append(OperationResult(letter, path, target))
+        elif not _holds(current, entry["before"]):
+            changed.append(path)
+    if changed:
+        raise UndoError(
+            f"Cannot undo {receipt['id']}: changed since it was applied: {', '.join(changed)}; "
+            "nothing was undone",
+            path=changed[0],
+        )
+    if not changes:
+        raise UndoError(
+            f"Nothing to undo in {receipt['id']}: every file is as it was before that patch"
+        )
+    made = [os.path.join(root, folder) for folder in receipt.get("folders", []) if not os.path.isabs(folder)]
+    return Plan(
+        root, tuple(operations), tuple(changes), _missing_folders(root, changes), gone_folders=tuple(reversed(made))
+    )
+
+
+def _current(path: str) -> FileState | None:
+    """What `path` holds now (None: nothing); a folder or special file as an empty marker."""
+    try:
+        info = os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        return FileState(os.fsencode(os.readlink(path)), is_link=True, info=info)
+    if not stat.S_ISREG(info.st_mode):
+        raise UndoError(f"Cannot undo: {path} is no longer a file; nothing was undone")
+    fd = os.open(path, _FILE_READ)
+    with open(fd, "rb") as file:
+        opened = os.fstat(fd)
+        data = file.read()
+    return FileState(data, stat.S_IMODE(opened.st_mode), owner=(opened.st_uid, opened.st_gid), info=opened)
+
+
+def _holds(current: FileState | None, side: dict[str, Any] | None) -> bool:
+    if side is None or current is None:
+        return side is None and current is None
+    if "link" in side:
+        return current.is_link and current.data.hex() == side["link"]
+    return not current.is_link and digest(current.data) == side["sha256"]
+
+
+def _restored(store: Store, receipt: str, entry: dict[str, Any]) -> FileState | None:
+    before = entry["before"]
+    if before is None:
+        return None
+    if "link" in before:
+        raise UndoError(f"Cannot undo {receipt}: {entry['path']} was a symlink; nothing was undone")
+    try:
+        data = store.read(before["blob"], receipt)
+    except OSError as exc:
+        raise UndoError(
+            f"Cannot undo {receipt}: the saved copy of {entry['path']} is gone ({os_reason(exc)})"
+        ) from None
+    if digest(data) != before["sha256"]:
+        raise UndoError(f"Cannot undo {receipt}: the saved copy of {entry['path']} was changed since")
+    return FileState(data, before["mode"])
+
+
+def _missing_folders(root: str, changes: list[FileChange]) -> tuple[str, ...]:
+    missing: list[str] = []
+    for change in changes:
+        if change.after is None:
+            continue
+        folder = os.path.dirname(change.path)
+        chain = []
+        while folder != root and folder.startswith(root) and not os.path.isdir(folder):
+            chain.append(folder)
+            folder = os.path.dirname(folder)
+        missing.extend(f for f in reversed(chain) if f not in missing)
+    return tuple(missing)
+
+
+# Reading.
+
+
+@dataclass(frozen=True, slots=True)
+class Receipt:
+    """One commit's receipt: its `id`, `time` (UTC, ISO 8601), `operations` as the summary
+    writes them (`M path`, a move `M new (from old)`), the id it `undoes` (None: a patch),
+    and whether it is `in_effect` (not undone by a receipt in effect)."""
+
+    id: str
+    time: str
+    operations: tuple[str, ...]
+    undoes: str | None
+    in_effect: bool
+
+
+def history(root: str | os.PathLike[str] = ".") -> tuple[Receipt, ...]:
+    """The receipts of the patches applied under `root`, oldest first (none: empty)."""
+    try:
+        store = Store(os.path.realpath(os.fspath(root)), create=False)
+    except Unavailable:
+        return ()
+    with store:
+        receipts = store.all()
+    in_effect = active(receipts)
+    return tuple(
+        Receipt(r["id"], r["time"], tuple(_operation(op) for op in r["operations"]), r.get("undoes"), in_effect[r["id"]])
+        for r in receipts
+    )
+
+
+def _operation(op: dict[str, Any]) -> str:
+    return f"{op['letter']} {op['path']}" + (f" (from {op['source']})" if op.get("source") else "")
+
+
+def show(root: str | os.PathLike[str], receipt: str) -> str:
+    """Receipt `receipt` as a unified diff: its header (id, time, what it undoes), then each
+    file from its saved bytes to what it holds now, when that is still what the commit left
+    (a file changed since is named, without a diff: its content then is not kept)."""
+    from ._report import unified_diff
+
+    real = os.path.realpath(os.fspath(root))
+    try:
+        store = Store(real, create=False)
+    except Unavailable:
+        raise UndoError(f"No receipt {receipt!r} for this root: run `apply_patch history` for the ids") from None
+    with store:
+        found = pick(store, receipt)
+        lines = [f"# receipt {found['id']} ({found['time']})"]
+        if found.get("undoes"):
+            lines.append(f"# undoes {found['undoes']}")
+        pairs = []
+        for entry in found["files"]:
+            path = entry["path"]
+            target = os.path.join(real, path)
+            current = _current(target) if not os.path.isabs(path) else None
+            if not _holds(current, entry["after"]):
+                lines.append(f"# {path}: changed since; its content after the patch is not kept")
+                continue
+            before = entry["before"]
+            old = None
+            if before is not None and "blob" in before:
+                old = FileState(store.read(before["blob"], found["id"]), before["mode"])
+            change = FileChange(target, path, path, old, current)
+            pairs.append((change, change))
+    return "\n".join(lines) + "\n" + unified_diff(pairs)
+
+
+# The review gate: patches planned and kept pending (`apply_patch --stage`), in the root's
+# receipts folder under `pending/`.
+
+
+@dataclass(frozen=True, slots=True)
+class Staged:
+    """A pending patch: its `id`, `time`, `format`, `patch` text, `policy` (field → value),
+    the hash of each file it was planned on (`files`: relative path → SHA-256, "" for a
+    file that was absent), and what it would do (`operations`, as the summary writes
+    them, and `diff`)."""
+
+    id: str
+    time: str
+    format: str
+    patch: str
+    policy: dict[str, str]
+    files: dict[str, str]
+    operations: tuple[str, ...]
+    diff: str
+
+
+def stage(root: str, staged: Staged) -> str:
+    """Keep `staged` (its id and time set here) pending under `root`; its id. OSError or
+    Unavailable when the state folder cannot be written."""
+    real = os.path.realpath(root)
+    receipt = _new_id()
+    document = {
+        "id": receipt,
+        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "format": staged.format,
+        "patch": staged.patch,
+        "policy": staged.policy,
+        "files": staged.files,
+        "operations": list(staged.operations),
+        "diff": staged.diff,
+    }
+    with Store(real, create=True) as store:
+        folder = _private(store.fd, "pending", True, os.path.join(store.path, "pending"))
+        try:
+            temp = f".{receipt}.tmp"
+            fd = os.open(temp, _FILE_NEW, 0o600, dir_fd=folder)
+            try:
+                _write_all(fd, _json(document).encode())
+                _fsync(fd)
+            finally:
+                os.close(fd)
+            os.rename(temp, f"{receipt}.json", src_dir_fd=folder, dst_dir_fd=folder)
+        finally:
+            os.close(folder)
+    return receipt
+
+
+def pending(root: str | os.PathLike[str] = ".") -> tuple[Staged, ...]:
+    """The patches pending under `root`, oldest first."""
+    import json
+
+    try:
+        store = Store(os.path.realpath(os.fspath(root)), create=False)
+    except Unavailable:
+        return ()
+    found = []
+    with store:
+        try:
+            folder = _private(store.fd, "pending", False, "pending")
+        except (OSError, Unavailable):
+            return ()
+        try:
+            for name in sorted(os.listdir(folder)):
+                if name.endswith(".json") and not name.startswith("."):
+                    fd = os.open(name, _FILE_READ, dir_fd=folder)
+                    with open(fd, "rb") as file:
+                        value = json.loads(file.read())
+                    value["operations"] = tuple(value["operations"])
+                    found.append(Staged(**value))
+        finally:
+            os.close(folder)
+    return tuple(found)
+
+
+def drop_pending(root: str, staged: str) -> None:
+    """Remove the pending patch `staged` (accepted or rejected)."""
+    with Store(os.path.realpath(root), create=False) as store:
+        folder = _private(store.fd, "pending", False, "pending")
+        try:
+            os.unlink(f"{staged}.json", dir_fd=folder)
+        finally:
+            os.close(folder)
