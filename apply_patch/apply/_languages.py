@@ -132,3 +132,10 @@ def language_of(path: str, first_line: bytes) -> str | None:
     if not words:
         return None
     return INTERPRETERS.get(words[0].rsplit("/", 1)[-1].rstrip("0123456789."))
+
+
+def language_of_content(path: str, content: bytes) -> str | None:
+    """`language_of` the file at `path` holding `content` (a UTF-8 byte-order mark left out)."""
+    body = content.removeprefix(b"\xef\xbb\xbf")
+    end = body.find(b"\n")
+    return language_of(path, body if end < 0 else body[:end])

@@ -176,6 +176,9 @@ def _syntax_warnings(
         if new.after is not None and not new.after.is_link and new.after != old.before
         and not (old.before is not None and old.before.hidden)
     ]
+    from ._languages import language_of_content  # a table: the check itself only for a language it knows
+
+    files = [(path, before, after) for path, before, after in files if language_of_content(path, after)]
     if not files:
         return ()
     from ._syntax import check_files, refusal, warnings_of  # parses: only for changed files

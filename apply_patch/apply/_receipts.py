@@ -27,13 +27,13 @@ an undo redoes).
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import stat
 import time
 
 from .._dataclass import dataclass
 from .._errors import PatchIOError, UndoError, os_reason
+from . import _digest
 from ._plan import FileChange, OperationResult, Plan
 from ._tree import FileState
 
@@ -70,12 +70,12 @@ def base_folder() -> str:
 
 def folder_of(root_real: str) -> str:
     """The folder of `root_real`'s receipts."""
-    key = hashlib.sha256(os.fsencode(root_real)).hexdigest()[:24]
+    key = _digest.hexdigest(os.fsencode(root_real))[:24]
     return os.path.join(base_folder(), key)
 
 
 def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    return _digest.hexdigest(data)
 
 
 class Store:
@@ -250,8 +250,8 @@ class Recorder:
 
     def prepare(self, plan: Plan) -> None:
         """Start hashing the plan's contents (old and new) beside the commit's own checks:
-        `hashlib` lets other threads run, so large files are hashed while the commit reads
-        them back (on another core, where there is one)."""
+        `hashlib`, taken for large contents (`_digest`), lets other threads run, so large
+        files are hashed while the commit reads them back (on another core, where there is one)."""
         contents = [
             state.data
             for change in plan.changes

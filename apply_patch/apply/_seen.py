@@ -13,10 +13,10 @@ it again. A file the model never viewed or wrote is not checked. Reads only.
 from __future__ import annotations
 
 import contextvars
-import hashlib
 import os
 
 from .._errors import PatchError, StaleViewError
+from . import _digest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ class Seen:
     def viewed(self, path: str, fd: int) -> None:
         """The model viewed (part of) the open file `fd` at `path`: remember all its bytes' hash
         (read in parts: bounded memory, whatever its size)."""
-        digest, offset = hashlib.sha256(), 0
+        digest, offset = _digest.new(os.fstat(fd).st_size), 0
         while chunk := os.pread(fd, _CHUNK, offset):
             digest.update(chunk)
             offset += len(chunk)
@@ -61,7 +61,7 @@ class Seen:
             return False
         if before is None or seen == "":
             return (before is None and seen != "" and self.strict) or (before is not None and seen == "")
-        return not before.is_link and hashlib.sha256(before.data).hexdigest() != seen
+        return not before.is_link and _digest.hexdigest(before.data) != seen
 
     def wrote(self, changes: Iterable[FileChange]) -> None:
         """The session wrote these changes: what the model knows of those files now."""
@@ -69,7 +69,7 @@ class Seen:
             if change.after is None or change.after.is_link:
                 self.hashes.pop(change.path, None)
             else:
-                self.hashes[change.path] = hashlib.sha256(change.after.data).hexdigest()
+                self.hashes[change.path] = _digest.hexdigest(change.after.data)
 
     def watching(self) -> AbstractContextManager[None]:
         """While in it, the pipeline checks and records every plan against this session."""

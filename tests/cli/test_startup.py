@@ -32,6 +32,9 @@ HEAVY = {
     "apply_patch.cli._formats": "the other formats, for --format only",
     "copy": "asdict gives str, int and None back as they are (--json)",
     "apply_patch.cli._color": "only to paint (a terminal, --color always): _output says whether",
+    "hashlib": "OpenSSL's: receipts and views hash small contents with apply/_digest's built-in SHA-256",
+    "apply_patch.apply._syntax": "the syntax check, only for a file of a language it knows",
+    "apply_patch.apply._grammars": "the syntax check's grammars, only for a file of a language it knows",
 }
 
 
