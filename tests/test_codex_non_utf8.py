@@ -45,3 +45,16 @@ def test_codex_with_an_encoding_given_edits_in_it(tmp_path: Path) -> None:
     (tmp_path / "legacy.py").write_bytes(LEGACY)
     apply_patch(PATCH, tmp_path, policy=CODEX, encoding="cp1252")
     assert (tmp_path / "legacy.py").read_bytes() == LEGACY.replace(b"'demo'", b"'demo-2'")
+
+
+def test_codex_refuses_a_str_replace_in_a_file_that_is_not_utf8(tmp_path: Path) -> None:
+    """The other formats' path (one string for a UTF-8 file) refuses as the Codex one does."""
+    from apply_patch.edits import StrReplace, apply_edits
+
+    (tmp_path / "legacy.py").write_bytes(LEGACY)
+    before = snapshot(tmp_path)
+    with pytest.raises(FilePolicyError, match="invalid utf-8 sequence"):
+        apply_edits([StrReplace("legacy.py", "NAME = 'demo'", "NAME = 'x'")], tmp_path, policy=CODEX)
+    assert snapshot(tmp_path) == before
+    apply_edits([StrReplace("legacy.py", "NAME = 'demo'", "NAME = 'x'")], tmp_path)  # the default: an ASCII line
+    assert (tmp_path / "legacy.py").read_bytes() == LEGACY.replace(b"'demo'", b"'x'")
