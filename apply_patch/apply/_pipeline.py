@@ -423,13 +423,15 @@ def _input_warnings(notes: tuple[str, ...]) -> tuple[PatchWarning, ...]:
 
 
 def apply_to_mapping(
-    text: str | Patch,
+    text: str | Patch | Sequence[Operation | EditOperation],
     files: Mapping[str, str | bytes],
     *,
     policy: Policy = DEFAULT,
     **options: str,
 ) -> dict[str, str | bytes]:
-    """Apply patch `text` (or a parsed `Patch`) to an in-memory tree and return the new tree; no disk access.
+    """Apply patch `text` (or a parsed `Patch`, or the operations of any edit format:
+    `StrReplace`, `CreateFile`, `Insert`... as `apply_operations` takes them) to an
+    in-memory tree and return the new tree; no disk access.
 
     Keys are relative paths with `/` (`./a//b` is `a/b`). A file given as
     `str` is UTF-8 text and comes back as `str`; `bytes` stay `bytes`; added
@@ -441,10 +443,16 @@ def apply_to_mapping(
 
     chosen = policy_of(policy, options)
     with _boundary(), PausedCollector():
-        patch = text if isinstance(text, Patch) else _parsed(text, ())
         files_in = {path: _as_bytes(path, content) for path, content in files.items()}
-        tree = MemoryTree(files_in, chosen, patch.workdir)
-        plan = make_plan(patch, tree)
+        if isinstance(text, (str, Patch)):
+            patch = text if isinstance(text, Patch) else _parsed(text, ())
+            tree = MemoryTree(files_in, chosen, patch.workdir)
+            plan = make_plan(patch, tree)
+        else:  # the other formats' operations, planned as `apply_operations` plans them
+            from ._edit_plan import make_edit_plan
+
+            tree = MemoryTree(files_in, chosen, None)
+            plan = make_edit_plan(list(text), tree)
     binary = {normalise(path) for path, content in files.items() if isinstance(content, bytes)}
     binary.update(op.target for op in plan.operations if op.source_target in binary)
     new_tree = dict(tree.files)
