@@ -1,11 +1,14 @@
-"""The operations of the other edit formats, run by the plan as the Codex ones are.
+"""The planner's one entry, for every format: operations in, a `Plan` out (`make_plan`).
 
 `run_operations` takes the planner of `_plan` (its overlay, its path and
-file checks, its policy) and runs each operation in order over the overlay:
+file checks, its policy) and runs each operation in order over the overlay,
+whatever format it came from (a Codex patch's Add/Delete/Update, the other
+formats' replacements, created files, insertions and notebook edits):
 several edits of one file apply one after the other, each to the result of
-the previous, and nothing is written here. The results of one file are
-merged into one (`A` if the edits created it, else `M`), as the summary
-lists each file once.
+the previous, and nothing is written here. For the other formats the
+results of one file are merged into one (`A` if the edits created it, else
+`M`), as their summary lists each file once; a Codex patch keeps one result
+per operation, as the reference's summary does.
 
 Consecutive replacements and insertions of one path are run on the file's
 text decoded once and encoded once (not once per edit): 1,000 SEARCH/REPLACE
@@ -15,11 +18,9 @@ blocks of one file cost one decoding, their searches and one encoding.
 from __future__ import annotations
 
 from .._errors import EmptyPatchError, FilePolicyError, PatchError
-from ..format import AddFile, CreateFile, DeleteFile, Insert, NotebookEdit, StrReplace, UpdateFile
-from . import _edits as edits
+from ..format import AddFile, DeleteFile, Patch, UpdateFile
 from ._plan import OperationResult, Plan, Planner, encode_text, finished_plan
 from ._locate import Placement
-from ._encoding import UTF8
 from ._textfile import TextFile
 from ._tree import FileState
 
@@ -27,59 +28,105 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..format import EditOperation, Operation
+    from ..format import CreateFile, EditOperation, Insert, NotebookEdit, Operation, StrReplace
     from ._paths import Location
     from ._tree import Tree
 
 
-def make_edit_plan(operations: Sequence[Operation | EditOperation], tree: Tree) -> Plan:
-    """`make_plan` for the operations of the other edit formats (and Codex ones), in order.
+def make_plan(operations: Patch | Sequence[Operation | EditOperation], tree: Tree) -> Plan:
+    """Read and compute everything the operations need in `tree`, in order, under the tree's
+    policy; raise PatchError if anything fails.
 
-    The same planner, overlay, checks and policies (`run_operations`).
+    A Codex `Patch` gets one result per operation, and a failure names the index of its
+    operation (`PatchError.operation`, where line numbers cannot say); the other formats'
+    operations get one result per file, and their failures name the edit by its line and
+    label (see the module).
     """
-    if not operations:
+    per_file = not isinstance(operations, Patch)
+    listed = list(operations.operations if isinstance(operations, Patch) else operations)
+    if not listed:
         raise EmptyPatchError()
     planner = Planner(tree)
-    results = run_operations(planner, operations)
-    return finished_plan(planner, results, tree)
+    results = run_operations(planner, listed, indexed=not per_file)
+    return finished_plan(planner, _merged(results) if per_file else results, tree)
 
 
 def run_operations(
-    planner: Planner, operations: Sequence[Operation | EditOperation]
+    planner: Planner, operations: Sequence[Operation | EditOperation], *, indexed: bool = False
 ) -> list[OperationResult]:
-    """Run every operation in order; one result per file touched, in first-touched order."""
+    """Run every operation in order; one result each (`indexed`: a failure names the index
+    of its operation)."""
     results: list[OperationResult] = []
     at = 0
     while at < len(operations):
+        first = at
         operation = operations[at]
         at += 1
-        if isinstance(operation, AddFile):
-            results.append(planner.add(operation))
-        elif isinstance(operation, DeleteFile):
-            results.append(planner.delete(operation))
-        elif isinstance(operation, UpdateFile):
-            results.append(planner.update(operation))
-        elif isinstance(operation, CreateFile) or (isinstance(operation, StrReplace) and not operation.old):
-            results.append(_create_edit(planner, operation))
-        elif isinstance(operation, NotebookEdit):
-            results.append(_notebook(planner, operation))
-        else:
-            group = [operation]
-            while at < len(operations) and _in_place(operations[at], operation.path):
-                group.append(operations[at])  # type: ignore[arg-type]  # _in_place checked it
-                at += 1
-            results += _edit_file(planner, group)
-    return _merged(results)
+        try:
+            at = _run(planner, operations, operation, at, results)
+        except PatchError as error:
+            if indexed:
+                error.operation = first
+            raise
+    return results
+
+
+def _run(
+    planner: Planner,
+    operations: Sequence[Operation | EditOperation],
+    operation: Operation | EditOperation,
+    at: int,
+    results: list[OperationResult],
+) -> int:
+    """Run `operation` (and, for an edit in place, the edits of the same file right after it),
+    its results appended to `results`; the index of the next operation to run (`at` is
+    the one after `operation`)."""
+    if isinstance(operation, AddFile):
+        results.append(planner.add(operation))
+    elif isinstance(operation, DeleteFile):
+        results.append(planner.delete(operation))
+    elif isinstance(operation, UpdateFile):
+        results.append(planner.update(operation))
+    else:
+        return _run_edit(planner, operations, operation, at, results)
+    return at
+
+
+def _run_edit(
+    planner: Planner,
+    operations: Sequence[Operation | EditOperation],
+    operation: EditOperation,
+    at: int,
+    results: list[OperationResult],
+) -> int:
+    """`_run` for an operation of the other formats."""
+    from ..format import CreateFile, NotebookEdit, StrReplace  # not on a Codex patch's way
+
+    if isinstance(operation, CreateFile) or (isinstance(operation, StrReplace) and not operation.old):
+        results.append(_create_edit(planner, operation))
+    elif isinstance(operation, NotebookEdit):
+        results.append(_notebook(planner, operation))
+    else:
+        group = [operation]
+        while at < len(operations) and _in_place(operations[at], operation.path):
+            group.append(operations[at])  # type: ignore[arg-type]  # _in_place checked it
+            at += 1
+        results += _edit_file(planner, group)
+    return at
 
 
 def _in_place(operation: Operation | EditOperation, path: str) -> bool:
     """Whether `operation` edits the file `path` in place (a replacement or an insertion)."""
+    from ..format import Insert, StrReplace
+
     if isinstance(operation, StrReplace):
         return bool(operation.old) and operation.path == path
     return isinstance(operation, Insert) and operation.path == path
 
 
 def _create_edit(planner: Planner, op: CreateFile | StrReplace) -> OperationResult:
+    from ..format import CreateFile
+
     where = planner._resolve(op.path, op.line)
     if isinstance(op, CreateFile):
         return _create(planner, where, op.path, op.text, op.line, op.label, overwrite=op.overwrite)
@@ -99,6 +146,10 @@ def _edit_file(planner: Planner, ops: list[StrReplace | Insert]) -> list[Operati
     one fails, so the text between them is never seen by anything else). A file read as
     UTF-8 is edited as one string while its lines end with LF (`_edits.LfText`); one in
     another encoding, or not UTF-8, as its lines (`Planner.read_text`)."""
+    from . import _edits as edits  # not on a Codex patch's way (start-up time)
+    from ..format import StrReplace
+    from ._encoding import UTF8
+
     first = ops[0]
     where = planner._resolve(first.path, first.line)
     state = planner._readable(where, first.line)
@@ -165,6 +216,8 @@ def _create(
     empty_ok: bool = False,
 ) -> OperationResult:
     """Write `content` as the whole file; an existing file is refused as Add File refuses it."""
+    from . import _edits as edits  # not on a Codex patch's way (start-up time)
+
     existing = planner._writable(where, line)
     policy = planner.policy
     refused = existing is not None and not overwrite and policy.add_existing == "error"

@@ -21,7 +21,8 @@ from .._errors import (
     escaped,
 )
 from ..format import Patch, parse_patch
-from ._plan import FileChange, Plan, file_pairs, make_plan, OperationResult
+from ._edit_plan import make_plan
+from ._plan import FileChange, Plan, file_pairs, OperationResult
 from .._policy import DEFAULT, Policy, policy_of
 from ._report import (
     DRY_RUN_HEADER,
@@ -179,9 +180,7 @@ class Replay:
         self, operations: Sequence[Operation | EditOperation], workdir: str = "."
     ) -> ApplyResult:
         """The same for the operations of the other edit formats (`apply_patch.edits`)."""
-        from ._edit_plan import make_edit_plan
-
-        return self._run(lambda tree: make_edit_plan(operations, tree), workdir, (), operations)
+        return self._run(lambda tree: make_plan(operations, tree), workdir, (), operations)
 
     def tree(self, workdir: str = ".") -> Tree:
         """The files the next patch from `workdir` is planned over: the disk, with the
@@ -228,7 +227,6 @@ class Replay:
         """The operations planned again with the failed edit corrected by the repair hook
         (`_repair`), or `error` (with a hint saying why no correction was used)."""
         from . import _repair
-        from ._edit_plan import make_edit_plan
         from ..format import StrReplace
 
         assert self.repair is not None
@@ -245,7 +243,7 @@ class Replay:
         fixed = _repair.corrected(operations, failure, answer)
         recorder = _recorder(self.root, self.policy, None) if not self.dry_run else None
         plan, recovered = _plan(
-            lambda tree: make_edit_plan(fixed, tree), self.tree(workdir), commit_it=not self.dry_run, recorder=recorder
+            lambda tree: make_plan(fixed, tree), self.tree(workdir), commit_it=not self.dry_run, recorder=recorder
         )
         self._planned.append(plan)
         result = _result(plan, self.dry_run, notes, recovered, recorder)
@@ -449,10 +447,8 @@ def apply_to_mapping(
             tree = MemoryTree(files_in, chosen, patch.workdir)
             plan = make_plan(patch, tree)
         else:  # the other formats' operations, planned as `apply_operations` plans them
-            from ._edit_plan import make_edit_plan
-
             tree = MemoryTree(files_in, chosen, None)
-            plan = make_edit_plan(list(text), tree)
+            plan = make_plan(list(text), tree)
     binary = {normalise(path) for path, content in files.items() if isinstance(content, bytes)}
     binary.update(op.target for op in plan.operations if op.source_target in binary)
     new_tree = dict(tree.files)

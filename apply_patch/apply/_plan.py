@@ -124,31 +124,10 @@ def file_pairs(
     return [(change, paired.get(change.path, change)) for change in changes if change.path not in taken]
 
 
-def make_plan(patch: Patch, tree: Tree) -> Plan:
-    """Read and compute everything `patch` needs in `tree`, under the tree's policy;
-    raise PatchError if anything fails."""
-    if not patch.operations:
-        raise EmptyPatchError()
-    planner = Planner(tree)
-    results = []
-    for number, operation in enumerate(patch.operations):
-        try:
-            if isinstance(operation, AddFile):
-                results.append(planner.add(operation))
-            elif isinstance(operation, DeleteFile):
-                results.append(planner.delete(operation))
-            else:
-                results.append(planner.update(operation))
-        except PatchError as error:
-            error.operation = number  # which one failed, where line numbers cannot say
-            raise
-    return finished_plan(planner, results, tree)
-
-
 def finished_plan(planner: Planner, results: Sequence[OperationResult], tree: Tree) -> Plan:
     """The plan of what `planner` did: the operations' `results`, net changes, folders, doubts.
 
-    Shared with `_edit_plan.make_edit_plan`, which runs the other formats' operations.
+    The end of `_edit_plan.make_plan`, the planner's one entry.
     """
     changes = planner.overlay.changes()
     warnings = tuple(planner.warnings)

@@ -22,7 +22,7 @@ from apply_patch import (
 )
 from apply_patch.apply._commit import Disk, commit, recover
 from apply_patch.apply._disk_tree import DiskTree
-from apply_patch.apply._plan import make_plan
+from apply_patch.apply._edit_plan import make_plan
 
 PATCH = """\
 *** Begin Patch

@@ -57,7 +57,7 @@ import os, signal, sys
 from apply_patch import DEFAULT, parse_patch
 from apply_patch.apply._commit import Disk, commit
 from apply_patch.apply._disk_tree import DiskTree
-from apply_patch.apply._plan import make_plan
+from apply_patch.apply._edit_plan import make_plan
 
 class Killer(Disk):
     calls = 0

@@ -11,7 +11,7 @@ from apply_patch import CODEX, DEFAULT, FilePolicyError, apply_patch, apply_to_m
 from apply_patch.apply import _pipeline
 from apply_patch.apply._disk_tree import DiskTree
 from apply_patch.apply._memory_tree import MemoryTree
-from apply_patch.apply._plan import make_plan
+from apply_patch.apply._edit_plan import make_plan
 from apply_patch.cli import _extract
 from apply_patch.format import _shell
 from apply_patch.extract._extract import extract_patches

@@ -31,7 +31,7 @@ from apply_patch import (
 )
 from apply_patch.apply._commit import Disk, commit
 from apply_patch.apply._disk_tree import DiskTree
-from apply_patch.apply._plan import make_plan
+from apply_patch.apply._edit_plan import make_plan
 
 ROOT_ONLY = pytest.mark.skipif(
     os.geteuid() != 0, reason="needs root: files of another owner (CI runs the suite as root)"
@@ -285,7 +285,7 @@ signal.signal(signal.SIGINT, signal.default_int_handler)
 from apply_patch import DEFAULT, parse_patch
 from apply_patch.apply._commit import Disk, commit
 from apply_patch.apply._disk_tree import DiskTree
-from apply_patch.apply._plan import make_plan
+from apply_patch.apply._edit_plan import make_plan
 
 class Interrupting(Disk):
     calls = 0
