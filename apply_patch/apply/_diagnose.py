@@ -50,14 +50,31 @@ def missing_chunk(
     # No region: the lines most like the first are shown and hinted at; found once.
     nearest = _most_like_first(expected, lines) if region is None else None
     details += show_region(region, expected, lines, nearest, noun=chunk.noun)
+    hints = _chunk_hints(index, lines, chunk, expected, region, start, nearest)
+    title = f"Failed to find {chunk.label or 'expected lines'} in {where.shown}"
+    return lines_not_found(title, where, chunk.line, expected, details, hints, region)
+
+
+def lines_not_found(
+    title: str,
+    where: Location,
+    line: int,
+    expected: Sequence[str],
+    details: Sequence[str],
+    hints: Sequence[str],
+    region: Region | None = None,
+) -> ContextNotFoundError:
+    """The error of `expected` lines not placed in the file at `where` (patch or edit
+    `line`): `title`, then the lines; `details` say where and how they differ (`region`,
+    the closest lines), `hints` what to send instead. Every format's "not found" is one."""
     return ContextNotFoundError(
-        f"Failed to find {chunk.label or 'expected lines'} in {where.shown}:\n" + "\n".join(expected),
+        f"{title}:\n" + "\n".join(expected),
         path=where.relative,
-        patch_line=chunk.line,
-        expected=expected,
+        patch_line=line,
+        expected=tuple(expected),
         closest=region,
         details=tuple(details),
-        hints=tuple(_chunk_hints(index, lines, chunk, expected, region, start, nearest)),
+        hints=tuple(hints),
     )
 
 
@@ -153,35 +170,24 @@ def indentation_error(
         f"whitespace is ignored, and {why}."
     ]
     details += show_region(region, expected, lines, noun=chunk.noun)
-    return ContextNotFoundError(
-        f"Failed to find {chunk.label or 'expected lines'} in {where.shown} with the file's indentation:\n" + "\n".join(expected),
-        path=where.relative,
-        patch_line=chunk.line,
-        expected=expected,
-        closest=region,
-        details=tuple(details),
-        hints=(f"Send the {chunk.noun} again with the file's indentation, as shown above.",),
-    )
+    title = f"Failed to find {chunk.label or 'expected lines'} in {where.shown} with the file's indentation"
+    hints = (f"Send the {chunk.noun} again with the file's indentation, as shown above.",)
+    return lines_not_found(title, where, chunk.line, expected, details, hints, region)
 
 
 def uncertain_pair_error(chunk: Chunk, text: str, start: int, at: int, where: Location) -> ContextNotFoundError:
     """The refusal of a replacement found only by a tolerant tier at 0-based `start`, one of
     whose kept lines, `text` (the file's line `at` differs), occurs more than once in its
     old or new text: which of them keeps the file's own text cannot be told."""
-    expected = tuple(chunk.old_lines)
-    return ContextNotFoundError(
-        f"Failed to find {chunk.label or 'expected lines'} in {where.shown} as written:\n" + "\n".join(expected),
-        path=where.relative,
-        patch_line=chunk.line,
-        expected=expected,
-        details=(
-            f"In {where.relative}, {chunk.name} matches line {start + 1} only once whitespace or "
-            f"typographic punctuation is ignored, and line {at + 1} of the file, {_quoted(text)} "
-            "in the edit, occurs more than once in its old or new text: which of them keeps the "
-            "file's own text there cannot be told.",
-        ),
-        hints=(f"Send the {chunk.noun} again with the file's lines exactly as they are.",),
+    details = (
+        f"In {where.relative}, {chunk.name} matches line {start + 1} only once whitespace or "
+        f"typographic punctuation is ignored, and line {at + 1} of the file, {_quoted(text)} "
+        "in the edit, occurs more than once in its old or new text: which of them keeps the "
+        "file's own text there cannot be told.",
     )
+    title = f"Failed to find {chunk.label or 'expected lines'} in {where.shown} as written"
+    hints = (f"Send the {chunk.noun} again with the file's lines exactly as they are.",)
+    return lines_not_found(title, where, chunk.line, chunk.old_lines, details, hints)
 
 
 def _capital(text: str) -> str:

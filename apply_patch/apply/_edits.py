@@ -36,7 +36,7 @@ from .._dataclass import dataclass
 from .._errors import ContextNotFoundError, EditError, PatchError, ReplacementCountError
 from ..format import Chunk, Insert, StrReplace, constants as C
 from ._closest import closest_region
-from ._diagnose import line_hints, show_region
+from ._diagnose import line_hints, lines_not_found, show_region
 from ._doubts import TIER_WORDS, PatchWarning, slip_warning
 from ._locate import (
     INDENT_WINDOW as _INDENT_WINDOW,
@@ -668,15 +668,7 @@ def _not_found(
         hints += line_hints(expected[region.skip + k], region.lines[k], region.start + k, noun)
     if BOM in op.old.removeprefix(BOM):
         hints.append("The old text holds a byte-order mark (U+FEFF): leave it out.")
-    return ContextNotFoundError(
-        f"Failed to find {label} in {where.shown}:\n" + "\n".join(expected),
-        path=where.relative,
-        patch_line=op.line,
-        expected=expected,
-        closest=region,
-        details=tuple(details),
-        hints=tuple(hints),
-    )
+    return lines_not_found(f"Failed to find {label} in {where.shown}", where, op.line, expected, details, hints, region)
 
 
 # ---------------------------------------------------------------- insertions
