@@ -145,22 +145,18 @@ def _edit_file(planner: Planner, ops: list[StrReplace | Insert]) -> list[Operati
     decoded before the first and encoded after the last (the plan fails as a whole if
     one fails, so the text between them is never seen by anything else). A file read as
     UTF-8 is edited as one string while its lines end with LF (`_edits.LfText`); one in
-    another encoding, or not UTF-8, as its lines (`Planner.read_text`)."""
+    another encoding, or not UTF-8, as its lines (`Planner.read_decoded`)."""
     from . import _edits as edits  # not on a Codex patch's way (start-up time)
     from ..format import StrReplace
-    from ._encoding import UTF8
 
     first = ops[0]
     where = planner._resolve(first.path, first.line)
     state = planner._readable(where, first.line)
     planner._refuse_read_only(state, where, first.line)
     policy = planner.policy
-    whole = planner.read_utf8(state.data, where, first.line)
-    text: edits.LfText | TextFile
-    if whole is not None:
-        text, encoding = edits.file_text(whole), UTF8
-    else:
-        text, encoding = planner.read_text(state.data, where, first.line)
+    decoded, encoding = planner.read_decoded(state.data, where, first.line)
+    whole = isinstance(decoded, str)  # UTF-8: one string while its lines end with LF
+    text = edits.file_text(decoded) if isinstance(decoded, str) else decoded
     results = []
     for op in ops:
         try:
@@ -170,7 +166,7 @@ def _edit_file(planner: Planner, ops: list[StrReplace | Insert]) -> list[Operati
                 edited = edits.insert(text, op, policy, where)
         except PatchError as error:
             raise planner.explained(error, where, encoding) from None
-        if whole is None:  # its lines, as `write_text` takes them
+        if not whole:  # its lines, as `write_text` takes them
             text = edited.text if isinstance(edited.text, TextFile) else edited.text.split()
         else:
             text = edits.as_lf_text(edited.text) if isinstance(edited.text, TextFile) else edited.text
@@ -183,7 +179,7 @@ def _edit_file(planner: Planner, ops: list[StrReplace | Insert]) -> list[Operati
             removed=sum(p.removed for p in edited.placements),
             placements=edited.placements,
         ))  # fmt: skip
-    if whole is None:
+    if not whole:
         assert isinstance(text, TextFile)
         data = planner.write_text(text, encoding, where, ops[-1].line)
     else:

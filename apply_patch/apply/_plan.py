@@ -305,12 +305,19 @@ class Planner:
         return OperationResult("A", op.path, where.target, added=len(op.lines))
 
     def read_text(self, data: bytes, where: Location, line: int) -> tuple[TextFile, Encoding]:
+        """`read_decoded`, the text as lines."""
+        text, encoding = self.read_decoded(data, where, line)
+        return (split_text(text) if isinstance(text, str) else text), encoding
+
+    def read_decoded(self, data: bytes, where: Location, line: int) -> tuple[str | TextFile, Encoding]:
         """The text of the file at `where` holding `data` (to update at patch `line`) and its
         encoding (`_encoding`): the policy's, else the one the repository declares (unless
         the policy ignores declarations), else a byte-order mark's, else UTF-8; a file not
         UTF-8 whose encoding none of them gives is read line by line (`masked`), unless the
         policy refuses (`non_utf8`: "ascii" refuses only what needs the encoding, "error"
-        every file not UTF-8 whose encoding the policy does not give) or preserves its bytes."""
+        every file not UTF-8 whose encoding the policy does not give) or preserves its bytes.
+        A file read as UTF-8 comes as one string (the other formats edit it so), any other
+        as its lines."""
         from . import _encoding as enc
 
         encoding = self._encoding_of(data, where)
@@ -320,7 +327,7 @@ class Planner:
             return enc.decoded(data, encoding, where, line), encoding
         try:
             strict = encoding is not None or self.policy.non_utf8 == "error"
-            return decode_file(data, where, self.policy, line, strict=strict), enc.UTF8
+            return decoded_text(data, where, self.policy, line, strict=strict), enc.UTF8
         except _NotUTF8:
             return enc.masked(data)
         except FilePolicyError as error:
@@ -334,20 +341,6 @@ class Planner:
                 encoding="utf-8",
                 hints=(enc.ASK.replace("Give its encoding", "Give the encoding it really has"),),
             ) from None
-
-    def read_utf8(self, data: bytes, where: Location, line: int) -> str | None:
-        """The text of the file at `where` holding `data` as one string, when it is read as
-        UTF-8 (no other encoding given, declared or marked, and its bytes decode); None when
-        `read_text` must read it (another encoding, bytes that are not UTF-8)."""
-        from . import _encoding as enc
-
-        encoding = self._encoding_of(data, where)
-        if encoding is not None and not enc.is_utf8(encoding):
-            return None
-        try:
-            return decoded_text(data, where, self.policy, line, strict=False)
-        except _NotUTF8:
-            return None
 
     def write_text(self, text: TextFile, encoding: Encoding, where: Location, line: int) -> bytes:
         """`text` as the bytes of the file `read_text` read in `encoding`."""
