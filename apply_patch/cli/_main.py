@@ -185,7 +185,7 @@ def _main(argv: Sequence[str] | None) -> int:
         exit_code: int = getattr(module, function or "main")(args[1:])
         return exit_code
     if len(args) == 1 and args[0] in ("-V", "--version"):  # as the parser would say it, without argparse
-        _output.write(f"apply_patch {_options.version()}\n")
+        _options.print_version("apply_patch")
         return 0
     options: argparse.Namespace | _options.Defaults | int
     if not args or (len(args) == 1 and not args[0].startswith("-")):  # no option

@@ -143,9 +143,7 @@ def add_version(parser: argparse._ActionsContainer) -> None:
                              help="print the version and exit")  # fmt: skip
 
         def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:  # the parser, not a group
-            from . import _output  # a closed stdout drops the line quietly
-
-            _output.write(f"{parser.prog} {version()}\n")
+            print_version(parser.prog)
             parser.exit()
 
     parser.add_argument("-V", "--version", action=_Version, dest=argparse.SUPPRESS)
@@ -165,6 +163,13 @@ def json_safe(text: str) -> str:
     import re  # loaded already by the console script
 
     return re.sub(_JSON_UNSAFE, lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
+def print_version(prog: str) -> None:
+    """Print `PROG VERSION` (`-V`, `--version`); a closed stdout drops the line quietly."""
+    from . import _output
+
+    _output.write(f"{prog} {version()}\n")
 
 
 def version() -> str:
