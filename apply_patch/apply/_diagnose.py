@@ -1,4 +1,6 @@
-"""Failures → explanations a model can act on (pure, nothing on disk).
+"""Failures → explanations a model can act on (pure, nothing on disk): every format's
+"not found", "ambiguous", "count" and "already applied" messages are built here, the
+edit's label and noun (patch, hunk, block, old_str...) passed as data.
 
 A chunk that matches nowhere gets the closest region of the file with line
 numbers, the first line that differs (patch and file side by side), and hints
@@ -12,9 +14,9 @@ import re
 
 from ..format import constants as C, Chunk, cut as _cut, quoted as _quoted
 from ._closest import Region, closest_region, similar_lines
-from .._errors import AmbiguousChunkError, ContextNotFoundError
+from .._errors import AmbiguousChunkError, ContextNotFoundError, EditError, ReplacementCountError
 from ._paths import Location
-from ._doubts import PatchWarning, listing as _listing
+from ._doubts import TIER_WORDS, PatchWarning, listing as _listing
 from ._seek import LineIndex
 from ._textfile import BOM
 
@@ -194,6 +196,131 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def already_applied(noun: str, what: str, line: int) -> str:
+    """The hint that an edit (its `noun`) not found looks applied: its new `what` (lines,
+    text) are at 1-based `line`."""
+    return f"The {noun} looks already applied: its new {what} {'is' if what == 'text' else 'are'} at line {line}."
+
+
+def side_noun(label: str) -> str:
+    """How the lines of a region name a replacement's side, in its format's own word
+    (`label`: "old_str", "the SEARCH block at line 14"...)."""
+    if "SEARCH" in label:
+        return "block"
+    return next((word for word in ("old_string", "old_str") if label.startswith(word)), "edit")
+
+
+def text_not_found(
+    label: str,
+    expected: tuple[str, ...],
+    region: Region | None,
+    lines: Sequence[str],
+    where: Location,
+    line: int,
+    applied: int | None,
+    *,
+    by_lines: bool,
+    holds_bom: bool,
+) -> ContextNotFoundError:
+    """The error of a replacement's old text (`label`; its `expected` lines) found nowhere in
+    the file's `lines`: the closest `region`, where its new text already is (`applied`, a
+    1-based line), a byte-order mark it holds. `by_lines`: the old text holds a line break,
+    so it was searched line by line too."""
+    label = label or "the old text"
+    how = (
+        "exactly, nor line by line ignoring whitespace and typographic punctuation"
+        if by_lines
+        else "exactly (a text without a line break is matched exactly only)"
+    )
+    noun = side_noun(label)
+    details = [f"In {where.relative}, {label} matches nowhere, {how}."]
+    details += show_region(region, expected, lines, noun=noun)
+    hints = [] if applied is None else [already_applied(noun, "text", applied)]
+    if region is not None and region.first_difference is not None:
+        k = region.first_difference
+        hints += line_hints(expected[region.skip + k], region.lines[k], region.start + k, noun)
+    if holds_bom:
+        hints.append("The old text holds a byte-order mark (U+FEFF): leave it out.")
+    return lines_not_found(f"Failed to find {label} in {where.shown}", where, line, expected, details, hints, region)
+
+
+def count_error(
+    label: str,
+    where: Location,
+    line: int,
+    found: int,
+    lines: tuple[int, ...],
+    tier: str,
+    wanted: int | None,
+    most: int,
+) -> ReplacementCountError:
+    """The refusal of a replacement (`label`, patch `line`) whose old text matches `found`
+    places (at 1-based `lines`, by `tier`) where its count rule wants `wanted` (None:
+    every place, at most `most`)."""
+    lines = lines[:most]
+    if wanted == 1:
+        hints = ("Add lines around it so that it matches one place only.",)
+        return _places_error(label, where, line, lines, tier, "; it must match exactly one", hints, found=found)
+    if wanted is None:
+        how = "" if tier == "exact" else f" {TIER_WORDS[tier]}"
+        message = f"{_capital(label or 'the old text')} matches more than {most} places in {where.shown}{how}"
+        return _places_error(label, where, line, lines, tier, "", (), found=found, wanted=None, message=message)
+    was = "was" if wanted == 1 else "were"
+    hints = ("Nothing was replaced. Give the number of places it really has, or add lines around it to pick the places.",)
+    return _places_error(label, where, line, lines, tier, f", but {wanted} {was} expected", hints, found=found, wanted=wanted)
+
+
+def choice_error(label: str, where: Location, line: int, lines: tuple[int, ...], tier: str, why: str) -> ReplacementCountError:
+    """The refusal of a replacement whose `occurrence` or `near_line` picks none of its places
+    (at 1-based `lines`), or two: `why`."""
+    hints = (
+        f"Nothing was replaced. Give occurrence (1 to {len(lines)}, in file order) or a near_line "
+        "nearer one place than the others.",
+    )
+    return _places_error(label, where, line, lines, tier, why, hints, found=len(lines))
+
+
+def _places_error(
+    label: str,
+    where: Location,
+    line: int,
+    lines: tuple[int, ...],
+    tier: str,
+    why: str,
+    hints: tuple[str, ...],
+    *,
+    found: int,
+    wanted: int | None = 1,
+    message: str = "",
+) -> ReplacementCountError:
+    """A replacement's places listed (`lines`, by `tier`), then `why` (or `message` whole)."""
+    label = label or "the old text"
+    how = "" if tier == "exact" else f" {TIER_WORDS[tier]}"
+    places = "1 place" if found == 1 else f"{found} places"
+    word = "line" if len(lines) == 1 else "lines"
+    where_found = f"{places} in {where.shown} ({word} {_listing(lines)}){how}"
+    return ReplacementCountError(
+        message or f"{_capital(label)} matches {where_found}{why}",
+        path=where.relative,
+        patch_line=line,
+        found=found,
+        wanted=wanted,
+        candidates=lines,
+        tier=tier,
+        hints=hints,
+    )
+
+
+def insertion_out_of_range(label: str, after: int, size: int, where: Location, line: int) -> EditError:
+    """The refusal of an insertion after line `after` of a file of `size` lines."""
+    return EditError(
+        f"Failed to insert into {where.shown}: {label or 'the insertion'} is after line {after}, "
+        f"but the file has {size} line{'' if size == 1 else 's'} (0 inserts at the top)",
+        path=where.relative,
+        patch_line=line,
+    )
+
+
 def _chunk_hints(
     index: LineIndex,
     lines: Sequence[str],
@@ -207,7 +334,7 @@ def _chunk_hints(
     hints = []
     new = chunk.new_lines
     if new and new != list(expected) and (applied := index.seek(new, 0)) is not None:
-        hints.append(f"The {chunk.noun} looks already applied: its new lines are at line {applied.index + 1}.")
+        hints.append(already_applied(chunk.noun, "lines", applied.index + 1))
     if region is not None and region.start < start and not chunk.is_end_of_file:
         hints.append(
             f"The closest region is above line {start + 1}, where the search started: "

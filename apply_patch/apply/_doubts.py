@@ -108,10 +108,7 @@ def _warnings(
 ) -> list[PatchWarning]:
     found: list[PatchWarning] = []
     if match.tier is not TIERS[0]:
-        found.append(_warning("fuzzy", chunk, where, match, numbers, (
-            f"{where.relative}: {chunk.name} matched line "
-            f"{match.index + 1} only {TIER_WORDS[match.tier.name]}."
-        )))
+        found.append(fuzzy_warning(chunk.name, chunk.line, match.index + 1, match.tier.name, numbers, where))
     if len(numbers) > 1:
         found.append(_warning("ambiguous", chunk, where, match, numbers, (
             f"{where.relative}: {chunk.name} matches "
@@ -120,6 +117,16 @@ def _warnings(
                else "the first was used. More context lines or an @@ line would make it unique.")
         )))
     return found
+
+
+def fuzzy_warning(
+    name: str, line: int, at: int, tier: str, numbers: tuple[int, ...], where: Location
+) -> PatchWarning:
+    """The warning for an edit of any format (`name`, as its messages name it; patch `line`)
+    placed at 1-based line `at` only by the tolerant `tier` (`numbers`: its places)."""
+    return PatchWarning(
+        "fuzzy", where.relative, line, at, tier, numbers, f"{where.relative}: {name} matched line {at} only {TIER_WORDS[tier]}."
+    )
 
 
 def listing(numbers: Sequence[int]) -> str:

@@ -1,7 +1,8 @@
 """Edits of the other formats applied to a file's text in memory (pure, nothing on disk).
 
-A replacement (`StrReplace`) is located in the file's text with its line
-endings seen as LF (so a CRLF file is matched by LF text), the BOM aside:
+A replacement (`TextReplacement`: a str_replace, a SEARCH/REPLACE block) is
+located in the file's text with its line endings seen as LF (so a CRLF file is
+matched by LF text), the BOM aside:
 
 1. exactly, as a substring (it may start and end inside lines);
 2. only if that finds nothing and `old` holds a line break (it is made of
@@ -33,11 +34,11 @@ from __future__ import annotations
 from collections import Counter
 
 from .._dataclass import dataclass
-from .._errors import ContextNotFoundError, EditError, PatchError, ReplacementCountError
-from ..format import Chunk, Insert, StrReplace, constants as C
+from .._errors import ContextNotFoundError, PatchError
+from ..format import Chunk, LineInsertion, TextReplacement, constants as C
 from ._closest import closest_region
-from ._diagnose import line_hints, lines_not_found, show_region
-from ._doubts import TIER_WORDS, PatchWarning, slip_warning
+from ._diagnose import choice_error, count_error, insertion_out_of_range, side_noun, text_not_found
+from ._doubts import PatchWarning, fuzzy_warning, slip_warning
 from ._locate import (
     INDENT_WINDOW as _INDENT_WINDOW,
     Placement,
@@ -133,7 +134,7 @@ def text_lines(text: str) -> list[str]:
 # ---------------------------------------------------------------- replacements
 
 
-def replace(text: LfText | TextFile, op: StrReplace, policy: Policy, where: Location) -> Edited:
+def replace(text: LfText | TextFile, op: TextReplacement, policy: Policy, where: Location) -> Edited:
     """Apply `op` (a non-empty `old`) to `text`; raise when its count rule fails."""
     old, new = as_lf(op.old), as_lf(op.new)
     if isinstance(text, LfText):
@@ -172,7 +173,7 @@ def replace(text: LfText | TextFile, op: StrReplace, policy: Policy, where: Loca
 
 
 def _tolerant_in_body(
-    text: LfText, old: str, new: str, op: StrReplace, policy: Policy, where: Location
+    text: LfText, old: str, new: str, op: TextReplacement, policy: Policy, where: Location
 ) -> Edited | None:
     """A replacement of whole lines found by a tolerant tier in an `LfText`, without splitting
     it: the places by `places_in_text`, then only the lines around them (as many as
@@ -215,7 +216,7 @@ def _tolerant_in_body(
 
 
 def _checked(
-    op: StrReplace, where: Location, places: list[int], firsts: list[int], leading: bool
+    op: TextReplacement, where: Location, places: list[int], firsts: list[int], leading: bool
 ) -> tuple[list[int], list[int], bool]:
     """The exact `places` (on 0-based lines `firsts`) `op` replaces: the one its occurrence
     or near_line picks (`_chosen`), or all of them once the count rule holds (`_check_count`);
@@ -303,7 +304,7 @@ def _all_places(index: LineIndex, pattern: list[str], tier: Tier) -> list[int]:
     return found
 
 
-def _chosen(op: StrReplace, where: Location, places: list[int], lines: tuple[int, ...], tier: Tier) -> list[int]:
+def _chosen(op: TextReplacement, where: Location, places: list[int], lines: tuple[int, ...], tier: Tier) -> list[int]:
     """The one place of `places` (starting at `lines`) that `op.occurrence` or `op.near_line`
     picks, alone in a list; `places` itself when neither is given. Raises
     ReplacementCountError, listing every place, when the choice picks none (an
@@ -314,7 +315,7 @@ def _chosen(op: StrReplace, where: Location, places: list[int], lines: tuple[int
         if op.occurrence <= len(places):
             return [places[op.occurrence - 1]]
         why = f"; occurrence {op.occurrence} is not one of them (1 to {len(places)})"
-        raise _count_error(op, where, len(places), lines, tier, why, _choice_hints(len(places)))
+        raise choice_error(op.label, where, op.line, lines, tier.name, why)
     if op.near_line is None:
         return places
     near = op.near_line
@@ -327,75 +328,15 @@ def _chosen(op: StrReplace, where: Location, places: list[int], lines: tuple[int
             f"; occurrences {first + 1} and {second + 1} (lines {lines[first]} and {lines[second]}) "
             f"are both {distance} line{'' if distance == 1 else 's'} from near_line {near}"
         )
-        raise _count_error(op, where, len(places), lines, tier, why, _choice_hints(len(places)))
+        raise choice_error(op.label, where, op.line, lines, tier.name, why)
     return [places[best]]
 
 
-def _choice_hints(found: int) -> tuple[str, ...]:
-    return (
-        f"Nothing was replaced. Give occurrence (1 to {found}, in file order) or a near_line "
-        "nearer one place than the others.",
-    )
-
-
-def _check_count(op: StrReplace, where: Location, found: int, lines: tuple[int, ...], tier: Tier) -> None:
+def _check_count(op: TextReplacement, where: Location, found: int, lines: tuple[int, ...], tier: Tier) -> None:
     wanted = op.expected if op.expected is not None else None if op.replace_all else 1
-    if wanted is None or found == wanted:
-        if found <= _MAX_PLACES:
-            return
-    if wanted == 1:
-        hints = ("Add lines around it so that it matches one place only.",)
-        raise _count_error(op, where, found, lines, tier, "; it must match exactly one", hints)
-    label = op.label or "the old text"
-    how = "" if tier is TIERS[0] else f" {TIER_WORDS[tier.name]}"
-    if wanted is None:
-        message = f"{_capital(label)} matches more than {_MAX_PLACES} places in {where.shown}{how}"
-        raise _count_error(op, where, found, lines, tier, "", (), message, wanted=None)
-    was = "was" if wanted == 1 else "were"
-    hints = ("Nothing was replaced. Give the number of places it really has, or add lines around it to pick the places.",)
-    raise _count_error(op, where, found, lines, tier, f", but {wanted} {was} expected", hints, wanted=wanted)
-
-
-def _count_error(
-    op: StrReplace,
-    where: Location,
-    found: int,
-    lines: tuple[int, ...],
-    tier: Tier,
-    why: str,
-    hints: tuple[str, ...],
-    message: str = "",
-    wanted: int | None = 1,
-) -> ReplacementCountError:
-    """The error of a replacement that matches `found` places (at `lines`) when the count
-    rule or the choice wants another: the places listed, then `why` (or `message` whole)."""
-    label = op.label or "the old text"
-    listing = ", ".join(map(str, lines[:_MAX_PLACES]))
-    how = "" if tier is TIERS[0] else f" {TIER_WORDS[tier.name]}"
-    places = "1 place" if found == 1 else f"{found} places"
-    word = "line" if len(lines) == 1 else "lines"
-    where_found = f"{places} in {where.shown} ({word} {listing}){how}"
-    return ReplacementCountError(
-        message or f"{_capital(label)} matches {where_found}{why}",
-        path=where.relative,
-        patch_line=op.line,
-        found=found,
-        wanted=wanted,
-        candidates=lines,
-        tier=tier.name,
-        hints=hints,
-    )
-
-
-def _noun(label: str) -> str:
-    """How the lines of a region name the edit's side: in the format's own word."""
-    if "SEARCH" in label:
-        return "block"
-    return next((word for word in ("old_string", "old_str") if label.startswith(word)), "edit")
-
-
-def _capital(label: str) -> str:
-    return label[:1].upper() + label[1:]
+    if (wanted is None or found == wanted) and found <= _MAX_PLACES:
+        return
+    raise count_error(op.label, where, op.line, found, lines, tier.name, wanted, _MAX_PLACES)
 
 
 def _replace_in_body(
@@ -405,7 +346,7 @@ def _replace_in_body(
     leading: bool,
     old: str,
     new: str,
-    op: StrReplace,
+    op: TextReplacement,
     policy: Policy,
 ) -> Edited:
     """Replace `old` at each offset of `places` (on lines `firsts`) in an `LfText`: the same
@@ -443,7 +384,7 @@ def _replace_exact(
     firsts: list[int],
     old: str,
     new: str,
-    op: StrReplace,
+    op: TextReplacement,
     policy: Policy,
 ) -> Edited:
     """Replace `old` at each offset of `places`; untouched lines keep their endings.
@@ -527,7 +468,7 @@ def _replace_lines(
     found: list[int],
     old_lines: list[str],
     new_lines: list[str],
-    op: StrReplace,
+    op: TextReplacement,
     tier: Tier,
     policy: Policy,
     where: Location,
@@ -544,19 +485,14 @@ def _replace_lines(
     as the file's matched lines are (`_locate.reindented`).
     """
     label = op.label or "the old text"
-    chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=_noun(label))
+    chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=side_noun(label))
     replacements: list[Replacement] = []
     for at in found:
         used = without_copied_whitespace(chunk.lines, at, text.lines)
         _refuse_uncertain_pairs(used, at, text.lines, chunk, where)
         replacements += chunk_replacements(reindented(used, at, text.lines, chunk, policy, where), at)
-    warnings = tuple(
-        PatchWarning(
-            "fuzzy", where.relative, op.line, base + i + 1, tier.name, tuple(base + j + 1 for j in found),
-            f"{where.relative}: {label} matched line {base + i + 1} only {TIER_WORDS[tier.name]}.",
-        )
-        for i in found
-    )  # fmt: skip
+    numbers = tuple(base + j + 1 for j in found)
+    warnings = tuple(fuzzy_warning(label, op.line, base + i + 1, tier.name, numbers, where) for i in found)
     size = len(old_lines)
     placements = tuple(Placement(op.line, base + i + 1, tier.name, len(new_lines), size) for i in found)
     return Edited(_finish(splice(text, replacements, policy), text, policy), placements, warnings)
@@ -567,14 +503,14 @@ def _slipped(
     index: LineIndex,
     old_lines: list[str],
     new_lines: list[str],
-    op: StrReplace,
+    op: TextReplacement,
     policy: Policy,
     where: Location,
 ) -> Edited | None:
     """The replacement found despite a model's slip (`_locate.slips`: line numbers copied from
     a view, blank lines dropped or added, an elided middle), written as a chunk; None if none."""
     label = op.label or "the old text"
-    chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=_noun(label))
+    chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=side_noun(label))
     found = slips(index, text.lines, chunk, chunk.lines, (None,) * len(chunk.lines), 0, where)
     if found is None:
         return None
@@ -646,47 +582,30 @@ def _finish(new: TextFile, old: TextFile, policy: Policy) -> TextFile:
 
 
 def _not_found(
-    text: TextFile, joined: str, old: str, new: str, op: StrReplace, where: Location
+    text: TextFile, joined: str, old: str, new: str, op: TextReplacement, where: Location
 ) -> ContextNotFoundError:
-    label = op.label or "the old text"
+    """The error of a replacement found nowhere, with the closest lines of the file and
+    where its new text already is, if it is."""
     expected = tuple(old.removesuffix("\n").split("\n"))
+    at = joined.find(new) if new and new != old else -1
+    applied = None if at < 0 else joined.count("\n", 0, at) + 1
     region = closest_region(text.lines, expected)
-    how = (
-        "exactly, nor line by line ignoring whitespace and typographic punctuation"
-        if "\n" in old
-        else "exactly (a text without a line break is matched exactly only)"
+    holds_bom = BOM in op.old.removeprefix(BOM)
+    return text_not_found(
+        op.label, expected, region, text.lines, where, op.line, applied, by_lines="\n" in old, holds_bom=holds_bom
     )
-    noun = _noun(label)
-    details = [f"In {where.relative}, {label} matches nowhere, {how}."]
-    details += show_region(region, expected, text.lines, noun=noun)
-    hints = []
-    if new and new in joined and new != old:
-        line = joined.count("\n", 0, joined.find(new)) + 1
-        hints.append(f"The {noun} looks already applied: its new text is at line {line}.")
-    if region is not None and region.first_difference is not None:
-        k = region.first_difference
-        hints += line_hints(expected[region.skip + k], region.lines[k], region.start + k, noun)
-    if BOM in op.old.removeprefix(BOM):
-        hints.append("The old text holds a byte-order mark (U+FEFF): leave it out.")
-    return lines_not_found(f"Failed to find {label} in {where.shown}", where, op.line, expected, details, hints, region)
 
 
 # ---------------------------------------------------------------- insertions
 
 
-def insert(text: LfText | TextFile, op: Insert, policy: Policy, where: Location) -> Edited:
+def insert(text: LfText | TextFile, op: LineInsertion, policy: Policy, where: Location) -> Edited:
     """Insert `op.text`'s lines after line `op.after_line` (0: at the top)."""
     if isinstance(text, LfText):
         text = text.split()
     size = len(text.lines)
     if not 0 <= op.after_line <= size:
-        label = op.label or "the insertion"
-        raise EditError(
-            f"Failed to insert into {where.shown}: {label} is after line {op.after_line}, "
-            f"but the file has {size} line{'' if size == 1 else 's'} (0 inserts at the top)",
-            path=where.relative,
-            patch_line=op.line,
-        )
+        raise insertion_out_of_range(op.label, op.after_line, size, where, op.line)
     new_lines = text_lines(op.text)
     replacement = Replacement(op.after_line, 0, tuple(new_lines))
     placed = Placement(op.line, op.after_line + 1, TIERS[0].name, len(new_lines), 0)

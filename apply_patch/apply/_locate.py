@@ -87,9 +87,19 @@ class Located:
 
 def update_lines(text: TextFile, update: UpdateFile, policy: Policy, where: Location) -> Located:
     """Apply every chunk of `update` to `text`; raise ContextNotFoundError if one is not there."""
-    replacements, placements, warnings = locate(text.lines, update.chunks, policy, where)
+    chunks = context_chunks(update)
+    replacements, placements, warnings = locate(text.lines, chunks, policy, where)
     new_text = with_explicit_endings(splice(text, replacements, policy), replacements, policy)
-    return Located(_ended(new_text, update.chunks, policy), tuple(placements), tuple(warnings))
+    return Located(_ended(new_text, chunks, policy), tuple(placements), tuple(warnings))
+
+
+def context_chunks(update: UpdateFile) -> tuple[Chunk, ...]:
+    """The edits of `update`, every one a context chunk (ValueError otherwise: the planner
+    runs the other edits, `_edit_plan`)."""
+    for change in update.chunks:
+        if not isinstance(change, Chunk):
+            raise ValueError(f"{type(change).__name__} is not a context chunk: the planner runs it")
+    return update.chunks  # type: ignore[return-value]  # every one checked above
 
 
 def _ended(text: TextFile, chunks: tuple[Chunk, ...], policy: Policy) -> TextFile:

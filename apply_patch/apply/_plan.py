@@ -171,8 +171,9 @@ def _syntax_warnings(
 class _Overlay:
     """The files as the patch leaves them so far, over the files of the tree."""
 
-    def __init__(self, tree: Tree) -> None:
+    def __init__(self, tree: Tree, *, per_file: bool = False) -> None:
         self.tree = tree
+        self.per_file = per_file  # the patch's results name files, not operations (`Patch.per_file`)
         self.original: dict[str, State] = {}
         self.current: dict[str, State] = {}
         self.names: dict[str, Location] = {}
@@ -259,8 +260,9 @@ class _Overlay:
 class Planner:
     """Runs the operations of one patch over the overlay."""
 
-    def __init__(self, tree: Tree) -> None:
+    def __init__(self, tree: Tree, *, per_file: bool = False) -> None:
         self.tree = tree
+        self.per_file = per_file  # the patch's results name files, not operations (`Patch.per_file`)
         self.policy = tree.policy
         self.overlay = _Overlay(tree)
         self.warnings: list[PatchWarning] = []
@@ -284,25 +286,31 @@ class Planner:
         return where
 
     def add(self, op: AddFile) -> OperationResult:
+        """Create the file of `op`. A file already there is refused by the Add File policy,
+        unless `op` may overwrite it (`existing`); a file replaced whole keeps no convention
+        but the policy's line endings, and its encoding (`replaced_file_bytes`). A `per_file`
+        patch names a replaced file `M` with its old lines removed; a Codex patch `A`, as
+        the reference's summary does."""
         where = self._resolve(op.path, op.line)
         existing = self._writable(where, op.line)
-        if existing is not None and self.policy.add_existing == "error":
+        if existing is not None and _kept(op, existing.data, self.policy.add_existing):
             raise FilePolicyError(
-                f"Failed to add file {where.shown}: it already exists "
-                "(use '*** Update File:' to change it)",
+                f"Failed to add file {where.shown}: it already exists ({_only_new(op)})",
                 path=where.relative,
                 patch_line=op.line,
             )
         if existing is None:
             data = self.new_file_bytes(where, op.text(), op.line)
-        else:  # replaced (add_existing=overwrite): as written, the policy's endings
+        else:
             ending = "\r\n" if self.policy.line_endings == "crlf" else "\n"
             text = op.text(ending, force=self.policy.line_endings != "keep")
             data = self.replaced_file_bytes(where, text, existing.data, op.line)
         mode = existing.mode if existing is not None else None
         owner = existing.owner if existing is not None else None
         self.overlay.put(where.target, FileState(data, mode, owner=owner))
-        return OperationResult("A", op.path, where.target, added=len(op.lines))
+        replaced = existing is not None and self.per_file
+        removed = existing.data.count(b"\n") if replaced and existing is not None else 0
+        return OperationResult("M" if replaced else "A", op.path, where.target, added=len(op.lines), removed=removed)
 
     def read_text(self, data: bytes, where: Location, line: int) -> tuple[TextFile, Encoding]:
         """`read_decoded`, the text as lines."""
@@ -566,6 +574,22 @@ class Planner:
 
 
 _JOURNAL_NAME = os.fsdecode(JOURNAL)
+
+
+def _kept(op: AddFile, data: bytes, add_existing: str) -> bool:
+    """Whether the file holding `data` stays, `op` refused: the policy refuses Add File over
+    a file, and `op` may neither overwrite it nor fill it (being empty)."""
+    if op.existing == "overwrite" or add_existing != "error":
+        return False
+    return not (op.existing == "empty" and not data)
+
+
+def _only_new(op: AddFile) -> str:
+    """Why an Add File over an existing file is refused, in its format's words."""
+    if not op.label:
+        return "use '*** Update File:' to change it"
+    what = f"{op.label} is empty, which" if op.existing == "empty" else op.label
+    return f"{what} creates a file, and only a new one"
 
 
 def _count_lines(data: bytes) -> int:

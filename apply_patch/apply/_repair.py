@@ -14,14 +14,14 @@ from __future__ import annotations
 from .._dataclass import dataclass, replace
 from ._doubts import PatchWarning
 from .._errors import ContextNotFoundError
-from ..format import StrReplace, UpdateFile
+from ..format import Chunk, StrReplace, UpdateFile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Final, TypeAlias
 
-    from ..format import Chunk, EditOperation, Operation
+    from ..format import EditOperation, Operation
 
     Repair: TypeAlias = Callable[["RepairRequest"], "StrReplace | None"]
 
@@ -65,7 +65,7 @@ def failure_of(
             return Failure(index, None, op.old, op.new)
         if isinstance(op, UpdateFile) and _same(op.path, error):
             for number, chunk in enumerate(op.chunks):
-                if chunk.line == error.patch_line:
+                if isinstance(chunk, Chunk) and chunk.line == error.patch_line:
                     return Failure(index, number, *_sides(chunk))
     return None
 

@@ -29,7 +29,19 @@ if TYPE_CHECKING:
         write_refusal,
     )
     from ._grammar import grammar_text
-    from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
+    from ._lower import as_patch
+    from ._model import (
+        AddFile,
+        CellEdit,
+        Change,
+        Chunk,
+        DeleteFile,
+        LineInsertion,
+        Operation,
+        Patch,
+        TextReplacement,
+        UpdateFile,
+    )
     from ._operations import OPERATION_TYPES, item_field, printable, read_operation, to_operation
     from ._parse import parse_patch
     from ._placeholders import introduced_placeholders, omission_placeholders
@@ -61,7 +73,12 @@ _NAMES = {
     "whole_text": "._edits",
     "write_refusal": "._edits",
     "grammar_text": "._grammar",
+    "as_patch": "._lower",
     "AddFile": "._model",
+    "CellEdit": "._model",
+    "Change": "._model",
+    "LineInsertion": "._model",
+    "TextReplacement": "._model",
     "Chunk": "._model",
     "DeleteFile": "._model",
     "Operation": "._model",
@@ -94,11 +111,11 @@ _MODULES = {
 __getattr__ = exports(__name__, globals(), _NAMES, _MODULES)
 
 __all__ = [
-    "AddFile", "ApplyPatchCall", "BrokenApplyPatchCall", "Chunk",
+    "AddFile", "ApplyPatchCall", "BrokenApplyPatchCall", "CellEdit", "Change", "Chunk",
     "Classification", "CreateFile", "DeleteFile", "Edit", "EditOperation",
-    "FileDiff", "Hunk", "ImplicitPatch", "Insert", "Line", "NotApplyPatch", "NotebookEdit", "OPERATION_TYPES",
+    "FileDiff", "Hunk", "ImplicitPatch", "Insert", "Line", "LineInsertion", "NotApplyPatch", "NotebookEdit", "OPERATION_TYPES",
     "Operation", "PartialOperation", "PartialPatch", "Patch", "SEARCH", "StrReplace",
-    "UpdateFile", "WHITESPACE", "classify_argv", "constants", "cut", "grammar_text",
+    "TextReplacement", "UpdateFile", "WHITESPACE", "as_patch", "classify_argv", "constants", "cut", "grammar_text",
     "introduced_placeholders", "is_apply_patch", "item_field", "liberal_arguments",
     "liberal_script", "omission_placeholders", "parse_partial", "parse_patch",
     "parse_search_replace", "parse_unified_diff", "printable", "program_name", "quoted",

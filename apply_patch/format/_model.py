@@ -4,6 +4,15 @@ Every node records the patch line where it starts (`line`, 1 = `*** Begin
 Patch`). Line numbers do not take part in equality, so
 `parse_patch(str(p)) == p` holds for every parsed patch `p`.
 
+The model is one for every format: the Codex envelope, a unified diff, the
+other formats' edits (`format/_edits.py`, lowered by `format/_lower.py`) and
+the Responses API's operations all become a `Patch` of `AddFile`,
+`DeleteFile` and `UpdateFile`; an update holds edits of one closed set
+(`Change`): context chunks (`Chunk`), replacements of a given text
+(`TextReplacement`), insertions at a line (`LineInsertion`) and notebook cell
+edits (`CellEdit`). Each edit carries its origin (`line`) and how messages
+name it (`label`); only the Codex envelope's own nodes have patch text.
+
 `endings` (of a Chunk or an AddFile) holds the `\\` lines beyond the
 reference: `(i, ending)` pairs, in order, saying that `lines[i]` (a `+` line)
 ends with `ending` in the new file ("\\n", "\\r\\n", "\\r", or "" for
@@ -90,12 +99,22 @@ class Chunk:
 
 @dataclass(frozen=True, slots=True)
 class AddFile:
-    """Create `path` with `lines` (each written with a line ending, see `text`)."""
+    """Create `path` with `lines` (each written with a line ending, see `text`).
+
+    `existing` says what a file already at `path` means: "policy" (the Add File
+    policy decides: refused, or overwritten as the reference does), "overwrite"
+    (replaced whole, whatever the policy: Claude Code's `Write`), "empty" (the
+    policy decides, but an empty file is filled: a replacement with an empty old
+    text). `label` names the edit in messages ("" for the Codex envelope's Add
+    File, whose message points to `*** Update File:`); not part of equality.
+    """
 
     path: str
     lines: tuple[str, ...]
     line: int = field(default=0, compare=False, repr=False)
     endings: tuple[tuple[int, str], ...] = ()
+    existing: str = "policy"
+    label: str = field(default="", compare=False, repr=False)
 
     @property
     def content(self) -> str:
@@ -115,6 +134,8 @@ class AddFile:
         return "".join(map(str.__add__, self.lines, ends))
 
     def _canonical(self) -> Iterator[str]:
+        if self.existing != "policy":
+            raise ValueError(f"{_NO_TEXT}: an Add File that {_EXISTING[self.existing]}")
         yield C.ADD_FILE + self.path
         yield from _with_markers(tuple(C.ADDED + text for text in self.lines), self.endings)
 
@@ -131,12 +152,65 @@ class DeleteFile:
 
 
 @dataclass(frozen=True, slots=True)
+class TextReplacement:
+    """Replace `old` by `new` in the file (a str_replace, a SEARCH/REPLACE block).
+
+    How many places `old` must match: exactly one (the default), every place
+    (`replace_all`, at least one), exactly `expected`; or the `occurrence`-th
+    (from 1), or the one whose first line is nearest line `near_line` (see
+    `StrReplace`, the call the formats make, which says it in full). `line` and
+    `label` say where it came from and how messages name it ("old_str",
+    "the SEARCH block at line 14"); neither is part of equality.
+    """
+
+    old: str
+    new: str
+    replace_all: bool = False
+    expected: int | None = None
+    occurrence: int | None = None
+    near_line: int | None = None
+    line: int = field(default=0, compare=False, repr=False)
+    label: str = field(default="", compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class LineInsertion:
+    """Insert `text` as whole lines after line `after_line` of the file (0: at the top)."""
+
+    after_line: int
+    text: str
+    line: int = field(default=0, compare=False, repr=False)
+    label: str = field(default="", compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CellEdit:
+    """Replace, insert or delete one cell of a Jupyter notebook (`NotebookEdit` says how
+    `cell_id`, `cell_type` and `mode` are read)."""
+
+    new_source: str
+    cell_id: str | int | None = None
+    cell_type: str | None = None
+    mode: str = "replace"
+    line: int = field(default=0, compare=False, repr=False)
+    label: str = field(default="", compare=False, repr=False)
+
+
+Change = Chunk | TextReplacement | LineInsertion | CellEdit
+"""The closed set of edits an update holds."""
+
+
+@dataclass(frozen=True, slots=True)
 class UpdateFile:
-    """Change `path` chunk by chunk, and rename it to `move_to` if given."""
+    """Change `path` edit by edit, in order, and rename it to `move_to` if given.
+
+    `chunks` are its edits (`Change`): only context chunks in a Codex patch or a
+    unified diff; replacements, insertions and cell edits from the other formats.
+    """
 
     path: str
     move_to: str | None
-    chunks: tuple[Chunk, ...]
+    chunks: tuple[Change, ...]
     line: int = field(default=0, compare=False, repr=False)
 
     def _canonical(self) -> Iterator[str]:
@@ -144,10 +218,15 @@ class UpdateFile:
         if self.move_to is not None:
             yield C.MOVE_TO + self.move_to
         for chunk in self.chunks:
+            if not isinstance(chunk, Chunk):
+                raise ValueError(f"{_NO_TEXT}: {type(chunk).__name__} of {self.path!r}")
             yield from chunk._canonical()
 
 
 Operation = AddFile | DeleteFile | UpdateFile
+
+_NO_TEXT = "The Codex envelope cannot write this patch"
+_EXISTING = {"overwrite": "overwrites an existing file", "empty": "fills an empty file"}
 
 
 def _with_markers(lines: tuple[str, ...], endings: tuple[tuple[int, str], ...]) -> Iterator[str]:
@@ -168,14 +247,22 @@ class Patch:
     `workdir` is the folder of the command's `cd` (patch paths are taken from
     there; None: none) and `notes` say what was decoded; neither is part of
     the patch text nor of equality.
+
+    `per_file` (the other formats): the result lists each file once (`A` if
+    the patch created it, else `M`; a failure names its edit by line and
+    label); a Codex patch lists one result per operation, as the reference's
+    summary does, and a failure names its operation's index.
     """
 
     operations: tuple[Operation, ...]
     environment_id: str | None = None
     workdir: str | None = field(default=None, compare=False, repr=False)
     notes: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    per_file: bool = field(default=False, compare=False, repr=False)
 
     def __str__(self) -> str:
+        """The patch's Codex text; ValueError when it holds what only the other formats
+        say (a replacement, an insertion at a line, a cell edit, a file overwritten)."""
         lines = [C.BEGIN_PATCH]
         if self.environment_id is not None:
             lines.append(C.ENVIRONMENT_ID + self.environment_id)

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from . import _constants as C
 from .._errors import OperationSyntaxError, PatchSyntaxError, escaped
 from ._lalr import ParseError
-from ._model import AddFile, DeleteFile, Operation, UpdateFile
+from ._model import AddFile, Chunk, DeleteFile, Operation, UpdateFile
 from ._parse import EMPTY_CHUNK, EMPTY_UPDATE, UNEXPECTED_LINE, parser_from
 from ._syntax_hints import quoted, syntax_hints
 from ._unwrap import check_unicode
@@ -101,7 +101,7 @@ def _checked(kind: object, path: object, move_to: object) -> str:
 def _refuse_unified(parsed: UpdateFile, diff: str, kind: str, path: str) -> None:
     """A unified diff's `@@ -1,3 +1,4 @@` parses as chunks whose context matches nothing: say so."""
     for chunk in parsed.chunks:
-        if any(_UNIFIED_HEADER.match(context) for context in chunk.contexts):
+        if isinstance(chunk, Chunk) and any(_UNIFIED_HEADER.match(context) for context in chunk.contexts):
             raise OperationSyntaxError(
                 UNIFIED_DIFF, operation=kind, path=path, line=chunk.line,
                 text=C.CHUNK_HEADER_WITH_CONTEXT + chunk.contexts[0],

@@ -1,0 +1,121 @@
+"""The other formats' calls → the one model (pure): `as_patch`.
+
+`StrReplace`, `Insert`, `CreateFile` and `NotebookEdit` (`_edits`) are what
+the formats say, each naming its file; the planner runs a `Patch`. Here each
+call becomes an operation of the model, and the edits in place of one file
+that follow each other become one `UpdateFile` holding them in order:
+
+- `StrReplace` → a `TextReplacement` of an update; with an empty old text, an
+  `AddFile` that may fill an empty file (`existing="empty"`);
+- `Insert` → a `LineInsertion`; `NotebookEdit` → a `CellEdit` (its own update);
+- `CreateFile` → an `AddFile` of its exact text (every line ending explicit),
+  `existing="overwrite"` when it may replace a file;
+- the Codex operations (a unified diff's updates and deletions) as they are.
+"""
+
+from __future__ import annotations
+
+from ._edits import CreateFile, Insert, NotebookEdit, StrReplace
+from ._model import AddFile, CellEdit, Change, LineInsertion, Patch, TextReplacement, UpdateFile
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ._edits import EditOperation
+    from ._model import Operation
+
+
+def as_patch(operations: Iterable[Operation | EditOperation]) -> Patch:
+    """The `Patch` (`per_file`) that does what `operations` say, in order."""
+    lowered: list[Operation] = []
+    run: list[Change] = []  # the edits in place of the update lowered last, while it grows
+    for call in operations:
+        operation = lowered_call(call)
+        last = lowered[-1] if lowered else None
+        update = _in_place(operation)
+        if run and update is not None and isinstance(last, UpdateFile) and last.path == update.path:
+            run += update.chunks
+            continue
+        _close(lowered, run)
+        lowered.append(operation)
+        run = list(update.chunks) if update is not None else []
+    _close(lowered, run)
+    return Patch(tuple(lowered), per_file=True)
+
+
+def lowered_call(call: Operation | EditOperation) -> Operation:
+    """The operation of the model that does what `call` says."""
+    if isinstance(call, StrReplace):
+        if not call.old:
+            return _added(call.path, call.new, call.line, call.label or "the old text", "empty")
+        return UpdateFile(call.path, None, (replacement(call),), call.line)
+    if isinstance(call, Insert):
+        return UpdateFile(call.path, None, (LineInsertion(call.after_line, call.text, call.line, call.label),), call.line)
+    if isinstance(call, CreateFile):
+        existing = "overwrite" if call.overwrite else "policy"
+        return _added(call.path, call.text, call.line, call.label or "CreateFile", existing)
+    if isinstance(call, NotebookEdit):
+        cell = CellEdit(call.new_source, call.cell_id, call.cell_type, call.mode, call.line, call.label)
+        return UpdateFile(call.path, None, (cell,), call.line)
+    return call
+
+
+def replacement(call: StrReplace) -> TextReplacement:
+    """The edit of the model `call` makes of its file."""
+    return TextReplacement(
+        call.old,
+        call.new,
+        call.replace_all,
+        call.expected,
+        call.occurrence,
+        call.near_line,
+        line=call.line,
+        label=call.label,
+    )
+
+
+def _in_place(operation: Operation) -> UpdateFile | None:
+    """`operation` if it is an update of replacements and insertions only (the edits that
+    join the next ones of the same file into one update), else None."""
+    if not isinstance(operation, UpdateFile) or operation.move_to is not None:
+        return None
+    in_place = all(isinstance(c, (TextReplacement, LineInsertion)) for c in operation.chunks)
+    return operation if in_place else None
+
+
+def _close(lowered: list[Operation], run: list[Change]) -> None:
+    """The last update of `lowered` given every edit of its `run` (the ones joined to it)."""
+    last = lowered[-1] if lowered else None
+    if isinstance(last, UpdateFile) and len(run) > len(last.chunks):
+        lowered[-1] = UpdateFile(last.path, None, tuple(run), last.line)
+
+
+def _added(path: str, text: str, line: int, label: str, existing: str) -> AddFile:
+    """An `AddFile` of exactly `text`: a line's ending written out where it is not "\n"
+    ("" for a last line without one)."""
+    if "\r" not in text:  # the common case, at C speed
+        lines = text.split("\n")
+        last = lines.pop()
+        endings: list[tuple[int, str]] = []
+        if last:
+            lines.append(last)
+            endings.append((len(lines) - 1, ""))
+        return AddFile(path, tuple(lines), line, tuple(endings), existing, label)
+    lines, endings, start = [], [], 0
+    while start < len(text):
+        cut = _next_break(text, start)
+        ending = "" if cut < 0 else "\r\n" if text.startswith("\r\n", cut) else text[cut]
+        lines.append(text[start:] if cut < 0 else text[start:cut])
+        if ending != "\n":
+            endings.append((len(lines) - 1, ending))
+        start = len(text) if cut < 0 else cut + len(ending)
+    return AddFile(path, tuple(lines), line, tuple(endings), existing, label)
+
+
+def _next_break(text: str, start: int) -> int:
+    """Where the next line break ("\\n", "\\r\\n" or "\\r") from `start` begins; -1: none."""
+    lf, cr = text.find("\n", start), text.find("\r", start)
+    if cr < 0 or (0 <= lf < cr):
+        return lf
+    return cr
