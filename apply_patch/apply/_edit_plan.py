@@ -21,7 +21,7 @@ searches and one encoding), a notebook's cell edits by `_notebook`.
 from __future__ import annotations
 
 from .._errors import EmptyPatchError, PatchError
-from ..format import AddFile, CellEdit, Chunk, DeleteFile, LineInsertion, Patch, TextReplacement, UpdateFile
+from ..format import AddFile, Chunk, DeleteFile, Patch, UpdateFile
 from ._plan import OperationResult, Plan, Planner, encode_text, finished_plan
 from ._locate import Placement
 from ._textfile import TextFile
@@ -31,7 +31,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..format import Change, EditOperation, Operation
+    from ..format import CellEdit, Change, EditOperation, LineInsertion, Operation, TextReplacement
     from ._paths import Location
     from ._tree import Tree
 
@@ -79,6 +79,8 @@ def _update(planner: Planner, op: UpdateFile) -> OperationResult:
     """The update `op` run edit by edit, one result for all of them."""
     if all(isinstance(change, Chunk) for change in op.chunks):
         return planner.update(op)  # the Codex path: its chunks located together
+    from ..format import CellEdit  # not on a Codex patch's way (start-up time)
+
     results = []
     for run in _runs(op.chunks):
         if isinstance(run[0], Chunk):
@@ -109,9 +111,11 @@ def _runs(changes: tuple[Change, ...]) -> list[tuple[Change, ...]]:
 
 
 def _kind(change: Change) -> str:
+    from ..format import CellEdit
+
     if isinstance(change, Chunk):
         return "chunk"
-    return "text" if isinstance(change, (TextReplacement, LineInsertion)) else "cell"
+    return "cell" if isinstance(change, CellEdit) else "text"
 
 
 def _notebook(planner: Planner, path: str, cell: CellEdit) -> OperationResult:
@@ -147,10 +151,7 @@ def _edit_file(planner: Planner, path: str, edits: tuple[TextReplacement | LineI
     placements: list[Placement] = []
     for edit in edits:
         try:
-            if isinstance(edit, TextReplacement):
-                edited = _edits.replace(text, edit, policy, where)
-            else:
-                edited = _edits.insert(text, edit, policy, where)
+            edited = _edits.edited(text, edit, policy, where)
         except PatchError as error:
             raise planner.explained(error, where, encoding) from None
         if not whole:  # its lines, as `write_text` takes them

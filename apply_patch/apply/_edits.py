@@ -131,6 +131,13 @@ def text_lines(text: str) -> list[str]:
     return text.removesuffix("\n").split("\n") if text else []
 
 
+def edited(text: LfText | TextFile, edit: TextReplacement | LineInsertion, policy: Policy, where: Location) -> Edited:
+    """`text` with `edit` made (`replace`, `insert`)."""
+    if isinstance(edit, LineInsertion):
+        return insert(text, edit, policy, where)
+    return replace(text, edit, policy, where)
+
+
 # ---------------------------------------------------------------- replacements
 
 

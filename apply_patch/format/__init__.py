@@ -18,30 +18,22 @@ if TYPE_CHECKING:
     )
     from ._constants import WHITESPACE
     from ._edits import (
+        CellEdit,
         CreateFile,
         Edit,
         EditOperation,
         Insert,
+        LineInsertion,
         NotebookEdit,
         StrReplace,
+        TextReplacement,
         refusal,
         whole_text,
         write_refusal,
     )
     from ._grammar import grammar_text
-    from ._lower import as_patch
-    from ._model import (
-        AddFile,
-        CellEdit,
-        Change,
-        Chunk,
-        DeleteFile,
-        LineInsertion,
-        Operation,
-        Patch,
-        TextReplacement,
-        UpdateFile,
-    )
+    from ._lower import Change, as_patch
+    from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
     from ._operations import OPERATION_TYPES, item_field, printable, read_operation, to_operation
     from ._parse import parse_patch
     from ._placeholders import introduced_placeholders, omission_placeholders
@@ -75,10 +67,10 @@ _NAMES = {
     "grammar_text": "._grammar",
     "as_patch": "._lower",
     "AddFile": "._model",
-    "CellEdit": "._model",
-    "Change": "._model",
-    "LineInsertion": "._model",
-    "TextReplacement": "._model",
+    "CellEdit": "._edits",
+    "Change": "._lower",
+    "LineInsertion": "._edits",
+    "TextReplacement": "._edits",
     "Chunk": "._model",
     "DeleteFile": "._model",
     "Operation": "._model",

@@ -15,8 +15,8 @@ that follow each other become one `UpdateFile` holding them in order:
 
 from __future__ import annotations
 
-from ._edits import CreateFile, Insert, NotebookEdit, StrReplace
-from ._model import AddFile, CellEdit, Change, LineInsertion, Patch, TextReplacement, UpdateFile
+from ._edits import CellEdit, CreateFile, Insert, LineInsertion, NotebookEdit, StrReplace, TextReplacement
+from ._model import AddFile, Chunk, Patch, UpdateFile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 
     from ._edits import EditOperation
     from ._model import Operation
+
+
+Change = Chunk | TextReplacement | LineInsertion | CellEdit
+"""The closed set of edits an update holds (`UpdateFile.chunks`)."""
 
 
 def as_patch(operations: Iterable[Operation | EditOperation]) -> Patch:

@@ -10,7 +10,10 @@ the Responses API's operations all become a `Patch` of `AddFile`,
 `DeleteFile` and `UpdateFile`; an update holds edits of one closed set
 (`Change`): context chunks (`Chunk`), replacements of a given text
 (`TextReplacement`), insertions at a line (`LineInsertion`) and notebook cell
-edits (`CellEdit`). Each edit carries its origin (`line`) and how messages
+edits (`CellEdit`). The three that only the other formats make are defined
+beside their calls (`_edits.py`), imported when such an edit is made, so that
+a Codex patch does not pay for making their classes at start-up; `Change`,
+their union with `Chunk`, is `_lower`'s. Each edit carries its origin (`line`) and how messages
 name it (`label`); only the Codex envelope's own nodes have patch text.
 
 `endings` (of a Chunk or an AddFile) holds the `\\` lines beyond the
@@ -26,6 +29,10 @@ from collections.abc import Iterator
 from .._dataclass import dataclass, field
 
 from . import _constants as C
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._edits import CellEdit, LineInsertion, TextReplacement
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,65 +159,16 @@ class DeleteFile:
 
 
 @dataclass(frozen=True, slots=True)
-class TextReplacement:
-    """Replace `old` by `new` in the file (a str_replace, a SEARCH/REPLACE block).
-
-    How many places `old` must match: exactly one (the default), every place
-    (`replace_all`, at least one), exactly `expected`; or the `occurrence`-th
-    (from 1), or the one whose first line is nearest line `near_line` (see
-    `StrReplace`, the call the formats make, which says it in full). `line` and
-    `label` say where it came from and how messages name it ("old_str",
-    "the SEARCH block at line 14"); neither is part of equality.
-    """
-
-    old: str
-    new: str
-    replace_all: bool = False
-    expected: int | None = None
-    occurrence: int | None = None
-    near_line: int | None = None
-    line: int = field(default=0, compare=False, repr=False)
-    label: str = field(default="", compare=False, repr=False)
-
-
-@dataclass(frozen=True, slots=True)
-class LineInsertion:
-    """Insert `text` as whole lines after line `after_line` of the file (0: at the top)."""
-
-    after_line: int
-    text: str
-    line: int = field(default=0, compare=False, repr=False)
-    label: str = field(default="", compare=False, repr=False)
-
-
-@dataclass(frozen=True, slots=True)
-class CellEdit:
-    """Replace, insert or delete one cell of a Jupyter notebook (`NotebookEdit` says how
-    `cell_id`, `cell_type` and `mode` are read)."""
-
-    new_source: str
-    cell_id: str | int | None = None
-    cell_type: str | None = None
-    mode: str = "replace"
-    line: int = field(default=0, compare=False, repr=False)
-    label: str = field(default="", compare=False, repr=False)
-
-
-Change = Chunk | TextReplacement | LineInsertion | CellEdit
-"""The closed set of edits an update holds."""
-
-
-@dataclass(frozen=True, slots=True)
 class UpdateFile:
     """Change `path` edit by edit, in order, and rename it to `move_to` if given.
 
-    `chunks` are its edits (`Change`): only context chunks in a Codex patch or a
+    `chunks` are its edits (`Change`, in order): only context chunks in a Codex patch or a
     unified diff; replacements, insertions and cell edits from the other formats.
     """
 
     path: str
     move_to: str | None
-    chunks: tuple[Change, ...]
+    chunks: tuple[Chunk | TextReplacement | LineInsertion | CellEdit, ...]
     line: int = field(default=0, compare=False, repr=False)
 
     def _canonical(self) -> Iterator[str]:
