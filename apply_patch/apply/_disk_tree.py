@@ -14,9 +14,9 @@ in since, and is a `FolderChanged`, never followed: content from outside the
 root cannot appear, whatever renames race with the read.
 """
 
+import _signal  # `signal` without its enums (start-up time, `_signals`)
 import errno
 import os
-import signal
 import stat
 
 from .._errors import PatchIOError
@@ -57,7 +57,7 @@ def missing_calls() -> list[str]:
     absent += [f"os.{name}" for name in ("O_NOFOLLOW", "O_DIRECTORY") if not hasattr(os, name)]
     if os.open not in os.supports_dir_fd:
         absent.append("dir_fd")
-    if not hasattr(signal, "pthread_sigmask"):
+    if not hasattr(_signal, "pthread_sigmask"):
         absent.append("signal.pthread_sigmask")
     return absent
 
