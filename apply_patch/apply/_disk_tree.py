@@ -14,7 +14,6 @@ in since, and is a `FolderChanged`, never followed: content from outside the
 root cannot appear, whatever renames race with the read.
 """
 
-import _signal  # `signal` without its enums (start-up time, `_signals`)
 import errno
 import os
 import stat
@@ -24,6 +23,12 @@ from ._dirs import FolderChanged, Folders
 from ._paths import Location, Resolver, check_name
 from .._policy import Policy
 from ._tree import FileState, Kind, State, Tree
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typeshed knows `signal` only
+    import signal as _signal
+else:  # `signal` without its enums (start-up time, `_signals`)
+    import _signal
 
 
 _NOT_WALKED = (".git", ".hg", ".svn")  # version control data: never a file a patch means

@@ -25,14 +25,16 @@ calls the handler in the main thread. So, from the strongest to the weakest:
 
 from __future__ import annotations
 
-import _signal as signal  # the functions of `signal` without its enums (start-up time: see below)
 import _thread  # threading costs the executable's start-up 3 ms
 import os
 import sys
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # typeshed knows `signal` only
+    import signal
     from types import FrameType
+else:  # the functions of `signal` without its enums (start-up time: see below)
+    import _signal as signal
 
 # `signal` is `_signal` with each number and handler constant made an IntEnum member, built
 # from `_signal`'s names at import: about a tenth of a bare interpreter's start-up, for
