@@ -20,7 +20,6 @@ from __future__ import annotations
 from .._errors import EmptyPatchError, FilePolicyError, PatchError
 from ..format import AddFile, DeleteFile, Patch, UpdateFile
 from ._plan import OperationResult, Plan, Planner, encode_text, finished_plan
-from ._locate import Placement
 from ._textfile import TextFile
 from ._tree import FileState
 
@@ -191,6 +190,7 @@ def _edit_file(planner: Planner, ops: list[StrReplace | Insert]) -> list[Operati
 
 def _notebook_edit(planner: Planner, where: Location, state: FileState, op: NotebookEdit) -> OperationResult:
     """A cell of the notebook at `where` replaced, inserted or deleted (`_notebook`)."""
+    from ._locate import Placement
     from ._notebook import edit_notebook
 
     data, cell, added = edit_notebook(state.data, op, where)

@@ -12,8 +12,6 @@ from __future__ import annotations
 import os
 
 from .._dataclass import dataclass
-
-from ._doubts import PatchWarning
 from .._errors import (
     ConcurrentChangeError,
     EmptyPatchError,
@@ -27,7 +25,6 @@ from .._errors import (
 )
 from ._dirs import FolderChanged
 from ._journal import JOURNAL
-from ._locate import Placement, update_lines
 from ..format import AddFile, DeleteFile, Patch, UpdateFile
 from ._paths import Location
 from .._policy import Policy
@@ -40,7 +37,9 @@ if TYPE_CHECKING:
     from typing import Final
 
     from ._conventions import Conventions
+    from ._doubts import PatchWarning
     from ._encoding import Encoding
+    from ._locate import Placement
 
     from ..format import Operation
 
@@ -469,6 +468,8 @@ class Planner:
         data = state.data  # a pure rename moves the bytes untouched
         placements: tuple[Placement, ...] = ()
         if op.chunks:
+            from ._locate import update_lines  # an update's: an added or deleted file goes without (start-up time)
+
             text, encoding = self.read_text(data, where, op.line)
             try:
                 located = update_lines(text, op, self.policy, where)
