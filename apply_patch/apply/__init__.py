@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from ._paths import Location, is_windows_absolute
     from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping, undo
     from ._plan import OperationResult, decode_file, file_encoding, file_text
-    from ._receipts import Receipt, Staged, Unavailable, drop_pending, history, pending, show, stage
+    from ._receipts import Unavailable
+    from ._receipts_read import Receipt, Staged, drop_pending, history, pending, show, stage
     from ._repair import RepairRequest
     from ._report import (
         MAX_CHARACTERS,
@@ -63,14 +64,14 @@ _NAMES = {
     "apply_patch": "._pipeline",
     "apply_to_mapping": "._pipeline",
     "undo": "._pipeline",
-    "Receipt": "._receipts",
-    "history": "._receipts",
-    "show": "._receipts",
-    "Staged": "._receipts",
+    "Receipt": "._receipts_read",
+    "history": "._receipts_read",
+    "show": "._receipts_read",
+    "Staged": "._receipts_read",
     "Unavailable": "._receipts",
-    "drop_pending": "._receipts",
-    "pending": "._receipts",
-    "stage": "._receipts",
+    "drop_pending": "._receipts_read",
+    "pending": "._receipts_read",
+    "stage": "._receipts_read",
     "OperationResult": "._plan",
     "decode_file": "._plan",
     "file_encoding": "._plan",

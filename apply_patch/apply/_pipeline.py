@@ -497,7 +497,8 @@ def undo(
     a commit like any other (locks, signals held, its own receipt: undoing
     it redoes).
     """
-    from ._receipts import Store, Unavailable, pick, undo_plan
+    from ._receipts import Store, Unavailable
+    from ._receipts_read import pick, undo_plan
 
     chosen = policy_of(policy, options)
     where = os.fspath(root)
