@@ -286,6 +286,7 @@ class Bench:
                 self.formats()
                 return
             self.startup()
+            self.startup_instructions()
             self.syntax_check()
             if startup_only:
                 return
@@ -342,6 +343,53 @@ class Bench:
                 f"  {package} imported by the executable (small patch) / by import apply_patch",
                 f"{_yes_no(package in loaded)} / {_yes_no(package in library)}",
             ))
+
+    def startup_instructions(self) -> None:
+        """The start-up cases in instructions (callgrind, once each: exact where wall time on a
+        busy machine is not), each against `python -c pass` of the same venv: importing the
+        package, `--version`, the executable on a one-line Add File (an empty folder) and on a
+        one-chunk Update of a 10-line file, and `apply_patch.apply_patch` called in a fresh
+        process on the Add File. Issue 24's budget is 2x for `--version` and the tiny patch.
+        The console script pip writes imports `re` (and with it `enum`) before the package:
+        that floor is measured too."""
+        add = Case("tiny add", {}, "*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n")
+        ten = "".join(f"line {n}\n" for n in range(1, 11))
+        update = Case("one-chunk update", {"ten.txt": ten.encode()},
+                      "*** Begin Patch\n*** Update File: ten.txt\n@@\n line 4\n-line 5\n+line five\n line 6\n"
+                      "*** End Patch\n")  # fmt: skip
+        python = [sys.executable, "-c"]
+        script = f"import apply_patch; apply_patch.apply_patch(open({str(self.work.patch_file(add))!r}).read(), '.')"
+        cases: list[tuple[str, Sequence[str], Case | None]] = [
+            ("python -c pass", [*python, "pass"], None),
+            ("python -c 'import re' (what pip's console script imports first)",
+             [*python, "import re, sys; re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])"], None),
+            ("python -c 'import apply_patch'", [*python, "import apply_patch"], None),
+            ("executable --version", [self.executable, "--version"], None),
+            ("executable, one-line Add File", [self.executable], add),
+            ("executable, one-chunk Update of a 10-line file", [self.executable], update),
+            ("apply_patch.apply_patch() in a fresh process, one-line Add File", [*python, script], add),
+        ]  # fmt: skip
+        counts = []
+        for _, command, case in cases:
+            if case is not None and command[0] == self.executable:
+                self._check_process(case, self.work.patch_file(case), ())
+            root = self.work.fresh_root(case) if case is not None else None
+            stdin = self.work.patch_file(case) if case is not None and command[0] == self.executable else None
+            counts.append(instructions(command, root, stdin))
+        bare = counts[0]
+        if bare is None:
+            self.rows.append(Row("start-up in instructions", "valgrind is not installed: not measured"))
+            return
+        for (label, _, _), count in zip(cases, counts):
+            shown = "not measured" if count is None else f"{count / 1e6:.1f} M = {count / bare:.2f}x python -c pass"
+            self.rows.append(Row(f"instructions (callgrind): {label}", shown))
+        for index, what in ((3, "--version"), (4, "the one-line Add File")):
+            count = counts[index]
+            if count is not None:
+                self.budgets.append(Budget(
+                    f"executable {what} / python -c pass, in instructions (issue 24)", count / bare,
+                    ISSUE_24_STARTUP, f"{count / 1e6:.1f} M against {bare / 1e6:.1f} M; pip's console "
+                    f"script alone (python and re) is {(counts[1] or 0) / bare:.2f}x"))
 
     def syntax_check(self) -> None:
         """What the syntax check costs (issue 25: a tiny patch's run at most 5 ms more):

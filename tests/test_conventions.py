@@ -197,3 +197,33 @@ def test_the_text_editor_create_follows_them(tmp_path: Path) -> None:
     answer = TextEditor(tmp_path).run({"command": "create", "path": "a.py", "file_text": "x = 1"})
     assert answer["is_error"] is False
     assert (tmp_path / "a.py").read_bytes() == b"x = 1\r\n"
+
+
+def test_the_plan_looks_for_the_files_conventions_for_reads() -> None:
+    # The plan looks for them without importing _conventions (start-up time): the same names, in its order.
+    from apply_patch.apply import _conventions, _plan
+
+    assert _plan._CONVENTION_FILES == (_conventions.GITATTRIBUTES, _conventions.EDITORCONFIG)
+
+
+def test_without_a_convention_file_the_parsers_are_not_imported(tmp_path: Path) -> None:
+    # A new file with nothing declared and nothing given is its text in UTF-8, as written;
+    # one declaration on the way, and the conventions apply.
+    code = (
+        "import sys; from apply_patch import apply_patch\n"
+        "apply_patch('*** Begin Patch\\n*** Add File: a/b.txt\\n+x\\n*** End Patch', '.')\n"
+        "print('apply_patch.apply._conventions' in sys.modules)\n"
+    )
+    import subprocess
+    import sys
+
+    def run() -> str:
+        done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
+        return done.stdout.strip()
+
+    assert run() == "False"
+    assert (tmp_path / "a" / "b.txt").read_bytes() == b"x\n"
+    (tmp_path / "a" / "b.txt").unlink()
+    (tmp_path / ".editorconfig").write_text("[*]\nend_of_line = crlf\n")
+    assert run() == "True"
+    assert (tmp_path / "a" / "b.txt").read_bytes() == b"x\r\n"

@@ -31,14 +31,15 @@ def test_a_skipped_test_says_what_is_missing(tmp_path: Path) -> None:
 # What Windows lacks, taken away before the package is imported (the platform cannot
 # be had here: its absence of POSIX calls is what the package must survive).
 WITHOUT_POSIX = """
-import os, signal, sys
+import _signal, os, signal, sys
 sys.modules["fcntl"] = None  # `import fcntl` raises ImportError
 for name in ("O_NOFOLLOW", "O_DIRECTORY", "O_CLOEXEC", "O_NONBLOCK", "O_PATH"):
     if hasattr(os, name):
         delattr(os, name)
 for name in ("SIGHUP", "pthread_sigmask", "sigpending", "sigtimedwait"):
-    if hasattr(signal, name):
-        delattr(signal, name)
+    for module in (signal, _signal):  # the package reads `_signal`, the C module behind `signal`
+        if hasattr(module, name):
+            delattr(module, name)
 os.supports_dir_fd = set()
 """
 REFUSAL = (

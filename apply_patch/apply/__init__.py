@@ -4,7 +4,7 @@ The plan reads (paths, text files, seek, locate, diagnose) and writes nothing;
 `_commit` is the only module that writes to disk.
 """
 
-from .._lazy import exports
+import sys as _sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from ._paths import Location, is_windows_absolute
     from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping, undo
     from ._plan import OperationResult, decode_file, file_encoding, file_text
-    from ._receipts import Receipt, Staged, Unavailable, drop_pending, history, pending, show, stage
+    from ._receipts import Unavailable
+    from ._receipts_read import Receipt, Staged, drop_pending, history, pending, show, stage
     from ._repair import RepairRequest
     from ._report import (
         MAX_CHARACTERS,
@@ -63,14 +64,14 @@ _NAMES = {
     "apply_patch": "._pipeline",
     "apply_to_mapping": "._pipeline",
     "undo": "._pipeline",
-    "Receipt": "._receipts",
-    "history": "._receipts",
-    "show": "._receipts",
-    "Staged": "._receipts",
+    "Receipt": "._receipts_read",
+    "history": "._receipts_read",
+    "show": "._receipts_read",
+    "Staged": "._receipts_read",
     "Unavailable": "._receipts",
-    "drop_pending": "._receipts",
-    "pending": "._receipts",
-    "stage": "._receipts",
+    "drop_pending": "._receipts_read",
+    "pending": "._receipts_read",
+    "stage": "._receipts_read",
     "OperationResult": "._plan",
     "decode_file": "._plan",
     "file_encoding": "._plan",
@@ -103,7 +104,23 @@ _NAMES = {
 _MODULES = {
     "signals": "._signals",
 }
-__getattr__ = exports(__name__, globals(), _NAMES, _MODULES)
+
+
+def __getattr__(name: str) -> object:
+    """A name of `_NAMES` (a module of `_MODULES`), imported on first use and then kept in this namespace (PEP 562).
+
+    A dict lookup and `__import__`: no helper module nor importlib on the way (start-up time).
+    """
+    where = _NAMES.get(name) or _MODULES.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    relative = where.lstrip(".")  # "._x": a module of this package; ".._x": of the one above
+    absolute = __name__.rsplit(".", len(where) - len(relative) - 1)[0] + "." + relative
+    __import__(absolute)
+    value = _sys.modules[absolute] if name in _MODULES else getattr(_sys.modules[absolute], name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ApplyResult", "BOM", "CELL_TYPES", "MODES", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState",

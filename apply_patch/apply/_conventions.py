@@ -48,7 +48,6 @@ _CHARSETS: Final = {
     "utf-16le": ("utf-16-le", False),
     "utf-16be": ("utf-16-be", False),
 }
-MAX_CONFIG: Final = 1 << 20  # bytes of one convention file read at most: the rest is ignored
 
 
 @dataclass(frozen=True, slots=True)

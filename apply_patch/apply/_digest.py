@@ -9,6 +9,8 @@ taken above `LARGE` bytes. Both give the same digest.
 
 from __future__ import annotations
 
+import sys
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -17,13 +19,13 @@ if TYPE_CHECKING:
 LARGE: Final = 1 << 20
 
 _small: Callable[..., Any]
-try:
-    from _sha2 import sha256 as _small  # type: ignore[import-not-found,no-redef,unused-ignore]
-except ImportError:
-    try:
+try:  # the name of this version first: a failed import looks through the whole path
+    if sys.version_info >= (3, 12):
+        from _sha2 import sha256 as _small  # type: ignore[import-not-found,no-redef,unused-ignore]
+    else:
         from _sha256 import sha256 as _small  # type: ignore[import-not-found,no-redef,unused-ignore]
-    except ImportError:
-        from hashlib import sha256 as _small  # type: ignore[no-redef,unused-ignore]
+except ImportError:  # an interpreter built without it
+    from hashlib import sha256 as _small  # type: ignore[no-redef,unused-ignore]
 
 
 def new(size: int) -> Any:

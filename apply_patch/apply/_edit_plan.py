@@ -23,7 +23,6 @@ from __future__ import annotations
 from .._errors import EmptyPatchError, PatchError
 from ..format import AddFile, Chunk, DeleteFile, Patch, UpdateFile
 from ._plan import OperationResult, Plan, Planner, encode_text, finished_plan
-from ._locate import Placement
 from ._textfile import TextFile
 from ._tree import FileState
 
@@ -32,7 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..format import CellEdit, Change, EditOperation, LineInsertion, Operation, TextReplacement
-    from ._paths import Location
+    from ._locate import Placement
     from ._tree import Tree
 
 
@@ -120,6 +119,7 @@ def _kind(change: Change) -> str:
 
 def _notebook(planner: Planner, path: str, cell: CellEdit) -> OperationResult:
     """A cell of the notebook `path` replaced, inserted or deleted (`_notebook`)."""
+    from ._locate import Placement
     from ._notebook import edit_notebook
 
     where = planner._resolve(path, cell.line)

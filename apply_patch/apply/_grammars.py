@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 import time
 
-from ._languages import GRAMMARS
+from .._dataclass import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,6 +21,78 @@ if TYPE_CHECKING:
     from typing import Final
 
     from tree_sitter import Language, Tree
+
+
+# The languages' rows, by the names `_languages` gives files.
+@dataclass(frozen=True, slots=True)
+class Grammar:
+    """One language: its name in messages, the package and function giving its grammar,
+    and the node types an outline lists (definitions; for data formats, keys), some of
+    them only at the top level (a `const` inside a function is no definition to list),
+    some only with a body (C's `struct ring *r` names a struct, `struct ring {...}` defines it)."""
+
+    name: str
+    package: str
+    function: str
+    outline: tuple[str, ...]
+    top_only: tuple[str, ...] = ()  # of `outline`, the types listed only at the top level
+    with_body: tuple[str, ...] = ()  # of `outline`, the types listed only with a body
+
+
+_C_DEFINITIONS: Final = ("function_definition", "struct_specifier", "enum_specifier", "union_specifier")
+
+GRAMMARS: Final = {
+    "python": Grammar(
+        "Python", "tree_sitter_python", "language", ("class_definition", "function_definition")
+    ),
+    "javascript": Grammar(
+        "JavaScript", "tree_sitter_javascript", "language",
+        ("class_declaration", "function_declaration", "method_definition",
+         "generator_function_declaration", "lexical_declaration"),
+        ("lexical_declaration",),
+    ),  # fmt: skip
+    "typescript": Grammar(
+        "TypeScript", "tree_sitter_typescript", "language_typescript",
+        ("class_declaration", "abstract_class_declaration", "function_declaration",
+         "method_definition", "interface_declaration", "type_alias_declaration",
+         "enum_declaration", "lexical_declaration", "module"),
+        ("lexical_declaration",),
+    ),  # fmt: skip
+    "tsx": Grammar(
+        "TSX", "tree_sitter_typescript", "language_tsx",
+        ("class_declaration", "abstract_class_declaration", "function_declaration",
+         "method_definition", "interface_declaration", "type_alias_declaration",
+         "enum_declaration", "lexical_declaration", "module"),
+        ("lexical_declaration",),
+    ),  # fmt: skip
+    "go": Grammar(
+        "Go", "tree_sitter_go", "language",
+        ("function_declaration", "method_declaration", "type_declaration"),
+    ),  # fmt: skip
+    "rust": Grammar(
+        "Rust", "tree_sitter_rust", "language",
+        ("function_item", "struct_item", "enum_item", "trait_item", "impl_item", "mod_item",
+         "macro_definition"),
+    ),  # fmt: skip
+    "java": Grammar(
+        "Java", "tree_sitter_java", "language",
+        ("class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
+         "method_declaration", "constructor_declaration"),
+    ),  # fmt: skip
+    "c": Grammar("C", "tree_sitter_c", "language", _C_DEFINITIONS, (), _C_DEFINITIONS[1:]),
+    "cpp": Grammar(
+        "C++", "tree_sitter_cpp", "language",
+        (*_C_DEFINITIONS, "class_specifier", "namespace_definition"),
+        (), (*_C_DEFINITIONS[1:], "class_specifier"),
+    ),  # fmt: skip
+    "bash": Grammar("Bash", "tree_sitter_bash", "language", ("function_definition",)),
+    "json": Grammar("JSON", "tree_sitter_json", "language", ("pair",)),
+    "yaml": Grammar("YAML", "tree_sitter_yaml", "language", ("block_mapping_pair",)),
+    "toml": Grammar("TOML", "tree_sitter_toml", "language", ("table", "table_array_element")),
+    "html": Grammar("HTML", "tree_sitter_html", "language", ("element",)),
+    "css": Grammar("CSS", "tree_sitter_css", "language", ("rule_set", "media_statement")),
+}
+
 
 DEADLINE_MS: Final = 200
 # Then so much per MB: tree-sitter parses a MB of ordinary code in 0.1 to 0.8 s on this

@@ -1,87 +1,18 @@
-"""The languages the syntax check and the outlines know: data, one row per grammar.
+"""The languages the syntax check and the outlines know, by a file's name: data.
 
 A file's language comes from its extension, else (a script without one) from the
-interpreter its `#!` line names. Each grammar is a package of its own (README,
-"Dependencies"), imported only when a file of its language is touched.
+interpreter its `#!` line names. Each language's grammar (`_grammars.GRAMMARS`, one
+row each) is a package of its own (README, "Dependencies"), imported only when a file
+of its language is touched; the rows live there, not here, because every plan asks a
+changed file's language and only a known one needs them (start-up time).
 """
 
 from __future__ import annotations
-
-from .._dataclass import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
-
-@dataclass(frozen=True, slots=True)
-class Grammar:
-    """One language: its name in messages, the package and function giving its grammar,
-    and the node types an outline lists (definitions; for data formats, keys), some of
-    them only at the top level (a `const` inside a function is no definition to list),
-    some only with a body (C's `struct ring *r` names a struct, `struct ring {...}` defines it)."""
-
-    name: str
-    package: str
-    function: str
-    outline: tuple[str, ...]
-    top_only: tuple[str, ...] = ()  # of `outline`, the types listed only at the top level
-    with_body: tuple[str, ...] = ()  # of `outline`, the types listed only with a body
-
-
-_C_DEFINITIONS: Final = ("function_definition", "struct_specifier", "enum_specifier", "union_specifier")
-
-GRAMMARS: Final = {
-    "python": Grammar(
-        "Python", "tree_sitter_python", "language", ("class_definition", "function_definition")
-    ),
-    "javascript": Grammar(
-        "JavaScript", "tree_sitter_javascript", "language",
-        ("class_declaration", "function_declaration", "method_definition",
-         "generator_function_declaration", "lexical_declaration"),
-        ("lexical_declaration",),
-    ),  # fmt: skip
-    "typescript": Grammar(
-        "TypeScript", "tree_sitter_typescript", "language_typescript",
-        ("class_declaration", "abstract_class_declaration", "function_declaration",
-         "method_definition", "interface_declaration", "type_alias_declaration",
-         "enum_declaration", "lexical_declaration", "module"),
-        ("lexical_declaration",),
-    ),  # fmt: skip
-    "tsx": Grammar(
-        "TSX", "tree_sitter_typescript", "language_tsx",
-        ("class_declaration", "abstract_class_declaration", "function_declaration",
-         "method_definition", "interface_declaration", "type_alias_declaration",
-         "enum_declaration", "lexical_declaration", "module"),
-        ("lexical_declaration",),
-    ),  # fmt: skip
-    "go": Grammar(
-        "Go", "tree_sitter_go", "language",
-        ("function_declaration", "method_declaration", "type_declaration"),
-    ),  # fmt: skip
-    "rust": Grammar(
-        "Rust", "tree_sitter_rust", "language",
-        ("function_item", "struct_item", "enum_item", "trait_item", "impl_item", "mod_item",
-         "macro_definition"),
-    ),  # fmt: skip
-    "java": Grammar(
-        "Java", "tree_sitter_java", "language",
-        ("class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
-         "method_declaration", "constructor_declaration"),
-    ),  # fmt: skip
-    "c": Grammar("C", "tree_sitter_c", "language", _C_DEFINITIONS, (), _C_DEFINITIONS[1:]),
-    "cpp": Grammar(
-        "C++", "tree_sitter_cpp", "language",
-        (*_C_DEFINITIONS, "class_specifier", "namespace_definition"),
-        (), (*_C_DEFINITIONS[1:], "class_specifier"),
-    ),  # fmt: skip
-    "bash": Grammar("Bash", "tree_sitter_bash", "language", ("function_definition",)),
-    "json": Grammar("JSON", "tree_sitter_json", "language", ("pair",)),
-    "yaml": Grammar("YAML", "tree_sitter_yaml", "language", ("block_mapping_pair",)),
-    "toml": Grammar("TOML", "tree_sitter_toml", "language", ("table", "table_array_element")),
-    "html": Grammar("HTML", "tree_sitter_html", "language", ("element",)),
-    "css": Grammar("CSS", "tree_sitter_css", "language", ("rule_set", "media_statement")),
-}
 
 # `.h` is C++'s: C++ parses nearly all C, C parses no class or template.
 EXTENSIONS: Final = {

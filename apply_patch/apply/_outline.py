@@ -7,8 +7,8 @@ lines it needs instead of reading a cut-off beginning.
 
 from __future__ import annotations
 
-from ._grammars import grammar_of, parse
-from ._languages import GRAMMARS, language_of
+from ._grammars import GRAMMARS, grammar_of, parse
+from ._languages import language_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     from tree_sitter import Node
 
-    from ._languages import Grammar
+    from ._grammars import Grammar
 
 OUTLINE_BYTES: Final = 1_000_000  # as the syntax check: a bigger file gets no outline
 DEPTH: Final = 2  # definitions inside definitions: classes and their methods, not deeper

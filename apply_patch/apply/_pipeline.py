@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
+import sys
 
-from . import _seen
 from ._commit import commit, recover
 from .._dataclass import dataclass, replace
 from ._disk_tree import DiskTree
@@ -36,6 +36,7 @@ from ._report import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
     from collections.abc import Callable, Mapping, Sequence
+    from types import ModuleType
 
     from ..format import EditOperation, Operation
     from typing import Literal
@@ -310,15 +311,25 @@ def _planned(
             with RootLock(tree.root):  # cooperating writers take turns: each plans what the last left
                 recovered = recover(tree.root)
                 plan = plan_in(tree)
-                _seen.check(plan)  # an editor session's: no edit on a stale view
+                session = _session()
+                if session is not None:
+                    session.check(plan)  # an editor session's: no edit on a stale view
                 commit(plan, recorder=recorder)
-                _seen.wrote(plan.changes)
+                if session is not None:
+                    session.wrote(plan.changes)
     except PatchError as error:
         without_content(error, tree.unshown)
         if recovered is not None:
             error.hints = (*error.hints, f"Before this patch, {recovered}.")
         raise
     return plan, recovered
+
+
+def _session() -> ModuleType | None:
+    """`_seen`, whose running session (if any) checks and records each plan; None when it was
+    never imported: a session's `Seen` comes from it, so none can be running (start-up time:
+    contextvars and the hashing are not imported for a command that runs no session)."""
+    return sys.modules.get(__package__ + "._seen")
 
 
 class _boundary:
@@ -486,7 +497,8 @@ def undo(
     a commit like any other (locks, signals held, its own receipt: undoing
     it redoes).
     """
-    from ._receipts import Store, Unavailable, pick, undo_plan
+    from ._receipts import Store, Unavailable
+    from ._receipts_read import pick, undo_plan
 
     chosen = policy_of(policy, options)
     where = os.fspath(root)
@@ -503,7 +515,9 @@ def undo(
         if recorder is not None:
             recorder.undoes = target["id"]
         commit(plan, recorder=recorder)
-        _seen.wrote(plan.changes)
+        session = _session()
+        if session is not None:
+            session.wrote(plan.changes)
     result = _result(plan, False, (), recovered, recorder)
     header = f"Undid {target['id']}. Updated the following files:"
     return ApplyResult(

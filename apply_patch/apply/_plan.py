@@ -12,8 +12,6 @@ from __future__ import annotations
 import os
 
 from .._dataclass import dataclass
-
-from ._doubts import PatchWarning
 from .._errors import (
     ConcurrentChangeError,
     EmptyPatchError,
@@ -27,7 +25,6 @@ from .._errors import (
 )
 from ._dirs import FolderChanged
 from ._journal import JOURNAL
-from ._locate import Placement, update_lines
 from ..format import AddFile, DeleteFile, Patch, UpdateFile
 from ._paths import Location
 from .._policy import Policy
@@ -36,13 +33,22 @@ from ._tree import FileState, Kind, State, Tree
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import Final
 
     from ._conventions import Conventions
+    from ._doubts import PatchWarning
     from ._encoding import Encoding
+    from ._locate import Placement
 
     from ..format import Operation
+
+
+# The convention files a new file's folders may hold (`_conventions.GITATTRIBUTES` and
+# `EDITORCONFIG`, in the order `conventions_for` reads them): looked for here, without
+# importing `_conventions`, which only then reads and parses them.
+_CONVENTION_FILES: Final = (".gitattributes", ".editorconfig")
+MAX_CONFIG: Final = 1 << 20  # bytes of one convention file read at most: the rest is ignored
 
 
 @dataclass(frozen=True, slots=True)
@@ -415,10 +421,26 @@ class Planner:
         or when the policy ignores declarations)."""
         from ._conventions import NONE, conventions_for
 
+        read = self._convention_reader(where)
+        return NONE if read is None else conventions_for(where.relative.replace(os.sep, "/"), read)
+
+    def _convention_reader(self, where: Location) -> Callable[[str], str | None] | None:
+        """`_convention_text` for `_conventions.conventions_for` on the file at `where`, or None
+        when it would find nothing: outside the root, the policy ignoring declarations, or no
+        convention file in the folders it reads. Those are read here first, in its order, up
+        to the first found (kept for it: each read once), so that `_conventions` (its parsers,
+        expressions and class) is imported only where a declaration may apply."""
         inside = not (os.path.isabs(where.relative) or where.relative.startswith(".."))
         if self.policy.conventions != "read" or not inside:
-            return NONE
-        return conventions_for(where.relative.replace(os.sep, "/"), self._convention_text)
+            return None
+        folders = where.relative.replace(os.sep, "/").split("/")[:-1]
+        read: dict[str, str | None] = {}
+        for depth in range(len(folders), -1, -1):  # as conventions_for: the file's folder, up to the root
+            prefix = "".join(folder + "/" for folder in folders[:depth])
+            for name in _CONVENTION_FILES:
+                if read.setdefault(prefix + name, self._convention_text(prefix + name)) is not None:
+                    return lambda path: read[path] if path in read else self._convention_text(path)
+        return None
 
     def replaced_file_bytes(self, where: Location, text: str, old: bytes, line: int) -> bytes:
         """`text` as the bytes of the file at `where` that held `old`, replaced whole: in the
@@ -436,16 +458,20 @@ class Planner:
         """`text` as the bytes of the new file at `where` (patch `line`): the policy's line
         endings and final newline where it gives them, else those the repository declares
         (`_conventions`, unless the policy ignores them), in its declared charset."""
-        from ._conventions import new_file_bytes
+        policy, read = self.policy, self._convention_reader(where)
+        if read is None and policy.line_endings == "keep" and policy.final_newline == "keep" and not policy.encoding:
+            # Nothing given, nothing declared: the text as written, in UTF-8 (as `new_file_bytes`).
+            check_text(text, f"The new text of {where.shown}", line=line)  # no lone surrogate
+            return text.encode("utf-8")
+        from ._conventions import NONE, conventions_for, new_file_bytes
 
-        return new_file_bytes(text, self._conventions(where), self.policy, where, line)
+        conventions = NONE if read is None else conventions_for(where.relative.replace(os.sep, "/"), read)
+        return new_file_bytes(text, conventions, policy, where, line)
 
     def _convention_text(self, relative: str) -> str | None:
         """The text of the convention file at `relative` (from the root) as the patch leaves it
         so far, read as any file is (inside the root, links not followed out of it), its first
         `MAX_CONFIG` bytes; None when there is none, or it is not a file that may be read."""
-        from ._conventions import MAX_CONFIG
-
         try:
             where = self.tree.from_root(relative)
             state = self.overlay.look(where.target, where, "Failed to read")
@@ -477,6 +503,8 @@ class Planner:
         data = state.data  # a pure rename moves the bytes untouched
         placements: tuple[Placement, ...] = ()
         if op.chunks:
+            from ._locate import update_lines  # an update's: an added or deleted file goes without (start-up time)
+
             text, encoding = self.read_text(data, where, op.line)
             try:
                 located = update_lines(text, op, self.policy, where)

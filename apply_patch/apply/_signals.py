@@ -27,13 +27,18 @@ from __future__ import annotations
 
 import _thread  # threading costs the executable's start-up 3 ms
 import os
-import signal
 import sys
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # typeshed knows `signal` only
+    import signal
     from types import FrameType
+else:  # the functions of `signal` without its enums (start-up time: see below)
+    import _signal as signal
 
+# `signal` is `_signal` with each number and handler constant made an IntEnum member, built
+# from `_signal`'s names at import: about a tenth of a bare interpreter's start-up, for
+# nothing here (a member equals its number; `getsignal` gives ints or functions either way).
 # SIGHUP is missing on Windows, where no commit runs (`_disk_tree.check_platform`): the package imports.
 HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 _lock = _thread.RLock()  # re-entrant: the handler may run in the main thread while it holds it

@@ -15,8 +15,8 @@ from __future__ import annotations
 from .._dataclass import dataclass
 from ._doubts import PatchWarning
 from .._errors import CodeSyntaxError, escaped
-from ._grammars import deadline_ms, grammar_of, parse
-from ._languages import GRAMMARS, language_of
+from ._grammars import GRAMMARS, deadline_ms, grammar_of, parse
+from ._languages import language_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -6,13 +6,14 @@ in-memory mapping of path → content (`_memory_tree`). Neither writes.
 
 from __future__ import annotations
 
-import enum
 import os
 
 from .._dataclass import dataclass, field
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import ClassVar
+
     from ._paths import Location
     from .._policy import Policy
 
@@ -57,11 +58,27 @@ def hidden(info: os.stat_result) -> bool:
     return info.st_nlink > 1 and info.st_uid != os.geteuid()
 
 
-class Kind(enum.Enum):
-    """What a path is when it is not a regular file or a symlink."""
+class Kind:
+    """What a path is when it is not a regular file or a symlink: `Kind.FOLDER` or
+    `Kind.SPECIAL`, the only two instances (compared with `is`); `value` names it.
 
-    FOLDER = "folder"
-    SPECIAL = "special file"
+    A class with two constants rather than an `enum.Enum`: making an Enum class costs
+    start-up time, and nothing here iterates, looks up or pickles these.
+    """
+
+    __slots__ = ("value",)
+    FOLDER: ClassVar[Kind]
+    SPECIAL: ClassVar[Kind]
+
+    def __init__(self, value: str) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"<Kind.{'FOLDER' if self is Kind.FOLDER else 'SPECIAL'}: {self.value!r}>"
+
+
+Kind.FOLDER = Kind("folder")
+Kind.SPECIAL = Kind("special file")
 
 
 State = FileState | Kind | None  # None: nothing there

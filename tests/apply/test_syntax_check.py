@@ -224,3 +224,11 @@ def test_files_past_the_patchs_time_budget_are_skipped_with_a_note(tmp_path: Pat
         '["a.py: not checked for syntax: the patch\'s check took over -1 s", '
         '"b.py: not checked for syntax: the patch\'s check took over -1 s"]\n'
     )
+
+
+def test_every_language_a_file_can_have_has_its_grammar_row() -> None:
+    # The names (`_languages`, asked by every plan) and the rows (`_grammars`) are two tables.
+    from apply_patch.apply import _grammars, _languages
+
+    named = set(_languages.EXTENSIONS.values()) | set(_languages.INTERPRETERS.values())
+    assert named == set(_grammars.GRAMMARS)
