@@ -333,9 +333,49 @@ def _hunk(reader: _Reader) -> Hunk:
     match = HUNK_HEADER.fullmatch(reader.take().removesuffix("\r"))
     if match is None:
         raise UnifiedDiffError("a hunk header must read '@@ -a,b +c,d @@'", line=number)
-    old_start, old_count, new_start, new_count = (
-        int(g) if g is not None else 1 for g in match.groups()[:4]
-    )
+    first, old_size, second, new_size, section = match.groups()
+    old_start, new_start = int(first), int(second)
+    old_count = 1 if old_size is None else int(old_size)
+    new_count = 1 if new_size is None else int(new_size)
+    section = section.removesuffix("\r")
+    end = _plain_hunk_end(reader.lines, reader.at, old_count, new_count)
+    if end is not None:  # nearly every hunk: each line counted, none odd
+        body = reader.lines[reader.at : end]
+        reader.at = end
+        raw = tuple([(line[:1] or C.CONTEXT, line[1:] + "\n") for line in body])
+        return Hunk(old_start, old_count, new_start, new_count, section, raw, number)
+    return _checked_hunk(reader, number, old_start, old_count, new_start, new_count, section)
+
+
+def _plain_hunk_end(lines: list[str], at: int, old_left: int, new_left: int) -> int | None:
+    """Where the hunk from `at` ends when its lines are only ` `, `-`, `+` (or empty) lines
+    that its counts take exactly, no `\\` line after them; None for any other hunk (which
+    `_checked_hunk` reads, and refuses if it must, line by line)."""
+    size = len(lines)
+    while old_left > 0 or new_left > 0:
+        if at >= size:
+            return None
+        prefix = lines[at][:1]
+        if prefix == C.CONTEXT or not prefix:
+            old_left -= 1
+            new_left -= 1
+        elif prefix == C.REMOVED:
+            old_left -= 1
+        elif prefix == C.ADDED:
+            new_left -= 1
+        else:
+            return None
+        at += 1
+    if old_left < 0 or new_left < 0 or (at < size and lines[at].startswith(NO_NEWLINE)):
+        return None
+    return at
+
+
+def _checked_hunk(
+    reader: _Reader, number: int, old_start: int, old_count: int, new_start: int, new_count: int, section: str
+) -> Hunk:
+    """The hunk whose header was line `number`, read line by line: `\\ No newline` lines, and
+    UnifiedDiffError for lines its counts do not take or that are no hunk lines."""
     raw: list[tuple[str, str]] = []
     old_left, new_left = old_count, new_count
     lines, at = reader.lines, reader.at
@@ -362,7 +402,6 @@ def _hunk(reader: _Reader) -> Hunk:
         raw.append((prefix, line[1:] + "\n"))
         at += 1
     reader.at = at
-    section = match.group(5).removesuffix("\r")
     return Hunk(old_start, old_count, new_start, new_count, section, tuple(raw), number)
 
 
