@@ -151,6 +151,8 @@ def _plain_lines(hunk: Hunk) -> tuple[str, ...] | None:
     """The hunk's lines as a chunk's (prefix and text) when each diff line is one file line
     ending with LF (no `\\ No newline`, no CR): what `_chunk` makes of them then, without
     explicit endings nor the end of the file; None for any other hunk."""
+    if hunk.plain:
+        return hunk.plain
     texts = "".join([text for _, text in hunk.raw])
     if "\r" in texts or texts.count("\n") != len(hunk.raw):  # each text holds one LF at most, last
         return None

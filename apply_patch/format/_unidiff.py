@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from .._dataclass import dataclass
-from datetime import datetime
 
 from . import _constants as C
 from .._errors import PatchError, UnifiedDiffError
@@ -73,8 +72,11 @@ class Line:
 class Hunk:
     """One `@@` hunk: its header numbers and its diff lines.
 
-    `raw` holds each diff line as (prefix, text with its `\\n` unless a `\\ No
-    newline` line followed it); `lines` the same split into file lines.
+    A hunk whose diff lines are each one file line ending with LF (no CR, no
+    `\\ No newline`: nearly every hunk) keeps them in `plain` as the diff wrote
+    them (prefix and text, a blank line as `" "`): the diff's own strings, no
+    copies (a large diff's memory); any other keeps them in `pairs` as `raw`
+    gives them. One of the two is empty.
     """
 
     old_start: int
@@ -82,8 +84,17 @@ class Hunk:
     new_start: int
     new_count: int
     section: str
-    raw: tuple[tuple[str, str], ...]
+    pairs: tuple[tuple[str, str], ...]
     line: int
+    plain: tuple[str, ...] = ()
+
+    @property
+    def raw(self) -> tuple[tuple[str, str], ...]:
+        """Each diff line as (prefix, text with its `\\n` unless a `\\ No newline` line
+        followed it); `lines` the same split into file lines."""
+        if self.plain:
+            return tuple([(line[0], line[1:] + "\n") for line in self.plain])
+        return self.pairs
 
     @property
     def lines(self) -> tuple[Line, ...]:
@@ -342,8 +353,11 @@ def _hunk(reader: _Reader) -> Hunk:
     if end is not None:  # nearly every hunk: each line counted, none odd
         body = reader.lines[reader.at : end]
         reader.at = end
-        raw = tuple([(line[:1] or C.CONTEXT, line[1:] + "\n") for line in body])
-        return Hunk(old_start, old_count, new_start, new_count, section, raw, number)
+        if "\r" in "".join(body):
+            pairs = tuple([(line[:1] or C.CONTEXT, line[1:] + "\n") for line in body])
+            return Hunk(old_start, old_count, new_start, new_count, section, pairs, number)
+        plain = tuple([line or C.CONTEXT for line in body])
+        return Hunk(old_start, old_count, new_start, new_count, section, (), number, plain)
     return _checked_hunk(reader, number, old_start, old_count, new_start, new_count, section)
 
 
@@ -440,6 +454,8 @@ def _is_epoch(stamp: str) -> bool:
     """`1970-01-01 00:00:00.000000000 +0000`, or the same instant in another zone."""
     if not stamp.startswith(("1970-01-01 ", "1969-12-31 ")):  # strptime costs 40 us a header
         return False
+    from datetime import datetime  # such a stamp only (start-up time: 3 ms)
+
     try:
         when = datetime.strptime(re.sub(r"(\.\d{6})\d+", r"\1", stamp), "%Y-%m-%d %H:%M:%S.%f %z")
     except ValueError:
