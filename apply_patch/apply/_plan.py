@@ -28,6 +28,7 @@ from .._errors import (
 from ._dirs import FolderChanged
 from ._journal import JOURNAL
 from ._locate import Placement, update_lines
+from ._numbered import Numbered, placed_by_numbers, spliced_bytes, spliced_text
 from ..format import AddFile, DeleteFile, Patch, UpdateFile
 from ._paths import Location
 from .._policy import Policy
@@ -469,14 +470,24 @@ class Planner:
         data = state.data  # a pure rename moves the bytes untouched
         placements: tuple[Placement, ...] = ()
         if op.chunks:
-            text, encoding = self.read_text(data, where, op.line)
-            try:
-                located = update_lines(text, op, self.policy, where)
-            except PatchError as error:
-                raise self.explained(error, where, encoding) from None
-            data, placements = self.write_text(located.text, encoding, where, op.line), located.placements
+            decoded, encoding = self.read_decoded(data, where, op.line)
+            numbered = self._numbered(decoded, op) if isinstance(decoded, str) else None
+            if numbered is not None and isinstance(decoded, str):  # a diff's hunks where its numbers say
+                spans, placements = numbered.spans, numbered.placements
+                if decoded.isascii() and all(new.isascii() for _, _, new in spans):
+                    del decoded  # (the bytes are spliced: the text's memory is free for the result)
+                    data = spliced_bytes(data, spans)
+                else:
+                    data = encode_text(spliced_text(decoded, spans), self.policy)
+            else:
+                text = split_text(decoded) if isinstance(decoded, str) else decoded
+                try:
+                    located = update_lines(text, op, self.policy, where)
+                except PatchError as error:
+                    raise self.explained(error, where, encoding) from None
+                data, placements = self.write_text(located.text, encoding, where, op.line), located.placements
+                self.warnings += located.warnings
             self.refuse_broken_notebook(state.data, data, where, op.line)
-            self.warnings += located.warnings
         destination = where if op.move_to is None else self._move_destination(op, where)
         moved = destination is not where
         if not moved:
@@ -496,6 +507,14 @@ class Planner:
             source_target=where.entry if moved else None,
             placements=placements,
         )
+
+    def _numbered(self, decoded: str, op: UpdateFile) -> Numbered | None:
+        """Where each chunk of `op` goes in the file read as UTF-8 as `decoded`, when every one
+        is a unified diff's hunk exactly where its numbers say (`_numbered`: what the locator
+        would do, without splitting the file into lines); None otherwise."""
+        if any(chunk.near is None for chunk in op.chunks):
+            return None
+        return placed_by_numbers(decoded, op.chunks, self.policy)
 
     def _readable(self, where: Location, line: int) -> FileState:
         failure = "Failed to read file to update"
