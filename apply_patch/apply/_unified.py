@@ -18,6 +18,7 @@ import re
 
 from ..format import Chunk, CreateFile, DeleteFile, FileDiff, Hunk, Line, UpdateFile, constants as C, parse_unified_diff
 from .._errors import UnifiedDiffError
+from ._gc import PausedCollector
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,12 +37,13 @@ def unified_operations(text: str, strip: int | None = None) -> list[Operation | 
     `strip` leading path components are dropped; None: as `auto_strip` says.
     """
     chosen = auto_strip(text) if strip is None else strip
-    files = parse_unified_diff(text, chosen, loose=True)
-    if not files:
-        raise UnifiedDiffError("the text holds no file diff ('--- old' and '+++ new' lines, then '@@' hunks)")
-    operations: list[Operation | EditOperation] = []
-    for diff in files:
-        operations += _file_operations(diff)
+    with PausedCollector():  # a large diff's hunks: many small objects, no cycles (`_gc`)
+        files = parse_unified_diff(text, chosen, loose=True)
+        if not files:
+            raise UnifiedDiffError("the text holds no file diff ('--- old' and '+++ new' lines, then '@@' hunks)")
+        operations: list[Operation | EditOperation] = []
+        for diff in files:
+            operations += _file_operations(diff)
     return operations
 
 
