@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 _EXACT: Final = TIERS[0].name
 _FIND_LIMIT: Final = 16  # lines below which `str.find` line by line beats counting a stretch
+_SAMPLE: Final = 1 << 16  # characters read for the average length of a line
 
 
 class Numbered:
@@ -57,8 +58,8 @@ def placed_by_numbers(text: str, chunks: tuple[Chunk, ...], policy: Policy) -> N
         return None
     if policy.line_endings == "crlf" or policy.ambiguous == "first":
         return None
-    size = text.count("\n")  # lines: each ends with LF
-    width = len(text) / size  # characters a line, on average (to jump over many lines)
+    head = min(len(text), _SAMPLE)  # characters a line, on average, at the top (to jump over many lines)
+    width = head / max(text.count("\n", 0, head), 1)
     spans: list[tuple[int, int, str]] = []
     placements: list[Placement] = []
     line, offset, free, drift = 0, 0, 0, 0  # `line` starts at `offset`; hunks go from line `free`
@@ -67,12 +68,12 @@ def placed_by_numbers(text: str, chunks: tuple[Chunk, ...], policy: Policy) -> N
             return None
         old = [s[1:] for s in chunk.lines if s[0] != C.ADDED]
         target = chunk.near + drift
-        if not old or target < free or target + len(old) > size:
+        if not old or target < free:
             return None
         offset = line_below(text, offset, target - line, width)
         line = target
         needle = "\n".join(old) + "\n"
-        if not text.startswith(needle, offset):
+        if offset < 0 or not text.startswith(needle, offset):  # (past the end: no match either)
             return None
         new = [s[1:] for s in chunk.lines if s[0] != C.REMOVED]
         spans.append((offset, offset + len(needle), "\n".join(new) + "\n" if new else ""))
@@ -84,21 +85,31 @@ def placed_by_numbers(text: str, chunks: tuple[Chunk, ...], policy: Policy) -> N
 
 def line_below(text: str, offset: int, count: int, width: float) -> int:
     """The offset of the line `count` (>= 0) lines below the line starting at `offset` in
-    `text` (every line ends with LF, and that line exists).
+    `text` (every line ends with LF): `len(text)` just past its last line, -1 further.
 
     Long distances are jumped by counting the LFs of stretches of about `width`
-    characters a line (`str.count`, C speed); the last few lines are found one by one.
+    characters a line (`str.count`, C speed, each character read once); the last
+    few lines are found one by one.
     """
     while count > _FIND_LIMIT:
         stop = min(offset + int(count * width * 0.75) + 1, len(text))
         seen = text.count("\n", offset, stop)
-        if seen == 0 or seen > count:  # lines far longer or shorter here than on average
-            width = max(width * 0.5, 1.0) if seen > count else width * 2
+        while seen > count:  # shorter lines here than on average: half the stretch
+            stop = offset + (stop - offset) // 2
+            seen = text.count("\n", offset, stop)
+        if seen == 0:  # a line longer than the stretch: over it alone
+            found = text.find("\n", offset)
+            if found < 0:
+                return -1
+            offset, count = found + 1, count - 1
             continue
-        offset = text.rfind("\n", offset, stop) + 1
+        offset = text.rfind("\n", offset, stop) + 1  # just past the stretch's last LF
         count -= seen
     for _ in range(count):
-        offset = text.index("\n", offset) + 1
+        found = text.find("\n", offset)
+        if found < 0:
+            return -1
+        offset = found + 1
     return offset
 
 

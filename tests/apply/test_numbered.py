@@ -105,3 +105,14 @@ def test_line_below_is_the_offset_of_that_line(widths: list[int], data: st.DataO
     count = data.draw(st.integers(0, len(widths) - 1 - first))
     guess = data.draw(st.sampled_from([1.0, len(text) / len(widths), 50.0]))
     assert line_below(text, starts[first], count, guess) == starts[first + count]
+    assert line_below(text, starts[first], len(widths) - first, guess) == len(text)
+    assert line_below(text, starts[first], len(widths) - first + 1 + count, guess) == -1
+
+
+def test_line_below_over_a_long_line_then_short_ones() -> None:
+    # A stretch that holds no LF at one length and too many at twice that length: the
+    # search once went back and forth between the two for ever.
+    text = "x" * 300 + "\n" + "\n" * 100
+    assert line_below(text, 0, 20, 16.6) == 301 + 19
+    assert line_below(text, 0, 101, 16.6) == len(text)
+    assert line_below(text, 0, 102, 16.6) == -1
