@@ -28,7 +28,6 @@ from .._errors import (
 from ._dirs import FolderChanged
 from ._journal import JOURNAL
 from ._locate import Placement, update_lines
-from ._numbered import Numbered, placed_by_numbers, spliced_bytes, spliced_text
 from ..format import AddFile, DeleteFile, Patch, UpdateFile
 from ._paths import Location
 from .._policy import Policy
@@ -42,6 +41,7 @@ if TYPE_CHECKING:
 
     from ._conventions import Conventions
     from ._encoding import Encoding
+    from ._numbered import Numbered
 
     from ..format import Operation
 
@@ -473,6 +473,8 @@ class Planner:
             decoded, encoding = self.read_decoded(data, where, op.line)
             numbered = self._numbered(decoded, op) if isinstance(decoded, str) else None
             if numbered is not None and isinstance(decoded, str):  # a diff's hunks where its numbers say
+                from ._numbered import spliced_bytes, spliced_text
+
                 spans, placements = numbered.spans, numbered.placements
                 if decoded.isascii() and all(new.isascii() for _, _, new in spans):
                     del decoded  # (the bytes are spliced: the text's memory is free for the result)
@@ -514,6 +516,8 @@ class Planner:
         would do, without splitting the file into lines); None otherwise."""
         if any(chunk.near is None for chunk in op.chunks):
             return None
+        from ._numbered import placed_by_numbers  # a unified diff's hunks only (start-up time)
+
         return placed_by_numbers(decoded, op.chunks, self.policy)
 
     def _readable(self, where: Location, line: int) -> FileState:
