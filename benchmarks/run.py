@@ -41,6 +41,9 @@ SPEED_LIMIT = 2.0  # str_replace, SEARCH/REPLACE: against plain Python doing the
 TOLERANT_LIMIT = 1.5  # the whitespace-tolerant match against the exact one
 UNIFIED_LIMIT = 3.0  # a unified diff against GNU patch, whole processes
 MEMORY_LIMIT = 4.0  # peak RSS growth against the bytes of the file, 1M lines
+# (lines, hunks) of the unified-diff cases: a small file, one hunk every 100 lines up to 1M
+# lines, and many hunks (one every 10 lines).
+UNIFIED_CASES = ((1_000, 10), (100_000, 1_000), (1_000_000, 10_000), (100_000, 10_000))
 ISSUE_24_STARTUP = 2.0  # --version and the small patch, whole processes, against python -c pass
 
 
@@ -613,28 +616,42 @@ class Bench:
         return lambda root: _checked(apply_search_replace(reply, root))
 
     def unified(self) -> None:
+        """Each unified-diff case against GNU patch, whole processes (and `python -c pass`, the
+        interpreter's start alone, in the same rounds), and our in-process call."""
+        from apply_patch.edits import apply_unified_diff
+
         patch_program = shutil.which("patch")
-        for lines, hunks in ((100_000, 1_000), (1_000_000, 10_000)):
+        for lines, hunks in UNIFIED_CASES:
             path, data, diff = inputs.unified_diff(lines, hunks)
             case = Case(f"unified diff, {hunks} hunks, {lines} lines", {path: data}, diff)
             diff_file = self.work.patch_file(case)
             fresh = lambda: self.work.fresh_root(case)  # noqa: E731
             self._check_unified(case, diff_file, patch_program)
             runs: list[tuple[Sequence[str], Callable[[], Path | None], Path | None]] = [
-                ([self.executable, "--format", "unified-diff"], fresh, diff_file)]
+                ([self.executable, "--format", "unified-diff"], fresh, diff_file),
+                ([sys.executable, "-c", "pass"], lambda: None, None)]
             if patch_program is not None:
                 runs.append(([patch_program, "-p1", "-s"], fresh, diff_file))
             samples = time_processes_paired(runs, max(3, self.repeat))
-            ours = samples[0]
+            ours, bare = samples[0], samples[1]
+            inside = time_calls_paired([lambda root: _checked(apply_unified_diff(diff, root))], fresh,
+                                       max(3, self.repeat))[0]
             if patch_program is None:
                 self.rows.append(Row(f"{case.name} (whole process)", ours.show(), "GNU patch not installed"))
                 continue
-            theirs = samples[1]
+            theirs = samples[2]
             ratio = ours.median / theirs.median
             self.rows.append(Row(f"{case.name} (whole process)", ours.show(), f"{theirs.show()} (GNU patch)",
                                  f"{ratio:.2f}"))
-            self.budgets.append(Budget(f"{case.name} / GNU patch", ratio, UNIFIED_LIMIT,
-                                       f"{ours.median * 1000:.1f} ms against {theirs.median * 1000:.1f} ms"))
+            self.rows.append(Row("  in process (apply_unified_diff)", inside.show(), "",
+                                 f"{inside.median / theirs.median:.2f}"))
+            self.rows.append(Row("  python -c pass (the interpreter's start alone)", bare.show(), "",
+                                 f"{bare.median / theirs.median:.2f}"))
+            floor = bare.median / theirs.median
+            note = f"{ours.median * 1000:.1f} ms against {theirs.median * 1000:.1f} ms"
+            if floor * 1.5 > UNIFIED_LIMIT:  # the interpreter's start alone is most of the budget
+                note += f"; python -c pass alone is {floor:.2f}×"
+            self.budgets.append(Budget(f"{case.name} / GNU patch", ratio, UNIFIED_LIMIT, note))
 
     def _check_unified(self, case: Case, diff_file: Path, patch_program: str | None) -> None:
         """Both programs applied the diff, to the same bytes (a broken bench proves nothing)."""

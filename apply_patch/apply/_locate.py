@@ -150,12 +150,18 @@ def locate(
             if chunk.near is not None:
                 drift = at - chunk.near
             continue
-        used, endings, pattern, match, slip = _find_chunk(index, lines, chunk, line_index, anchor, where)
+        numbered = _at_numbers(lines, chunk, line_index, drift) if anchor is None else None
+        if numbered is not None:  # where its numbers say: the place `_by_numbers` would take
+            used, endings, pattern, match, slip = numbered
+            by_numbers = True
+        else:
+            used, endings, pattern, match, slip = _find_chunk(index, lines, chunk, line_index, anchor, where)
+            by_numbers = False
+            if chunk.near is not None:
+                match, by_numbers = _by_numbers(index, pattern, match, chunk, chunk.near + drift, first)
         if slip is not None:
             warnings.append(slip_warning(chunk, match.index, slip, where))
-        by_numbers = False
         if chunk.near is not None:
-            match, by_numbers = _by_numbers(index, pattern, match, chunk, chunk.near + drift, first)
             drift = match.index - chunk.near
         if first:
             warnings += _context_doubts(chunk, anchors, (pattern, match), index, where)
@@ -185,7 +191,7 @@ def _sure(spots: list[Spot], alone: list[bool]) -> list[Spot]:
     result = []
     for spot in spots:
         only = bool(spot.pattern) and next(matched)  # `alone` has one entry per matched chunk
-        result.append(replace(spot, pinned=True) if only and not spot.chunk.contexts else spot)
+        result.append(replace(spot, pinned=True) if only and not spot.pinned and not spot.chunk.contexts else spot)
     return result
 
 
@@ -201,6 +207,35 @@ def _refuse_other_places(index: LineIndex, spots: list[Spot], where: Location) -
 
         spot, places = other
         raise ambiguity_error(spot.chunk, tuple(p + 1 for p in places), where)
+
+
+def _at_numbers(
+    lines: list[str], chunk: Chunk, start: int, drift: int
+) -> tuple[tuple[str, ...], tuple[str | None, ...], list[str], Match, None] | None:
+    """The chunk (a hunk) as `_find_chunk` returns it, placed at the line its numbers name
+    (`near`, shifted by `drift`), when its expected lines are exactly there, at or after
+    `start` (and, pinned to the end of the file, end it); None otherwise.
+
+    Only the hunk's own lines are compared: a diff made against this file (nearly every
+    one) is placed without a search. It is the place `_by_numbers` takes, the exact tier
+    being the first tried, but also past its limit on places (a hunk whose lines
+    occur more than `_MAX_HUNK_PLACES` times before it).
+    """
+    if chunk.near is None:
+        return None
+    target = chunk.near + drift
+    pattern = [s[1:] for s in chunk.lines if s[0] != C.ADDED]
+    end = target + len(pattern)
+    if not pattern or target < start or end > len(lines) or (chunk.is_end_of_file and end != len(lines)):
+        return None
+    if lines[target:end] != pattern:
+        return None
+    if chunk.endings:
+        explicit = dict(chunk.endings)
+        endings = tuple(explicit.get(i) for i in range(len(chunk.lines)))
+    else:
+        endings = (None,) * len(chunk.lines)
+    return chunk.lines, endings, pattern, Match(target, TIERS[0]), None
 
 
 def _by_numbers(

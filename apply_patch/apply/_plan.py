@@ -25,7 +25,7 @@ from .._errors import (
 )
 from ._dirs import FolderChanged
 from ._journal import JOURNAL
-from ..format import AddFile, DeleteFile, Patch, UpdateFile
+from ..format import AddFile, Chunk, DeleteFile, Patch, UpdateFile
 from ._paths import Location
 from .._policy import Policy
 from ._textfile import TextFile, split_text
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from ._doubts import PatchWarning
     from ._encoding import Encoding
     from ._locate import Placement
+    from ._numbered import Numbered
 
     from ..format import Operation
 
@@ -503,16 +504,28 @@ class Planner:
         data = state.data  # a pure rename moves the bytes untouched
         placements: tuple[Placement, ...] = ()
         if op.chunks:
-            from ._locate import update_lines  # an update's: an added or deleted file goes without (start-up time)
+            decoded, encoding = self.read_decoded(data, where, op.line)
+            numbered = self._numbered(decoded, op) if isinstance(decoded, str) else None
+            if numbered is not None and isinstance(decoded, str):  # a diff's hunks where its numbers say
+                from ._numbered import spliced_bytes, spliced_text
 
-            text, encoding = self.read_text(data, where, op.line)
-            try:
-                located = update_lines(text, op, self.policy, where)
-            except PatchError as error:
-                raise self.explained(error, where, encoding) from None
-            data, placements = self.write_text(located.text, encoding, where, op.line), located.placements
+                spans, placements = numbered.spans, numbered.placements
+                if decoded.isascii() and all(new.isascii() for _, _, new in spans):
+                    del decoded  # (the bytes are spliced: the text's memory is free for the result)
+                    data = spliced_bytes(data, spans)
+                else:
+                    data = encode_text(spliced_text(decoded, spans), self.policy)
+            else:
+                from ._locate import update_lines  # an update's: an added or deleted file goes without (start-up time)
+
+                text = split_text(decoded) if isinstance(decoded, str) else decoded
+                try:
+                    located = update_lines(text, op, self.policy, where)
+                except PatchError as error:
+                    raise self.explained(error, where, encoding) from None
+                data, placements = self.write_text(located.text, encoding, where, op.line), located.placements
+                self.warnings += located.warnings
             self.refuse_broken_notebook(state.data, data, where, op.line)
-            self.warnings += located.warnings
         destination = where if op.move_to is None else self._move_destination(op, where)
         moved = destination is not where
         if not moved:
@@ -532,6 +545,17 @@ class Planner:
             source_target=where.entry if moved else None,
             placements=placements,
         )
+
+    def _numbered(self, decoded: str, op: UpdateFile) -> Numbered | None:
+        """Where each chunk of `op` goes in the file read as UTF-8 as `decoded`, when every one
+        is a unified diff's hunk exactly where its numbers say (`_numbered`: what the locator
+        would do, without splitting the file into lines); None otherwise."""
+        hunks = tuple(c for c in op.chunks if isinstance(c, Chunk) and c.near is not None)
+        if len(hunks) != len(op.chunks):
+            return None
+        from ._numbered import placed_by_numbers  # a unified diff's hunks only (start-up time)
+
+        return placed_by_numbers(decoded, hunks, self.policy)
 
     def _readable(self, where: Location, line: int) -> FileState:
         failure = "Failed to read file to update"

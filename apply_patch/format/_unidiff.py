@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from .._dataclass import dataclass
-from datetime import datetime
 
 from . import _constants as C
 from .._errors import PatchError, UnifiedDiffError
@@ -73,8 +72,11 @@ class Line:
 class Hunk:
     """One `@@` hunk: its header numbers and its diff lines.
 
-    `raw` holds each diff line as (prefix, text with its `\\n` unless a `\\ No
-    newline` line followed it); `lines` the same split into file lines.
+    A hunk whose diff lines are each one file line ending with LF (no CR, no
+    `\\ No newline`: nearly every hunk) keeps them in `plain` as the diff wrote
+    them (prefix and text, a blank line as `" "`): the diff's own strings, no
+    copies (a large diff's memory); any other keeps them in `pairs` as `raw`
+    gives them. One of the two is empty.
     """
 
     old_start: int
@@ -82,8 +84,17 @@ class Hunk:
     new_start: int
     new_count: int
     section: str
-    raw: tuple[tuple[str, str], ...]
+    pairs: tuple[tuple[str, str], ...]
     line: int
+    plain: tuple[str, ...] = ()
+
+    @property
+    def raw(self) -> tuple[tuple[str, str], ...]:
+        """Each diff line as (prefix, text with its `\\n` unless a `\\ No newline` line
+        followed it); `lines` the same split into file lines."""
+        if self.plain:
+            return tuple([(line[0], line[1:] + "\n") for line in self.plain])
+        return self.pairs
 
     @property
     def lines(self) -> tuple[Line, ...]:
@@ -333,9 +344,52 @@ def _hunk(reader: _Reader) -> Hunk:
     match = HUNK_HEADER.fullmatch(reader.take().removesuffix("\r"))
     if match is None:
         raise UnifiedDiffError("a hunk header must read '@@ -a,b +c,d @@'", line=number)
-    old_start, old_count, new_start, new_count = (
-        int(g) if g is not None else 1 for g in match.groups()[:4]
-    )
+    first, old_size, second, new_size, section = match.groups()
+    old_start, new_start = int(first), int(second)
+    old_count = 1 if old_size is None else int(old_size)
+    new_count = 1 if new_size is None else int(new_size)
+    section = section.removesuffix("\r")
+    end = _plain_hunk_end(reader.lines, reader.at, old_count, new_count)
+    if end is not None:  # nearly every hunk: each line counted, none odd
+        body = reader.lines[reader.at : end]
+        reader.at = end
+        if "\r" in "".join(body):
+            pairs = tuple([(line[:1] or C.CONTEXT, line[1:] + "\n") for line in body])
+            return Hunk(old_start, old_count, new_start, new_count, section, pairs, number)
+        plain = tuple([line or C.CONTEXT for line in body])
+        return Hunk(old_start, old_count, new_start, new_count, section, (), number, plain)
+    return _checked_hunk(reader, number, old_start, old_count, new_start, new_count, section)
+
+
+def _plain_hunk_end(lines: list[str], at: int, old_left: int, new_left: int) -> int | None:
+    """Where the hunk from `at` ends when its lines are only ` `, `-`, `+` (or empty) lines
+    that its counts take exactly, no `\\` line after them; None for any other hunk (which
+    `_checked_hunk` reads, and refuses if it must, line by line)."""
+    size = len(lines)
+    while old_left > 0 or new_left > 0:
+        if at >= size:
+            return None
+        prefix = lines[at][:1]
+        if prefix == C.CONTEXT or not prefix:
+            old_left -= 1
+            new_left -= 1
+        elif prefix == C.REMOVED:
+            old_left -= 1
+        elif prefix == C.ADDED:
+            new_left -= 1
+        else:
+            return None
+        at += 1
+    if old_left < 0 or new_left < 0 or (at < size and lines[at].startswith(NO_NEWLINE)):
+        return None
+    return at
+
+
+def _checked_hunk(
+    reader: _Reader, number: int, old_start: int, old_count: int, new_start: int, new_count: int, section: str
+) -> Hunk:
+    """The hunk whose header was line `number`, read line by line: `\\ No newline` lines, and
+    UnifiedDiffError for lines its counts do not take or that are no hunk lines."""
     raw: list[tuple[str, str]] = []
     old_left, new_left = old_count, new_count
     lines, at = reader.lines, reader.at
@@ -362,7 +416,6 @@ def _hunk(reader: _Reader) -> Hunk:
         raw.append((prefix, line[1:] + "\n"))
         at += 1
     reader.at = at
-    section = match.group(5).removesuffix("\r")
     return Hunk(old_start, old_count, new_start, new_count, section, tuple(raw), number)
 
 
@@ -401,6 +454,8 @@ def _is_epoch(stamp: str) -> bool:
     """`1970-01-01 00:00:00.000000000 +0000`, or the same instant in another zone."""
     if not stamp.startswith(("1970-01-01 ", "1969-12-31 ")):  # strptime costs 40 us a header
         return False
+    from datetime import datetime  # such a stamp only (start-up time: 3 ms)
+
     try:
         when = datetime.strptime(re.sub(r"(\.\d{6})\d+", r"\1", stamp), "%Y-%m-%d %H:%M:%S.%f %z")
     except ValueError:

@@ -1,0 +1,118 @@
+"""A unified diff's hunks placed by their numbers in the unsplit text (`_numbered`): the
+same new text and placements as the locator, or no answer; `line_below` against the lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from apply_patch import DEFAULT, Policy
+from apply_patch.apply import Location, split_text, unified_operations, update_lines
+from apply_patch.apply._numbered import line_below, placed_by_numbers, spliced_bytes, spliced_text
+from apply_patch.edits import apply_unified_diff
+from apply_patch.format import UpdateFile
+
+WHERE = Location("f.txt", "f.txt", "f.txt", "f.txt", "f.txt")
+# Few distinct lines: hunks whose lines occur at several places, empty lines, non-ASCII.
+LINE = st.sampled_from(["a", "b", "", "  c = 1", "é", "a b", "x" * 90])
+
+
+@st.composite
+def diffs(draw: st.DrawFn) -> tuple[list[str], str]:
+    """A file and a diff of it (`diff -u` style, any number of context lines), hunks in order."""
+    lines = draw(st.lists(LINE, min_size=1, max_size=60))
+    body, at, shift = ["--- a/f.txt", "+++ b/f.txt"], 0, 0
+    for _ in range(draw(st.integers(1, 5))):
+        if at >= len(lines):
+            break
+        start = draw(st.integers(at, len(lines) - 1))
+        size = draw(st.integers(1, min(6, len(lines) - start)))
+        removed = sorted(draw(st.sets(st.integers(start, start + size - 1), max_size=size)))
+        added = draw(st.lists(LINE, max_size=3))
+        hunk: list[str] = []
+        for n in range(start, start + size):
+            hunk.append(("-" if n in removed else " ") + lines[n])
+            if n == (removed[-1] if removed else start):
+                hunk += ["+" + line for line in added]
+        new_count = size - len(removed) + len(added)
+        body.append(f"@@ -{start + 1},{size} +{start + 1 + shift},{new_count} @@")
+        body += hunk
+        shift += new_count - size
+        at = start + size
+    return lines, "\n".join(body) + "\n"
+
+
+def _by_locator(text: str, update: UpdateFile, policy: Policy) -> tuple[str, list[tuple[int, int, str, int, int]]]:
+    located = update_lines(split_text(text), update, policy, WHERE)
+    placements = [(p.patch_line, p.file_line, p.tier, p.added, p.removed) for p in located.placements]
+    return located.text.to_text(bom=False), placements
+
+
+@settings(max_examples=300, deadline=None)
+@given(diffs())
+def test_same_text_and_placements_as_the_locator(case: tuple[list[str], str]) -> None:
+    lines, diff = case
+    text = "".join(line + "\n" for line in lines)
+    (update,) = unified_operations(diff)
+    assert isinstance(update, UpdateFile)
+    numbered = placed_by_numbers(text, update.chunks, DEFAULT)
+    if numbered is None:  # added lines only, or no hunk at all: the locator's
+        assert all(not chunk.old_lines for chunk in update.chunks) or not update.chunks
+        return
+    expected_text, expected_placements = _by_locator(text, update, DEFAULT)
+    assert spliced_text(text, numbered.spans) == expected_text
+    placements = [(p.patch_line, p.file_line, p.tier, p.added, p.removed) for p in numbered.placements]
+    assert placements == expected_placements
+    if text.isascii() and all(new.isascii() for _, _, new in numbered.spans):
+        assert spliced_bytes(text.encode(), numbered.spans) == expected_text.encode()
+
+
+DIFF = "--- a/f.txt\n+++ b/f.txt\n@@ -2,3 +2,3 @@\n b\n-c\n+C\n d\n"
+
+
+def test_files_and_policies_it_leaves_to_the_locator() -> None:
+    (update,) = unified_operations(DIFF)
+    assert isinstance(update, UpdateFile)
+    assert placed_by_numbers("a\nb\nc\nd\n", update.chunks, DEFAULT) is not None
+    for text in ("a\r\nb\r\nc\r\nd\r\n", "a\nb\nc\nd", "\ufeffa\nb\nc\nd\n", "", "a\nb\nX\nd\n", "b\nc\nd\n"):
+        assert placed_by_numbers(text, update.chunks, DEFAULT) is None, text
+    for options in ({"ambiguous": "first"}, {"line_endings": "crlf"}):
+        assert placed_by_numbers("a\nb\nc\nd\n", update.chunks, DEFAULT.with_options(**options)) is None
+
+
+def test_files_it_leaves_to_the_locator_are_still_applied(tmp_path: Path) -> None:
+    for content in (b"a\r\nb\r\nc\r\nd\r\n", b"a\nb\nc\nd", b"\xef\xbb\xbfa\nb\nc\nd\n", b"x\na\nb\nc\nd\n"):
+        (tmp_path / "f.txt").write_bytes(content)
+        apply_unified_diff(DIFF, tmp_path)
+        assert (tmp_path / "f.txt").read_bytes() == content.replace(b"c", b"C")
+
+
+def test_non_ascii_file_and_added_lines(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_text("é\nb\nc\nd\n", encoding="utf-8")
+    apply_unified_diff(DIFF.replace("+C", "+ç"), tmp_path)
+    assert (tmp_path / "f.txt").read_text(encoding="utf-8") == "é\nb\nç\nd\n"
+
+
+@given(st.lists(st.integers(0, 300), min_size=1, max_size=200), st.data())
+def test_line_below_is_the_offset_of_that_line(widths: list[int], data: st.DataObject) -> None:
+    text = "".join("x" * width + "\n" for width in widths)
+    starts = [0]
+    for width in widths[:-1]:
+        starts.append(starts[-1] + width + 1)
+    first = data.draw(st.integers(0, len(widths) - 1))
+    count = data.draw(st.integers(0, len(widths) - 1 - first))
+    guess = data.draw(st.sampled_from([1.0, len(text) / len(widths), 50.0]))
+    assert line_below(text, starts[first], count, guess) == starts[first + count]
+    assert line_below(text, starts[first], len(widths) - first, guess) == len(text)
+    assert line_below(text, starts[first], len(widths) - first + 1 + count, guess) == -1
+
+
+def test_line_below_over_a_long_line_then_short_ones() -> None:
+    # A stretch that holds no LF at one length and too many at twice that length: the
+    # search once went back and forth between the two for ever.
+    text = "x" * 300 + "\n" + "\n" * 100
+    assert line_below(text, 0, 20, 16.6) == 301 + 19
+    assert line_below(text, 0, 101, 16.6) == len(text)
+    assert line_below(text, 0, 102, 16.6) == -1
