@@ -394,7 +394,8 @@ def apply_unified_diff(
     UnifiedDiffError for a malformed diff, InputError for text that is not valid
     Unicode or a path that cannot be one, the PatchErrors of `apply_patch` otherwise.
     """
-    from .apply import apply_operations, unified_operations
+    from .apply import apply_operations
+    from .format import unified_operations
 
     check_text(text, "The diff")
 

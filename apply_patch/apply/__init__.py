@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from ._seen import Seen
     from ._textfile import BOM, TextFile, common_ends, split_text
     from ._tree import FileState, Kind, Tree, hidden
-    from ._unified import unified_operations
     from .._errors import PolicyValueError
     from .._policy import CODEX, DEFAULT, Policy
     from . import _signals as signals
@@ -95,7 +94,6 @@ _NAMES = {
     "Kind": "._tree",
     "Tree": "._tree",
     "hidden": "._tree",
-    "unified_operations": "._unified",
     "PolicyValueError": ".._errors",
     "CODEX": ".._policy",
     "DEFAULT": ".._policy",
@@ -131,5 +129,5 @@ __all__ = [
     "apply_patch", "apply_to_mapping", "bounded", "common_ends", "decode_file", "drop_pending",
     "error_json", "failure", "file_encoding", "file_text", "hidden", "history",
     "is_windows_absolute", "not_shown", "outline", "pending", "result_json", "show", "signals",
-    "split_text", "stage", "undo", "unified_operations", "update_lines", "warnings_text",
+    "split_text", "stage", "undo", "update_lines", "warnings_text",
 ]

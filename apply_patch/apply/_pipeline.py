@@ -8,7 +8,7 @@ import sys
 from ._commit import commit, recover
 from .._dataclass import dataclass, replace
 from ._disk_tree import DiskTree
-from ._gc import PausedCollector
+from .._gc import PausedCollector
 from ._lock import RootLock
 from .._errors import (
     ContextNotFoundError,

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from ._stream import PartialOperation, PartialPatch, parse_partial
     from ._syntax_hints import cut, quoted
     from ._unidiff import FileDiff, Hunk, Line, parse_unified_diff
+    from ._unified import unified_operations
     from . import _constants as constants, _shell as shell
 
 _NAMES = {
@@ -95,6 +96,7 @@ _NAMES = {
     "Hunk": "._unidiff",
     "Line": "._unidiff",
     "parse_unified_diff": "._unidiff",
+    "unified_operations": "._unified",
 }
 _MODULES = {
     "constants": "._constants",
@@ -127,5 +129,5 @@ __all__ = [
     "introduced_placeholders", "is_apply_patch", "item_field", "liberal_arguments",
     "liberal_script", "omission_placeholders", "parse_partial", "parse_patch",
     "parse_search_replace", "parse_unified_diff", "printable", "program_name", "quoted",
-    "read_operation", "refusal", "shell", "to_operation", "whole_text", "write_refusal",
+    "read_operation", "refusal", "shell", "to_operation", "unified_operations", "whole_text", "write_refusal",
 ]

@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from apply_patch import DEFAULT, Policy
-from apply_patch.apply import Location, split_text, unified_operations, update_lines
+from apply_patch.apply import Location, split_text, update_lines
 from apply_patch.apply._numbered import line_below, placed_by_numbers, spliced_bytes, spliced_text
 from apply_patch.edits import apply_unified_diff
-from apply_patch.format import UpdateFile
+from apply_patch.format import UpdateFile, unified_operations
 
 WHERE = Location("f.txt", "f.txt", "f.txt", "f.txt", "f.txt")
 # Few distinct lines: hunks whose lines occur at several places, empty lines, non-ASCII.

@@ -1,7 +1,7 @@
-"""A unified diff → operations the plan runs: hunks applied by content, files added or deleted.
+"""A unified diff → operations of the one model: hunks applied by content, files added or deleted (pure).
 
-The diff is read by `format/_unidiff` (git diff, diff -u, diff -ruN). Each file
-diff becomes:
+The front end of the unified-diff format: the diff is read by `_unidiff` (git
+diff, diff -u, diff -ruN), and each file diff becomes:
 
 - a new file (`--- /dev/null`): `CreateFile` with the hunks' new lines;
 - a deleted file: its hunks (so that its content is checked), then `DeleteFile`;
@@ -16,16 +16,20 @@ from __future__ import annotations
 
 import re
 
-from ..format import Chunk, CreateFile, DeleteFile, FileDiff, Hunk, Line, UpdateFile, constants as C, parse_unified_diff
 from .._errors import UnifiedDiffError
-from ._gc import PausedCollector
+from .._gc import PausedCollector
+from . import _constants as C
+from ._edits import CreateFile
+from ._model import Chunk, DeleteFile, UpdateFile
+from ._unidiff import FileDiff, Hunk, Line, parse_unified_diff
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Final
 
-    from ..format import EditOperation, Operation
+    from ._edits import EditOperation
+    from ._model import Operation
 
 # A `---` line and the `+++` line after it (the text after a tab is a time stamp).
 _HEADER_PAIR: Final = re.compile(r"--- ([^\t\n]+).*\n\+\+\+ ([^\t\n]+)")
