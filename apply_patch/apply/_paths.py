@@ -12,6 +12,7 @@ file it means.
 from __future__ import annotations
 
 import os
+import stat
 from .._dataclass import dataclass
 
 from .._errors import FilePolicyError, InputError, PatchIOError, escaped, os_reason
@@ -72,6 +73,13 @@ class Resolver:
 
     Relative paths are taken from `workdir` (relative to the root, or absolute),
     a folder that may not exist yet; they must still stay inside the root.
+
+    A resolver lives for one patch (one plan): it resolves each folder once
+    (`os.path.realpath`, an `lstat` per name from `/`) and then only the last
+    name of each path (one `lstat`), so the files of one folder share its
+    walk. What it found is not trusted later: every read and write walks the
+    resolved path again through folder descriptors (`_dirs`), where a symlink
+    swapped in since is refused.
     """
 
     def __init__(self, root: str, policy: Policy, workdir: str = ".") -> None:
@@ -83,6 +91,8 @@ class Resolver:
         self.base = os.path.normpath(os.path.join(self.root_shown, workdir))
         self._policy = policy
         self._absolute = policy.message_paths == "absolute"
+        self._real: dict[str, str] = {}  # folder as written (normalised) -> its real path
+        self._no_links: set[str] = set()  # folders seen with no symlink below the root (symlinks="error")
         if policy.outside_root == "error" and not _inside(self.base, self.root_shown):
             message = (
                 f"The working folder {self.base} is outside the root folder {self.root_shown}"
@@ -110,8 +120,9 @@ class Resolver:
         refuse_windows_absolute(written, line=line)
         shown = os.path.normpath(os.path.join(self.base, written))
         try:
-            entry = os.path.join(os.path.realpath(os.path.dirname(shown)), os.path.basename(shown))
-            target = os.path.realpath(shown)
+            folder, name = os.path.split(shown)
+            entry = os.path.join(self._real_folder(folder), name)
+            target = _followed(entry)
             if self._policy.symlinks == "error":
                 self._refuse_symlinks(written, shown, line)
             if self._policy.outside_root == "error":
@@ -130,6 +141,13 @@ class Resolver:
         )
         named = shown if self._absolute else relative
         return Location(written, named, entry, target if follow_leaf else entry, relative)
+
+    def _real_folder(self, folder: str) -> str:
+        """`os.path.realpath(folder)`, computed once per folder of the patch."""
+        real = self._real.get(folder)
+        if real is None:
+            real = self._real[folder] = os.path.realpath(folder)
+        return real
 
     def _confine(self, written: str, shown: str, entry: str, target: str, line: int | None) -> None:
         if not _inside(shown, self.root_shown):
@@ -174,8 +192,12 @@ class Resolver:
             path, below = self.root_shown, os.path.relpath(shown, self.root_shown)
         else:
             path, below = os.sep, shown.lstrip(os.sep)
-        for part in below.split(os.sep):
+        parts = below.split(os.sep)
+        for depth, part in enumerate(parts, 1):
             path = os.path.join(path, part)
+            folder = depth < len(parts)  # the last name is looked at every time: it is the file
+            if folder and path in self._no_links:
+                continue
             if os.path.islink(path):
                 raise FilePolicyError(
                     f"Path '{written}' goes through the symlink {self.name(path)}, "
@@ -183,6 +205,19 @@ class Resolver:
                     path=written,
                     patch_line=line,
                 )
+            if folder:
+                self._no_links.add(path)
+
+
+def _followed(entry: str) -> str:
+    """What `entry` (its folder already real) leads to: itself, or where its symlink points
+    (`os.path.realpath`, which resolves the folder again: only for a symlink). One `lstat`;
+    as `realpath`, a name that cannot be looked at (missing, a loop) is taken as it is."""
+    try:
+        is_link = stat.S_ISLNK(os.lstat(entry).st_mode)
+    except OSError:
+        return entry
+    return os.path.realpath(entry) if is_link else entry
 
 
 def check_path(written: str, line: int | None = None) -> None:
