@@ -12,6 +12,13 @@ with `O_NOFOLLOW | O_DIRECTORY`, the file opened relative to its folder with
 confined to the root) when they were resolved; a symlink met now was swapped
 in since, and is a `FolderChanged`, never followed: content from outside the
 root cannot appear, whatever renames race with the read.
+
+Within one plan (`DiskTree.reading`) the folders' descriptors are kept and
+shared by the files read in them: each folder is walked once, not once per
+file. A folder swapped for a symlink after its descriptor was opened is then
+not seen by the plan's later reads (they read the real folder it was, inside
+the root); the commit walks every folder again from `/` and refuses it
+(`ConcurrentChangeError`), so the patch is refused as before.
 """
 
 import errno
@@ -23,7 +30,7 @@ from .._errors import PatchIOError
 from ._dirs import FolderChanged, Folders
 from ._paths import Location, Resolver, check_name
 from .._policy import Policy
-from ._tree import FileState, Kind, State, Tree
+from ._tree import FileState, Kind, Reading, State, Tree
 
 
 _NOT_WALKED = (".git", ".hg", ".svn")  # version control data: never a file a patch means
@@ -85,6 +92,8 @@ class DiskTree(Tree):
         self.policy = policy
         self.unshown = {}
         self._resolver = Resolver(root, policy, workdir)
+        self._folders: Folders | None = None  # kept while `reading()`: one plan
+        self._readings = 0
 
     @property
     def root(self) -> str:
@@ -118,7 +127,10 @@ class DiskTree(Tree):
         return self._resolver.name(key)
 
     def read(self, key: str, *, follow: bool = True) -> State:
-        return read_entry(key, follow=follow)
+        return read_entry(key, follow=follow, folders=self._folders)
+
+    def reading(self) -> Reading:
+        return _KeptFolders(self)
 
     def kind(self, key: str) -> str | None:
         try:
@@ -186,6 +198,26 @@ class DiskTree(Tree):
         return listed.entries, listed.complete, listed.hidden
 
 
+class _KeptFolders(Reading):
+    """The folder descriptors of a `DiskTree`'s reads, kept from the outermost `with` to its end."""
+
+    def __init__(self, tree: DiskTree) -> None:
+        self._tree = tree
+
+    def __enter__(self) -> None:
+        tree = self._tree
+        tree._readings += 1
+        if tree._folders is None:
+            tree._folders = Folders()
+
+    def __exit__(self, *exc_info: object) -> None:
+        tree = self._tree
+        tree._readings -= 1
+        if tree._readings == 0 and tree._folders is not None:
+            tree._folders.close()
+            tree._folders = None
+
+
 class _Listing:
     """The names of a listing, within a budget of characters."""
 
@@ -238,33 +270,36 @@ def _names(fd: int, listing: _Listing) -> list[tuple[str, bool]]:
     return sorted(found)
 
 
-def read_entry(path: str, *, follow: bool) -> State:
+def read_entry(path: str, *, follow: bool, folders: Folders | None = None) -> State:
     """What is at `path`: a file's bytes and mode, a symlink's target (when not
     following it), a folder or a special file, or None; OSError if unreadable.
 
     `path` had its symlinks resolved: it is read through folder descriptors
     (see the module), and a symlink met on the way (or as the file itself,
     when `follow`) is a FolderChanged. A file larger than MAX_FILE_BYTES is
-    an OSError (EFBIG) before it is read.
+    an OSError (EFBIG) before it is read. `folders`: descriptors kept by the
+    caller (one plan's); without, the folders are opened for this read alone.
     """
-    with Folders() as folders:
-        place = _walk_to(folders, path)
-        if place is None:
-            return None
-        opened = _open(*place, path, follow=follow)
-        if not isinstance(opened, tuple):
-            return opened
-        fd, info = opened
-        try:
-            if not stat.S_ISREG(info.st_mode):  # swapped since the first look
-                return Kind.SPECIAL
-            if info.st_size > MAX_FILE_BYTES:
-                raise OSError(errno.EFBIG, _too_large(info.st_size))
-            data = _read_all(fd, info.st_size)
-        finally:
-            os.close(fd)
-        mode = stat.S_IMODE(info.st_mode)
-        read_only = not mode & 0o222 or not os.access(place[1], os.W_OK, dir_fd=place[0])
+    if folders is None:
+        with Folders() as fresh:
+            return read_entry(path, follow=follow, folders=fresh)
+    place = _walk_to(folders, path)
+    if place is None:
+        return None
+    opened = _open(*place, path, follow=follow)
+    if not isinstance(opened, tuple):
+        return opened
+    fd, info = opened
+    try:
+        if not stat.S_ISREG(info.st_mode):  # swapped since the first look
+            return Kind.SPECIAL
+        if info.st_size > MAX_FILE_BYTES:
+            raise OSError(errno.EFBIG, _too_large(info.st_size))
+        data = _read_all(fd, info.st_size)
+    finally:
+        os.close(fd)
+    mode = stat.S_IMODE(info.st_mode)
+    read_only = not mode & 0o222 or not os.access(place[1], os.W_OK, dir_fd=place[0])
     return FileState(data, mode, owner=(info.st_uid, info.st_gid), read_only=read_only, info=info)
 
 
