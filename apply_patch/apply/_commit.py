@@ -291,7 +291,7 @@ class _Commit:
             raise _conflict(change)
         if before.info is not None and _identity(info) != _identity(before.info):
             raise _conflict(change)
-        if _read_all(old) != before.data:
+        if _read_all(old, info.st_size) != before.data:
             raise _conflict(change)
 
     def _recheck(self, change: FileChange, fd: int, name: bytes) -> None:
@@ -414,7 +414,8 @@ class _Commit:
         if change.path in self.old:
             old, _ = self.old[change.path]
             info = os.fstat(old)
-            data, mode, owner = _read_all(old), stat.S_IMODE(info.st_mode), (info.st_uid, info.st_gid)
+            data, mode = _read_all(old, info.st_size), stat.S_IMODE(info.st_mode)
+            owner = (info.st_uid, info.st_gid)
         temp = self.disk.write_temp(fd, temp_name(name), data, mode, owner)
         try:
             self.disk.replace(fd, temp, name)
@@ -507,9 +508,9 @@ def _link_text(folder: int, name: bytes) -> bytes | None:
         return None
 
 
-def _read_all(fd: int) -> bytes:
+def _read_all(fd: int, size: int) -> bytes:
+    """All of the open file `fd`, `size` its size when last looked at (a guess: read to the end)."""
     chunks, offset = [], 0
-    size = os.fstat(fd).st_size
     while chunk := os.pread(fd, max(size - offset, 0) + 65536, offset):
         chunks.append(chunk)
         offset += len(chunk)
