@@ -152,6 +152,7 @@ class _Commit:
         self.undo: list[tuple[str, Callable[[], None]]] = []
         self.temps: list[tuple[int, bytes]] = []  # written, not yet moved into place
         self.old: dict[str, tuple[int, os.stat_result]] = {}  # path → old file, as checked
+        self._names: dict[str, tuple[str, bytes]] = {}  # path → (its folder, its name), `_split`
         self.step = ("create folders for", plan.name(plan.root), ".")
         self.journal: int | None = None  # the root's folder, once the journal is there
 
@@ -177,7 +178,7 @@ class _Commit:
         # A file deleted to make room for a folder of the same name is first set aside.
         in_the_way = [c for c in changes if c.after is None and c.path in new_folders]
         asides = [(c, temp_name(_split(c.path)[1])) for c in in_the_way]
-        staged = [(c, temp_name(_split(c.path)[1])) for c in changes if c.after is not None]
+        staged = [(c, temp_name(self._split(c.path)[1])) for c in changes if c.after is not None]
         deleted = [c for c in changes if c.after is None and c not in in_the_way]
         if self.recorder is not None:
             self.step = ("write the receipt of", self.plan.name(self.root_real), ".")
@@ -234,7 +235,7 @@ class _Commit:
         self.step = ("write the journal of the commit in", self.plan.name(self.root_real), ".")
         steps = []
         for change, temp in staged:
-            folder, name = _split(change.path)
+            folder, name = self._split(change.path)
             if change.before is None:
                 steps.append(journal.record("link", folder, temp, name))
             else:
@@ -266,7 +267,7 @@ class _Commit:
     def _check(self, change: FileChange, new_folders: set[str]) -> None:
         """The file is still what the plan read (bytes and identity); keep it open."""
         self.step = ("read", change.shown, change.relative)
-        folder, name = _split(change.path)
+        folder, name = self._split(change.path)
         if folder in new_folders:  # its folder is made later: mkdir refuses one that appeared
             return
         fd = self._folder(folder, change)
@@ -450,8 +451,15 @@ class _Commit:
     # Names.
 
     def _where(self, change: FileChange) -> tuple[int, bytes]:
-        folder, name = _split(change.path)
+        folder, name = self._split(change.path)
         return self._folder(folder, change), name
+
+    def _split(self, path: str) -> tuple[str, bytes]:
+        """`_split(path)`, once per path: each file is named at every step of the commit."""
+        split = self._names.get(path)
+        if split is None:
+            split = self._names[path] = _split(path)
+        return split
 
     def _folder(self, folder: str, change: FileChange) -> int:
         try:

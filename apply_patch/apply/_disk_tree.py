@@ -28,7 +28,7 @@ import stat
 
 from .._errors import PatchIOError
 from ._dirs import FolderChanged, Folders
-from ._paths import Location, Resolver, check_name
+from ._paths import Location, Resolver, check_name, lstat
 from .._policy import Policy
 from ._tree import FileState, Kind, Reading, State, Tree
 
@@ -94,6 +94,10 @@ class DiskTree(Tree):
         self._resolver = Resolver(root, policy, workdir)
         self._folders: Folders | None = None  # kept while `reading()`: one plan
         self._readings = 0
+        # The last name the resolver looked at through a folder descriptor, and its status:
+        # the read that follows (the same name, the same descriptor) does not look again.
+        self._looked: tuple[str, os.stat_result] | None = None
+        self._unopened: set[str] = set()  # folders `_look` could not open: looked at by path
 
     @property
     def root(self) -> str:
@@ -127,7 +131,28 @@ class DiskTree(Tree):
         return self._resolver.name(key)
 
     def read(self, key: str, *, follow: bool = True) -> State:
-        return read_entry(key, follow=follow, folders=self._folders)
+        looked, self._looked = self._looked, None
+        info = looked[1] if looked is not None and looked[0] == key else None
+        return read_entry(key, follow=follow, folders=self._folders, looked=info)
+
+    def _look(self, path: str) -> os.stat_result | None:
+        """The resolver's look at the last name of `path` while reading: through the
+        descriptor of its folder, kept for the read that follows (by path where the folder
+        cannot be opened: one that does not exist yet)."""
+        folders = self._folders
+        folder, name = os.path.split(path)
+        if folders is None or folder in self._unopened:
+            return lstat(path)
+        try:
+            fd = folders.get(folder)
+            info = os.stat(name, dir_fd=fd, follow_symlinks=False)
+        except FolderChanged:
+            self._unopened.add(folder)
+            return lstat(path)
+        except OSError:
+            return None  # as `lstat`; the read looks again, and says why it cannot
+        self._looked = (path, info)
+        return info
 
     def reading(self) -> Reading:
         return _KeptFolders(self)
@@ -209,11 +234,15 @@ class _KeptFolders(Reading):
         tree._readings += 1
         if tree._folders is None:
             tree._folders = Folders()
+            tree._resolver.look = tree._look
 
     def __exit__(self, *exc_info: object) -> None:
         tree = self._tree
         tree._readings -= 1
         if tree._readings == 0 and tree._folders is not None:
+            tree._resolver.look = lstat
+            tree._looked = None
+            tree._unopened.clear()
             tree._folders.close()
             tree._folders = None
 
@@ -270,7 +299,9 @@ def _names(fd: int, listing: _Listing) -> list[tuple[str, bool]]:
     return sorted(found)
 
 
-def read_entry(path: str, *, follow: bool, folders: Folders | None = None) -> State:
+def read_entry(
+    path: str, *, follow: bool, folders: Folders | None = None, looked: os.stat_result | None = None
+) -> State:
     """What is at `path`: a file's bytes and mode, a symlink's target (when not
     following it), a folder or a special file, or None; OSError if unreadable.
 
@@ -279,6 +310,8 @@ def read_entry(path: str, *, follow: bool, folders: Folders | None = None) -> St
     when `follow`) is a FolderChanged. A file larger than MAX_FILE_BYTES is
     an OSError (EFBIG) before it is read. `folders`: descriptors kept by the
     caller (one plan's); without, the folders are opened for this read alone.
+    `looked`: the status of the last name, just taken through its folder's
+    descriptor in `folders` (by the resolver), not taken again.
     """
     if folders is None:
         with Folders() as fresh:
@@ -286,7 +319,7 @@ def read_entry(path: str, *, follow: bool, folders: Folders | None = None) -> St
     place = _walk_to(folders, path)
     if place is None:
         return None
-    opened = _open(*place, path, follow=follow)
+    opened = _open(*place, path, follow=follow, looked=looked)
     if not isinstance(opened, tuple):
         return opened
     fd, info = opened
@@ -315,11 +348,14 @@ def _walk_to(folders: Folders, path: str) -> tuple[int, str] | None:
         return None
 
 
-def _open(folder: int, name: str, path: str, *, follow: bool) -> tuple[int, os.stat_result] | State:
+def _open(
+    folder: int, name: str, path: str, *, follow: bool, looked: os.stat_result | None = None
+) -> tuple[int, os.stat_result] | State:
     """The entry `name` of `folder`: a regular file opened (with its status, the
-    open file's), or the state of anything else (a symlink's target when not `follow`)."""
+    open file's), or the state of anything else (a symlink's target when not `follow`).
+    `looked`: its status, already taken through `folder`."""
     try:
-        info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        info = looked or os.stat(name, dir_fd=folder, follow_symlinks=False)
     except (FileNotFoundError, NotADirectoryError):
         return None
     if stat.S_ISLNK(info.st_mode):

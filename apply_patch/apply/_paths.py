@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
+
 from .._dataclass import dataclass
 
 from .._errors import FilePolicyError, InputError, PatchIOError, escaped, os_reason
@@ -92,6 +94,9 @@ class Resolver:
         self._policy = policy
         self._absolute = policy.message_paths == "absolute"
         self._real: dict[str, str] = {}  # folder as written (normalised) -> its real path
+        # How the last name of a path is looked at (its status, None if it cannot be): by
+        # path here; a tree reading through folder descriptors looks through them instead.
+        self.look: Callable[[str], os.stat_result | None] = lstat
         self._no_links: set[str] = set()  # folders seen with no symlink below the root (symlinks="error")
         if policy.outside_root == "error" and not _inside(self.base, self.root_shown):
             message = (
@@ -122,7 +127,7 @@ class Resolver:
         try:
             folder, name = os.path.split(shown)
             entry = os.path.join(self._real_folder(folder), name)
-            target = _followed(entry)
+            target = self._followed(entry)
             if self._policy.symlinks == "error":
                 self._refuse_symlinks(written, shown, line)
             if self._policy.outside_root == "error":
@@ -136,11 +141,17 @@ class Resolver:
             ) from exc
         if self._policy.vcs_dir == "error":
             self._refuse_vcs(written, (shown, entry, target), line)
-        relative = (
-            os.path.relpath(shown, self.root_shown) if _inside(shown, self.root_shown) else shown
-        )
+        relative = _below(shown, self.root_shown) if _inside(shown, self.root_shown) else shown
         named = shown if self._absolute else relative
         return Location(written, named, entry, target if follow_leaf else entry, relative)
+
+    def _followed(self, entry: str) -> str:
+        """What `entry` (its folder already real) leads to: itself, or where its symlink
+        points (`os.path.realpath`, which resolves the folder again: only for a symlink).
+        One look; as `realpath`, a name that cannot be looked at (missing, a loop) is taken
+        as it is."""
+        info = self.look(entry)
+        return os.path.realpath(entry) if info is not None and stat.S_ISLNK(info.st_mode) else entry
 
     def _real_folder(self, folder: str) -> str:
         """`os.path.realpath(folder)`, computed once per folder of the patch."""
@@ -178,6 +189,8 @@ class Resolver:
         """No patch path may lead into a VCS folder (hooks there run code), spelled or through links."""
         for path, root in zip(paths, (self.root_shown, self.root_real, self.root_real)):
             below = path[len(root.rstrip(os.sep)) :] if _inside(path, root) else path
+            if os.sep + "." not in below and not below.startswith("."):
+                continue  # no name starts with a dot: the split below would find none
             for part in below.split(os.sep):
                 if part.startswith(".") and part.casefold() in VCS_FOLDERS:
                     raise FilePolicyError(
@@ -209,15 +222,12 @@ class Resolver:
                 self._no_links.add(path)
 
 
-def _followed(entry: str) -> str:
-    """What `entry` (its folder already real) leads to: itself, or where its symlink points
-    (`os.path.realpath`, which resolves the folder again: only for a symlink). One `lstat`;
-    as `realpath`, a name that cannot be looked at (missing, a loop) is taken as it is."""
+def lstat(path: str) -> os.stat_result | None:
+    """`os.lstat(path)`, or None when it fails (missing, not searchable, a loop)."""
     try:
-        is_link = stat.S_ISLNK(os.lstat(entry).st_mode)
+        return os.lstat(path)
     except OSError:
-        return entry
-    return os.path.realpath(entry) if is_link else entry
+        return None
 
 
 def check_path(written: str, line: int | None = None) -> None:
@@ -263,6 +273,14 @@ def check_name(path: str, what: str) -> None:
         usable = False
     if not usable:
         raise PatchIOError(f"The {what} {path!r} is not a usable path", path=path)
+
+
+def _below(path: str, root: str) -> str:
+    """`os.path.relpath(path, root)` of a normalised absolute `path` inside `root` (`_inside`),
+    by slicing: relpath makes both absolute and splits them again, for every file."""
+    if path == root:
+        return os.curdir
+    return path[len(root.rstrip(os.sep)) + 1 :]
 
 
 def _inside(path: str, root: str) -> bool:
