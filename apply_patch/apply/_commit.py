@@ -114,9 +114,10 @@ class Disk:
             os.close(fd)
 
 
-def temp_name(name: bytes) -> bytes:
-    """A new name for a temporary file beside `name`: `.NAME.XXXXXXXX.apply_patch.tmp`."""
-    return b".%s.%s%s" % (_cut(name), os.urandom(4).hex().encode(), TEMP_SUFFIX.encode())
+def temp_name(name: bytes, token: bytes | None = None) -> bytes:
+    """A new name for a temporary file beside `name`: `.NAME.XXXXXXXX.apply_patch.tmp`, with
+    8 random hex digits (`token`: given; one read of the random source for many files)."""
+    return b".%s.%s%s" % (_cut(name), token or os.urandom(4).hex().encode(), TEMP_SUFFIX.encode())
 
 
 def recover(root: str, disk: Disk | None = None) -> str | None:
@@ -178,7 +179,9 @@ class _Commit:
         # A file deleted to make room for a folder of the same name is first set aside.
         in_the_way = [c for c in changes if c.after is None and c.path in new_folders]
         asides = [(c, temp_name(_split(c.path)[1])) for c in in_the_way]
-        staged = [(c, temp_name(self._split(c.path)[1])) for c in changes if c.after is not None]
+        written = [c for c in changes if c.after is not None]
+        random = os.urandom(4 * len(written)).hex().encode()
+        staged = [(c, temp_name(self._split(c.path)[1], random[8 * n : 8 * n + 8])) for n, c in enumerate(written)]
         deleted = [c for c in changes if c.after is None and c not in in_the_way]
         if self.recorder is not None:
             self.step = ("write the receipt of", self.plan.name(self.root_real), ".")
@@ -522,6 +525,8 @@ def _read_all(fd: int, size: int) -> bytes:
     while chunk := os.pread(fd, max(size - offset, 0) + 65536, offset):
         chunks.append(chunk)
         offset += len(chunk)
+        if offset == size:  # a short read, at the size the status said: the end (a file that
+            break  # grew since returns more, and is read on to its end)
     return b"".join(chunks)
 
 

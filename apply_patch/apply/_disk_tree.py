@@ -384,6 +384,8 @@ def _read_all(fd: int, size: int) -> bytes:
     while chunk := os.pread(fd, max(size - offset, 0) + 65536, offset):
         chunks.append(chunk)
         offset += len(chunk)
+        if offset == size:  # a short read, at the size the status said: the end (a file that
+            break  # grew since returns more, and is read on to its end)
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
