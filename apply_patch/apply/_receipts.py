@@ -163,9 +163,10 @@ class Store:
         except OSError:
             pass
 
-    def prune(self, keep: str) -> None:
-        """Remove the oldest receipts beyond KEEP_COUNT or KEEP_BYTES (never `keep`); and
-        the saved files of receipts never completed (a process killed while writing one)."""
+    def prune(self, keep: str, kept_size: int | None = None) -> None:
+        """Remove the oldest receipts beyond KEEP_COUNT or KEEP_BYTES (never `keep`, whose
+        saved files take `kept_size` bytes when known: not looked at again); and the saved
+        files of receipts never completed (a process killed while writing one)."""
         ids = self.ids()
         complete = set(ids)
         for name in os.listdir(self.fd):
@@ -177,7 +178,10 @@ class Store:
                     pass
             elif ours and not name.endswith(".json") and name not in complete and name != keep:
                 self.remove(name)  # the saved files of a receipt never completed
-        sizes = {receipt: _size(self.fd, receipt) for receipt in ids}
+        sizes = {
+            receipt: kept_size if receipt == keep and kept_size is not None else _size(self.fd, receipt)
+            for receipt in ids
+        }
         total = sum(sizes.values())
         for receipt in ids:
             if receipt == keep or (len(ids) <= KEEP_COUNT and total <= KEEP_BYTES):
@@ -288,13 +292,13 @@ class Recorder:
             with Store(self.root_real, create=True) as store:
                 receipt = _new_id()
                 try:
-                    self._write(store, receipt, plan, where, old)
+                    size = self._write(store, receipt, plan, where, old)
                 except BaseException:
                     store.remove(receipt)
                     raise
                 self.receipt = receipt
                 try:
-                    store.prune(receipt)
+                    store.prune(receipt, size)
                 except OSError:
                     pass
         except (OSError, Unavailable) as exc:
@@ -326,7 +330,8 @@ class Recorder:
         plan: Plan,
         where: Callable[[FileChange], tuple[int, bytes]],
         old: dict[str, tuple[int, os.stat_result]],
-    ) -> None:
+    ) -> int:
+        """Write the receipt; the bytes of the files it saved."""
         os.mkdir(receipt, 0o700, dir_fd=store.fd)
         saved = os.open(receipt, _DIR, dir_fd=store.fd)
         try:
@@ -358,6 +363,9 @@ class Recorder:
             os.close(fd)
         os.rename(temp, f"{receipt}.json", src_dir_fd=store.fd, dst_dir_fd=store.fd)
         _fsync(store.fd)
+        # Each saved file holds the bytes checked (linked: its size was checked; else copied).
+        saved_changes = (c.before for c in plan.changes if c.before is not None and not c.before.is_link)
+        return sum(len(before.data) for before in saved_changes)
 
     def _entry(
         self,
