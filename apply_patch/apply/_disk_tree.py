@@ -104,10 +104,11 @@ class DiskTree(Tree):
         return self._resolver.root_shown
 
     def resolve(self, written: str, *, follow_leaf: bool = True, line: int | None = None) -> Location:
+        self._looked = None  # a look is only ever used by the read right after its resolution
         return self._resolver.resolve(written, follow_leaf=follow_leaf, line=line)
 
     def from_root(self, relative: str) -> Location:
-        return self._resolver.resolve(os.path.join(self._resolver.root_shown, relative))
+        return self.resolve(os.path.join(self._resolver.root_shown, relative))
 
     def walk_files(self, limit: int) -> tuple[list[str], bool]:
         found: list[str] = []
