@@ -357,7 +357,7 @@ class Recorder:
         temp = f".{receipt}.tmp"
         fd = os.open(temp, _FILE_NEW, 0o600, dir_fd=store.fd)
         try:
-            _write_all(fd, _json(document).encode())
+            _write_all(fd, _text(document, len(files)).encode())
             _fsync(fd)
         finally:
             os.close(fd)
@@ -413,6 +413,21 @@ def _save(
         _fsync(fd)
     finally:
         os.close(fd)
+
+
+_MANY_FILES = 100  # a receipt of more files is written by `json` (its C encoder)
+
+
+def _text(document: dict[str, Any], files: int) -> str:
+    """The receipt `document` (of `files` files) as JSON text, every character outside ASCII
+    escaped: `_json` for a small patch (no import at start-up), `json.dumps` past
+    _MANY_FILES, where `_json`'s recursion in Python costs more than the import (50 ms for
+    1,000 files). Both read back alike (`json.dumps` writes `\\"` where `_json` writes `\\u0022`)."""
+    if files <= _MANY_FILES:
+        return _json(document)
+    import json
+
+    return json.dumps(document, ensure_ascii=True)
 
 
 def _json(value: object) -> str:

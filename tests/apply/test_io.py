@@ -162,3 +162,18 @@ def test_a_folder_swapped_during_the_commit_never_redirects_a_write(tmp_path: Pa
     # through it, and nothing through the symlink that took its name.
     assert (root / "sub.real" / "a.txt").read_text() == (root / "sub.real" / "b.txt").read_text() == "new\n"
     assert snapshot(outside) == outside_before
+
+
+def test_a_receipt_of_many_files_is_written_by_json_and_undone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from apply_patch import undo
+
+    monkeypatch.setenv("APPLY_PATCH_STATE_DIR", str(tmp_path / "state"))
+    root = tmp_path / "root"
+    patch = _files(root, 120)  # more than a receipt written by `_json`
+    before = snapshot(root)
+    result = apply_patch(patch, root)
+    assert result.receipt is not None and snapshot(root) != before
+    undo(root)
+    assert snapshot(root) == before
