@@ -130,6 +130,22 @@ def many_files(count: int = 500) -> Case:
     return Case(f"{count} files added", {}, text)
 
 
+def updated_files(count: int) -> Case:
+    """A patch changing one line in each of `count` files of 20 lines, ten files a folder
+    (`src/pkgNNN/`): the fixed costs of a file (resolving its path, reading, checking and
+    replacing it), not those of a large edit. Text files: no syntax check runs."""
+    files: dict[str, bytes] = {}
+    parts = ["*** Begin Patch"]
+    for n in range(count):
+        path = f"src/pkg{n // 10:03d}/module_{n:04d}.txt"
+        lines = [f"line {i} of file {n}" for i in range(20)]
+        files[path] = ("\n".join(lines) + "\n").encode()
+        parts += [f"*** Update File: {path}", "@@", " " + lines[9], "-" + lines[10], "+" + lines[10].upper(),
+                  " " + lines[11]]
+    parts.append("*** End Patch")
+    return Case(f"{count} files updated, one line each", files, "\n".join(parts) + "\n")
+
+
 def big_patch(target: int = 1_000_000) -> str:
     """About `target` bytes of patch: updates with chunks and added files, in turn."""
     parts = ["*** Begin Patch"]

@@ -45,6 +45,8 @@ MEMORY_LIMIT = 4.0  # peak RSS growth against the bytes of the file, 1M lines
 # lines, and many hunks (one every 10 lines).
 UNIFIED_CASES = ((1_000, 10), (100_000, 1_000), (1_000_000, 10_000), (100_000, 10_000))
 ISSUE_24_STARTUP = 2.0  # --version and the small patch, whole processes, against python -c pass
+FILES_LIMIT = 1.5  # 1,000 files updated, whole processes, against the reference's
+FILE_COUNTS = (10, 100, 1_000)  # the files-updated cases (issue 24: the fixed costs of a file)
 
 
 @dataclass(frozen=True)
@@ -283,10 +285,13 @@ class Bench:
         self.bare_seconds = 0.0  # python -c pass at its fastest, measured by `startup`
         self.executable = str(Path(sys.executable).parent / "apply_patch")
 
-    def run(self, *, startup_only: bool = False, formats_only: bool = False) -> None:
+    def run(self, *, startup_only: bool = False, formats_only: bool = False, files_only: bool = False) -> None:
         try:
             if formats_only:
                 self.formats()
+                return
+            if files_only:
+                self.many_files()
                 return
             self.startup()
             self.startup_instructions()
@@ -294,6 +299,7 @@ class Bench:
             if startup_only:
                 return
             self.large_cases()
+            self.many_files()
             self.journal_cost()
             self.parse_alone()
             self.memory()
@@ -451,12 +457,12 @@ class Bench:
                                        f"{self.bare_seconds * 1000:.1f} ms a python -c pass, its fastest"))
 
     def _check_process(self, case: Case, patch: Path, options: Sequence[str] = ()) -> None:
-        """Make sure the executable did apply the small patch (a broken bench proves nothing)."""
+        """Make sure the executable did apply the case's patch (a broken bench proves nothing)."""
         root = self.work.fresh_root(case)
         with open(patch, "rb") as source:
             result = subprocess.run([self.executable, *options], stdin=source, capture_output=True, cwd=root)
         if result.returncode != 0:
-            raise SystemExit(f"the executable failed on the small patch: {result.stderr!r}")
+            raise SystemExit(f"the executable failed on {case.name}: {result.stderr!r}")
 
     def _reference_process(self, case: Case, patch: Path, repeat: int, ours: Sample) -> tuple[str, str]:
         if self.reference is None:
@@ -514,6 +520,47 @@ class Bench:
                                        f"{ours.median:.3f} s against {ref.median:.3f} s"))
         else:
             self._budget_without_reference(case, ours, succeeds)
+
+    def many_files(self) -> None:
+        """The fixed costs of a file (issue 24): one line changed in each of 10, 100 and 1,000
+        files, as whole processes, paired with the reference's when it is set (both results
+        compared). The budget: 1,000 files within 1.5x the reference."""
+        for count in FILE_COUNTS:
+            case = inputs.updated_files(count)
+            patch = self.work.patch_file(case)
+            fresh = lambda case=case: self.work.fresh_root(case)  # noqa: E731
+            runs: list[tuple[Sequence[str], Callable[[], Path | None], Path | None]] = [
+                ([self.executable], fresh, patch)]
+            if self.reference is None:
+                self._check_process(case, patch)
+            else:
+                self._check_same(case, patch)
+                runs.append(([self.reference], fresh, patch))
+            samples = time_processes_paired(runs, max(3, self.repeat))
+            ours = samples[0]
+            label = f"executable: {case.name} (whole process)"
+            per_file = f"{ours.median * 1000 / count:.2f} ms a file"
+            if self.reference is None:
+                self.rows.append(Row(label, f"{ours.show()}; {per_file}"))
+                continue
+            ratio = ours.median / samples[1].median
+            self.rows.append(Row(label, f"{ours.show()}; {per_file}", samples[1].show(), f"{ratio:.2f}"))
+            if count == FILE_COUNTS[-1]:
+                self.budgets.append(Budget(f"{case.name} / reference process (issue 24)", ratio, FILES_LIMIT,
+                                           f"{ours.median * 1000:.0f} ms against {samples[1].median * 1000:.0f} ms"))
+
+    def _check_same(self, case: Case, patch: Path) -> None:
+        """The reference applied the case to the same bytes as ours (a broken bench proves nothing)."""
+        trees = []
+        for command in (self.executable, self.reference):
+            root = self.work.fresh_root(case)
+            with open(patch, "rb") as source:
+                result = subprocess.run([str(command)], stdin=source, capture_output=True, cwd=root)
+            if result.returncode != 0:
+                raise SystemExit(f"{command} failed on {case.name}: {result.stderr[-500:]!r}")
+            trees.append(self.work.snapshot(root))
+        if trees[0] != trees[1]:
+            raise SystemExit(f"{case.name}: apply_patch and the reference wrote different files")
 
     def journal_cost(self) -> None:
         """The receipts' cost (issue 26) on the large cases that apply: runs with the journal on
@@ -730,12 +777,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--startup-only", action="store_true", help="only the start-up measurements")
     parser.add_argument("--formats-only", action="store_true",
                         help="only the other formats (str_replace, SEARCH/REPLACE, unified diffs)")
+    parser.add_argument("--files-only", action="store_true",
+                        help="only the files-updated cases (10, 100, 1,000 files, whole processes)")
     options = parser.parse_args(argv)
     reference = os.environ.get(REFERENCE_VARIABLE) or None
     if reference is not None and not os.access(reference, os.X_OK):
         raise SystemExit(f"{REFERENCE_VARIABLE}={reference} is not an executable file")
     bench = Bench(options.repeat, options.startup_repeat, reference)
-    bench.run(startup_only=options.startup_only, formats_only=options.formats_only)
+    bench.run(startup_only=options.startup_only, formats_only=options.formats_only, files_only=options.files_only)
     bench.print()
 
 

@@ -114,9 +114,10 @@ class Disk:
             os.close(fd)
 
 
-def temp_name(name: bytes) -> bytes:
-    """A new name for a temporary file beside `name`: `.NAME.XXXXXXXX.apply_patch.tmp`."""
-    return b".%s.%s%s" % (_cut(name), os.urandom(4).hex().encode(), TEMP_SUFFIX.encode())
+def temp_name(name: bytes, token: bytes | None = None) -> bytes:
+    """A new name for a temporary file beside `name`: `.NAME.XXXXXXXX.apply_patch.tmp`, with
+    8 random hex digits (`token`: given; one read of the random source for many files)."""
+    return b".%s.%s%s" % (_cut(name), token or os.urandom(4).hex().encode(), TEMP_SUFFIX.encode())
 
 
 def recover(root: str, disk: Disk | None = None) -> str | None:
@@ -152,6 +153,7 @@ class _Commit:
         self.undo: list[tuple[str, Callable[[], None]]] = []
         self.temps: list[tuple[int, bytes]] = []  # written, not yet moved into place
         self.old: dict[str, tuple[int, os.stat_result]] = {}  # path → old file, as checked
+        self._names: dict[str, tuple[str, bytes]] = {}  # path → (its folder, its name), `_split`
         self.step = ("create folders for", plan.name(plan.root), ".")
         self.journal: int | None = None  # the root's folder, once the journal is there
 
@@ -177,7 +179,9 @@ class _Commit:
         # A file deleted to make room for a folder of the same name is first set aside.
         in_the_way = [c for c in changes if c.after is None and c.path in new_folders]
         asides = [(c, temp_name(_split(c.path)[1])) for c in in_the_way]
-        staged = [(c, temp_name(_split(c.path)[1])) for c in changes if c.after is not None]
+        written = [c for c in changes if c.after is not None]
+        random = os.urandom(4 * len(written)).hex().encode()
+        staged = [(c, temp_name(self._split(c.path)[1], random[8 * n : 8 * n + 8])) for n, c in enumerate(written)]
         deleted = [c for c in changes if c.after is None and c not in in_the_way]
         if self.recorder is not None:
             self.step = ("write the receipt of", self.plan.name(self.root_real), ".")
@@ -234,7 +238,7 @@ class _Commit:
         self.step = ("write the journal of the commit in", self.plan.name(self.root_real), ".")
         steps = []
         for change, temp in staged:
-            folder, name = _split(change.path)
+            folder, name = self._split(change.path)
             if change.before is None:
                 steps.append(journal.record("link", folder, temp, name))
             else:
@@ -266,7 +270,7 @@ class _Commit:
     def _check(self, change: FileChange, new_folders: set[str]) -> None:
         """The file is still what the plan read (bytes and identity); keep it open."""
         self.step = ("read", change.shown, change.relative)
-        folder, name = _split(change.path)
+        folder, name = self._split(change.path)
         if folder in new_folders:  # its folder is made later: mkdir refuses one that appeared
             return
         fd = self._folder(folder, change)
@@ -291,7 +295,7 @@ class _Commit:
             raise _conflict(change)
         if before.info is not None and _identity(info) != _identity(before.info):
             raise _conflict(change)
-        if _read_all(old) != before.data:
+        if _read_all(old, info.st_size) != before.data:
             raise _conflict(change)
 
     def _recheck(self, change: FileChange, fd: int, name: bytes) -> None:
@@ -414,7 +418,8 @@ class _Commit:
         if change.path in self.old:
             old, _ = self.old[change.path]
             info = os.fstat(old)
-            data, mode, owner = _read_all(old), stat.S_IMODE(info.st_mode), (info.st_uid, info.st_gid)
+            data, mode = _read_all(old, info.st_size), stat.S_IMODE(info.st_mode)
+            owner = (info.st_uid, info.st_gid)
         temp = self.disk.write_temp(fd, temp_name(name), data, mode, owner)
         try:
             self.disk.replace(fd, temp, name)
@@ -449,8 +454,15 @@ class _Commit:
     # Names.
 
     def _where(self, change: FileChange) -> tuple[int, bytes]:
-        folder, name = _split(change.path)
+        folder, name = self._split(change.path)
         return self._folder(folder, change), name
+
+    def _split(self, path: str) -> tuple[str, bytes]:
+        """`_split(path)`, once per path: each file is named at every step of the commit."""
+        split = self._names.get(path)
+        if split is None:
+            split = self._names[path] = _split(path)
+        return split
 
     def _folder(self, folder: str, change: FileChange) -> int:
         try:
@@ -507,12 +519,14 @@ def _link_text(folder: int, name: bytes) -> bytes | None:
         return None
 
 
-def _read_all(fd: int) -> bytes:
+def _read_all(fd: int, size: int) -> bytes:
+    """All of the open file `fd`, `size` its size when last looked at (a guess: read to the end)."""
     chunks, offset = [], 0
-    size = os.fstat(fd).st_size
     while chunk := os.pread(fd, max(size - offset, 0) + 65536, offset):
         chunks.append(chunk)
         offset += len(chunk)
+        if offset == size:  # a short read, at the size the status said: the end (a file that
+            break  # grew since returns more, and is read on to its end)
     return b"".join(chunks)
 
 

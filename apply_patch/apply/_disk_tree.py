@@ -12,6 +12,13 @@ with `O_NOFOLLOW | O_DIRECTORY`, the file opened relative to its folder with
 confined to the root) when they were resolved; a symlink met now was swapped
 in since, and is a `FolderChanged`, never followed: content from outside the
 root cannot appear, whatever renames race with the read.
+
+Within one plan (`DiskTree.reading`) the folders' descriptors are kept and
+shared by the files read in them: each folder is walked once, not once per
+file. A folder swapped for a symlink after its descriptor was opened is then
+not seen by the plan's later reads (they read the real folder it was, inside
+the root); the commit walks every folder again from `/` and refuses it
+(`ConcurrentChangeError`), so the patch is refused as before.
 """
 
 import errno
@@ -20,9 +27,9 @@ import stat
 
 from .._errors import PatchIOError
 from ._dirs import FolderChanged, Folders
-from ._paths import Location, Resolver, check_name
+from ._paths import Location, Resolver, check_name, lstat
 from .._policy import Policy
-from ._tree import FileState, Kind, State, Tree
+from ._tree import FileState, Kind, Reading, State, Tree
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typeshed knows `signal` only
@@ -90,16 +97,23 @@ class DiskTree(Tree):
         self.policy = policy
         self.unshown = {}
         self._resolver = Resolver(root, policy, workdir)
+        self._folders: Folders | None = None  # kept while `reading()`: one plan
+        self._readings = 0
+        # The last name the resolver looked at through a folder descriptor, and its status:
+        # the read that follows (the same name, the same descriptor) does not look again.
+        self._looked: tuple[str, os.stat_result] | None = None
+        self._unopened: set[str] = set()  # folders `_look` could not open: looked at by path
 
     @property
     def root(self) -> str:
         return self._resolver.root_shown
 
     def resolve(self, written: str, *, follow_leaf: bool = True, line: int | None = None) -> Location:
+        self._looked = None  # a look is only ever used by the read right after its resolution
         return self._resolver.resolve(written, follow_leaf=follow_leaf, line=line)
 
     def from_root(self, relative: str) -> Location:
-        return self._resolver.resolve(os.path.join(self._resolver.root_shown, relative))
+        return self.resolve(os.path.join(self._resolver.root_shown, relative))
 
     def walk_files(self, limit: int) -> tuple[list[str], bool]:
         found: list[str] = []
@@ -123,7 +137,31 @@ class DiskTree(Tree):
         return self._resolver.name(key)
 
     def read(self, key: str, *, follow: bool = True) -> State:
-        return read_entry(key, follow=follow)
+        looked, self._looked = self._looked, None
+        info = looked[1] if looked is not None and looked[0] == key else None
+        return read_entry(key, follow=follow, folders=self._folders, looked=info)
+
+    def _look(self, path: str) -> os.stat_result | None:
+        """The resolver's look at the last name of `path` while reading: through the
+        descriptor of its folder, kept for the read that follows (by path where the folder
+        cannot be opened: one that does not exist yet)."""
+        folders = self._folders
+        folder, name = os.path.split(path)
+        if folders is None or folder in self._unopened:
+            return lstat(path)
+        try:
+            fd = folders.get(folder)
+            info = os.stat(name, dir_fd=fd, follow_symlinks=False)
+        except FolderChanged:
+            self._unopened.add(folder)
+            return lstat(path)
+        except OSError:
+            return None  # as `lstat`; the read looks again, and says why it cannot
+        self._looked = (path, info)
+        return info
+
+    def reading(self) -> Reading:
+        return _KeptFolders(self)
 
     def kind(self, key: str) -> str | None:
         try:
@@ -191,6 +229,30 @@ class DiskTree(Tree):
         return listed.entries, listed.complete, listed.hidden
 
 
+class _KeptFolders(Reading):
+    """The folder descriptors of a `DiskTree`'s reads, kept from the outermost `with` to its end."""
+
+    def __init__(self, tree: DiskTree) -> None:
+        self._tree = tree
+
+    def __enter__(self) -> None:
+        tree = self._tree
+        tree._readings += 1
+        if tree._folders is None:
+            tree._folders = Folders()
+            tree._resolver.look = tree._look
+
+    def __exit__(self, *exc_info: object) -> None:
+        tree = self._tree
+        tree._readings -= 1
+        if tree._readings == 0 and tree._folders is not None:
+            tree._resolver.look = lstat
+            tree._looked = None
+            tree._unopened.clear()
+            tree._folders.close()
+            tree._folders = None
+
+
 class _Listing:
     """The names of a listing, within a budget of characters."""
 
@@ -243,33 +305,40 @@ def _names(fd: int, listing: _Listing) -> list[tuple[str, bool]]:
     return sorted(found)
 
 
-def read_entry(path: str, *, follow: bool) -> State:
+def read_entry(
+    path: str, *, follow: bool, folders: Folders | None = None, looked: os.stat_result | None = None
+) -> State:
     """What is at `path`: a file's bytes and mode, a symlink's target (when not
     following it), a folder or a special file, or None; OSError if unreadable.
 
     `path` had its symlinks resolved: it is read through folder descriptors
     (see the module), and a symlink met on the way (or as the file itself,
     when `follow`) is a FolderChanged. A file larger than MAX_FILE_BYTES is
-    an OSError (EFBIG) before it is read.
+    an OSError (EFBIG) before it is read. `folders`: descriptors kept by the
+    caller (one plan's); without, the folders are opened for this read alone.
+    `looked`: the status of the last name, just taken through its folder's
+    descriptor in `folders` (by the resolver), not taken again.
     """
-    with Folders() as folders:
-        place = _walk_to(folders, path)
-        if place is None:
-            return None
-        opened = _open(*place, path, follow=follow)
-        if not isinstance(opened, tuple):
-            return opened
-        fd, info = opened
-        try:
-            if not stat.S_ISREG(info.st_mode):  # swapped since the first look
-                return Kind.SPECIAL
-            if info.st_size > MAX_FILE_BYTES:
-                raise OSError(errno.EFBIG, _too_large(info.st_size))
-            data = _read_all(fd, info.st_size)
-        finally:
-            os.close(fd)
-        mode = stat.S_IMODE(info.st_mode)
-        read_only = not mode & 0o222 or not os.access(place[1], os.W_OK, dir_fd=place[0])
+    if folders is None:
+        with Folders() as fresh:
+            return read_entry(path, follow=follow, folders=fresh)
+    place = _walk_to(folders, path)
+    if place is None:
+        return None
+    opened = _open(*place, path, follow=follow, looked=looked)
+    if not isinstance(opened, tuple):
+        return opened
+    fd, info = opened
+    try:
+        if not stat.S_ISREG(info.st_mode):  # swapped since the first look
+            return Kind.SPECIAL
+        if info.st_size > MAX_FILE_BYTES:
+            raise OSError(errno.EFBIG, _too_large(info.st_size))
+        data = _read_all(fd, info.st_size)
+    finally:
+        os.close(fd)
+    mode = stat.S_IMODE(info.st_mode)
+    read_only = not mode & 0o222 or not os.access(place[1], os.W_OK, dir_fd=place[0])
     return FileState(data, mode, owner=(info.st_uid, info.st_gid), read_only=read_only, info=info)
 
 
@@ -285,11 +354,14 @@ def _walk_to(folders: Folders, path: str) -> tuple[int, str] | None:
         return None
 
 
-def _open(folder: int, name: str, path: str, *, follow: bool) -> tuple[int, os.stat_result] | State:
+def _open(
+    folder: int, name: str, path: str, *, follow: bool, looked: os.stat_result | None = None
+) -> tuple[int, os.stat_result] | State:
     """The entry `name` of `folder`: a regular file opened (with its status, the
-    open file's), or the state of anything else (a symlink's target when not `follow`)."""
+    open file's), or the state of anything else (a symlink's target when not `follow`).
+    `looked`: its status, already taken through `folder`."""
     try:
-        info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        info = looked or os.stat(name, dir_fd=folder, follow_symlinks=False)
     except (FileNotFoundError, NotADirectoryError):
         return None
     if stat.S_ISLNK(info.st_mode):
@@ -318,6 +390,8 @@ def _read_all(fd: int, size: int) -> bytes:
     while chunk := os.pread(fd, max(size - offset, 0) + 65536, offset):
         chunks.append(chunk)
         offset += len(chunk)
+        if offset == size:  # a short read, at the size the status said: the end (a file that
+            break  # grew since returns more, and is read on to its end)
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 

@@ -7,7 +7,7 @@ they would create are there. Nothing is written, and the tree below is only read
 
 from __future__ import annotations
 
-from ._tree import FileState, Kind, State, Tree
+from ._tree import FileState, Kind, Reading, State, Tree
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,3 +59,6 @@ class OverlayTree(Tree):
 
     def is_alias(self, one: Location, other: Location) -> bool:
         return self._below.is_alias(one, other)
+
+    def reading(self) -> Reading:
+        return self._below.reading()

@@ -12,6 +12,9 @@ file it means.
 from __future__ import annotations
 
 import os
+import stat
+from collections.abc import Callable
+
 from .._dataclass import dataclass
 
 from .._errors import FilePolicyError, InputError, PatchIOError, escaped, os_reason
@@ -72,6 +75,13 @@ class Resolver:
 
     Relative paths are taken from `workdir` (relative to the root, or absolute),
     a folder that may not exist yet; they must still stay inside the root.
+
+    A resolver lives for one patch (one plan): it resolves each folder once
+    (`os.path.realpath`, an `lstat` per name from `/`) and then only the last
+    name of each path (one `lstat`), so the files of one folder share its
+    walk. What it found is not trusted later: every read and write walks the
+    resolved path again through folder descriptors (`_dirs`), where a symlink
+    swapped in since is refused.
     """
 
     def __init__(self, root: str, policy: Policy, workdir: str = ".") -> None:
@@ -83,6 +93,11 @@ class Resolver:
         self.base = os.path.normpath(os.path.join(self.root_shown, workdir))
         self._policy = policy
         self._absolute = policy.message_paths == "absolute"
+        self._real: dict[str, str] = {}  # folder as written (normalised) -> its real path
+        # How the last name of a path is looked at (its status, None if it cannot be): by
+        # path here; a tree reading through folder descriptors looks through them instead.
+        self.look: Callable[[str], os.stat_result | None] = lstat
+        self._no_links: set[str] = set()  # folders seen with no symlink below the root (symlinks="error")
         if policy.outside_root == "error" and not _inside(self.base, self.root_shown):
             message = (
                 f"The working folder {self.base} is outside the root folder {self.root_shown}"
@@ -110,8 +125,9 @@ class Resolver:
         refuse_windows_absolute(written, line=line)
         shown = os.path.normpath(os.path.join(self.base, written))
         try:
-            entry = os.path.join(os.path.realpath(os.path.dirname(shown)), os.path.basename(shown))
-            target = os.path.realpath(shown)
+            folder, name = os.path.split(shown)
+            entry = os.path.join(self._real_folder(folder), name)
+            target = self._followed(entry)
             if self._policy.symlinks == "error":
                 self._refuse_symlinks(written, shown, line)
             if self._policy.outside_root == "error":
@@ -125,11 +141,24 @@ class Resolver:
             ) from exc
         if self._policy.vcs_dir == "error":
             self._refuse_vcs(written, (shown, entry, target), line)
-        relative = (
-            os.path.relpath(shown, self.root_shown) if _inside(shown, self.root_shown) else shown
-        )
+        relative = _below(shown, self.root_shown) if _inside(shown, self.root_shown) else shown
         named = shown if self._absolute else relative
         return Location(written, named, entry, target if follow_leaf else entry, relative)
+
+    def _followed(self, entry: str) -> str:
+        """What `entry` (its folder already real) leads to: itself, or where its symlink
+        points (`os.path.realpath`, which resolves the folder again: only for a symlink).
+        One look; as `realpath`, a name that cannot be looked at (missing, a loop) is taken
+        as it is."""
+        info = self.look(entry)
+        return os.path.realpath(entry) if info is not None and stat.S_ISLNK(info.st_mode) else entry
+
+    def _real_folder(self, folder: str) -> str:
+        """`os.path.realpath(folder)`, computed once per folder of the patch."""
+        real = self._real.get(folder)
+        if real is None:
+            real = self._real[folder] = os.path.realpath(folder)
+        return real
 
     def _confine(self, written: str, shown: str, entry: str, target: str, line: int | None) -> None:
         if not _inside(shown, self.root_shown):
@@ -160,6 +189,8 @@ class Resolver:
         """No patch path may lead into a VCS folder (hooks there run code), spelled or through links."""
         for path, root in zip(paths, (self.root_shown, self.root_real, self.root_real)):
             below = path[len(root.rstrip(os.sep)) :] if _inside(path, root) else path
+            if os.sep + "." not in below and not below.startswith("."):
+                continue  # no name starts with a dot: the split below would find none
             for part in below.split(os.sep):
                 if part.startswith(".") and part.casefold() in VCS_FOLDERS:
                     raise FilePolicyError(
@@ -174,8 +205,12 @@ class Resolver:
             path, below = self.root_shown, os.path.relpath(shown, self.root_shown)
         else:
             path, below = os.sep, shown.lstrip(os.sep)
-        for part in below.split(os.sep):
+        parts = below.split(os.sep)
+        for depth, part in enumerate(parts, 1):
             path = os.path.join(path, part)
+            folder = depth < len(parts)  # the last name is looked at every time: it is the file
+            if folder and path in self._no_links:
+                continue
             if os.path.islink(path):
                 raise FilePolicyError(
                     f"Path '{written}' goes through the symlink {self.name(path)}, "
@@ -183,6 +218,16 @@ class Resolver:
                     path=written,
                     patch_line=line,
                 )
+            if folder:
+                self._no_links.add(path)
+
+
+def lstat(path: str) -> os.stat_result | None:
+    """`os.lstat(path)`, or None when it fails (missing, not searchable, a loop)."""
+    try:
+        return os.lstat(path)
+    except OSError:
+        return None
 
 
 def check_path(written: str, line: int | None = None) -> None:
@@ -228,6 +273,14 @@ def check_name(path: str, what: str) -> None:
         usable = False
     if not usable:
         raise PatchIOError(f"The {what} {path!r} is not a usable path", path=path)
+
+
+def _below(path: str, root: str) -> str:
+    """`os.path.relpath(path, root)` of a normalised absolute `path` inside `root` (`_inside`),
+    by slicing: relpath makes both absolute and splits them again, for every file."""
+    if path == root:
+        return os.curdir
+    return path[len(root.rstrip(os.sep)) + 1 :]
 
 
 def _inside(path: str, root: str) -> bool:

@@ -307,10 +307,12 @@ def _planned(
     try:
         with PausedCollector():  # the collector would walk large files' lines again and again
             if not commit_it:
-                return plan_in(tree), None
+                with tree.reading():
+                    return plan_in(tree), None
             with RootLock(tree.root):  # cooperating writers take turns: each plans what the last left
                 recovered = recover(tree.root)
-                plan = plan_in(tree)
+                with tree.reading():  # its folder descriptors, closed before the commit walks its own
+                    plan = plan_in(tree)
                 session = _session()
                 if session is not None:
                     session.check(plan)  # an editor session's: no edit on a stale view

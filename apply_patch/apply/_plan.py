@@ -185,6 +185,9 @@ class _Overlay:
         self.current: dict[str, State] = {}
         self.names: dict[str, Location] = {}
         self.folders: set[str] = set()  # folders the patch creates
+        # Folders seen on disk: a patch creates and deletes files, never folders, so a
+        # folder stays one while planning (the files of a folder look at it once).
+        self.on_disk: set[str] = set()
 
     def look(self, key: str, where: Location, failure: str, *, follow: bool = True) -> State:
         """The state of `key` now; read on first sight. `failure` prefixes errors.
@@ -224,7 +227,7 @@ class _Overlay:
         """Check that `location` can have folders created above it; note the new ones."""
         missing: list[str] = []
         parent = self.tree.parent(location.target)
-        while parent is not None and parent not in self.folders:
+        while parent is not None and parent not in self.folders and parent not in self.on_disk:
             try:
                 kind = self._kind_of(parent)
             except OSError as exc:
@@ -235,6 +238,7 @@ class _Overlay:
                     errno=exc.errno,
                 ) from exc
             if kind == "folder":
+                self.on_disk.add(parent)
                 break
             if kind is not None:
                 raise PatchIOError(
@@ -273,6 +277,9 @@ class Planner:
         self.policy = tree.policy
         self.overlay = _Overlay(tree)
         self.warnings: list[PatchWarning] = []
+        # Where each convention file is (None: it may not be read): every file of a folder
+        # asks for the same ones, resolved once (their content is the overlay's, kept current).
+        self._convention_places: dict[str, Location | None] = {}
 
     def _resolve(self, path: str, line: int, *, follow_leaf: bool = True) -> Location:
         """The location of the file `path` (at patch `line`); every operation names a file."""
@@ -473,8 +480,17 @@ class Planner:
         """The text of the convention file at `relative` (from the root) as the patch leaves it
         so far, read as any file is (inside the root, links not followed out of it), its first
         `MAX_CONFIG` bytes; None when there is none, or it is not a file that may be read."""
+        if relative in self._convention_places:
+            where = self._convention_places[relative]
+        else:
+            try:
+                where = self.tree.from_root(relative)
+            except PatchError:
+                where = None
+            self._convention_places[relative] = where
+        if where is None:
+            return None
         try:
-            where = self.tree.from_root(relative)
             state = self.overlay.look(where.target, where, "Failed to read")
         except PatchError:
             return None
@@ -760,12 +776,16 @@ def _encoded(text: str, errors: str, where: Location | None = None, line: int | 
 def _new_folders(changes: tuple[FileChange, ...], tree: Tree) -> tuple[str, ...]:
     """The folders missing above the files to write, parents first."""
     needed: dict[str, None] = {}
+    folders: set[str] = set()  # seen to be folders: the files of a folder look at it once
     for change in changes:
         if change.after is None:
             continue
         chain = []
         parent = tree.parent(change.path)
-        while parent is not None and _kind(tree, parent, change) != "folder":
+        while parent is not None and parent not in folders and parent not in needed:
+            if _kind(tree, parent, change) == "folder":
+                folders.add(parent)
+                break
             chain.append(parent)
             parent = tree.parent(parent)
         needed.update(dict.fromkeys(reversed(chain)))

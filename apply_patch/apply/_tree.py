@@ -134,3 +134,18 @@ class Tree:
     def is_alias(self, one: Location, other: Location) -> bool:
         """True when `one` names `other`'s own entry in another spelling (case)."""
         raise NotImplementedError
+
+    def reading(self) -> Reading:
+        """A context for one plan's reads: inside it a tree may keep what it opened (the
+        disk: folder descriptors) for the next read, and releases it at the end. Re-entrant."""
+        return Reading()
+
+
+class Reading:
+    """What `Tree.reading` returns; this one keeps nothing (a tree in memory opens nothing)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc_info: object) -> None:
+        return None
