@@ -17,7 +17,8 @@ again when the commit fails and undoes itself; a process killed mid-commit
 leaves the receipt, and the tree at the receipt's before or after (the
 root's crash journal, `_journal`, finishes or undoes the commit on the next
 run), which `undo` accepts file by file. Receipts are pruned, oldest first,
-beyond `KEEP_COUNT` or `KEEP_BYTES`.
+beyond `KEEP_COUNT` or `KEEP_BYTES`, by the sizes of their saved files kept in
+the index `sizes` (a receipt missing from it is measured, once).
 
 Reading them back (`undo_plan`, `history`, `show`) and the patches kept for
 review (`stage`, `pending`) are `_receipts_read`'s: a commit, which writes a
@@ -44,6 +45,9 @@ if TYPE_CHECKING:
 ENV: Final = "APPLY_PATCH_STATE_DIR"
 KEEP_COUNT: Final = 200  # receipts kept per root
 KEEP_BYTES: Final = 512 << 20  # bytes of saved files kept per root
+# Each receipt's saved bytes, a line "ID SIZE" each: pruning reads this one file rather than
+# looking at every saved file of every kept receipt at each commit (1,000s of stats).
+_SIZES: Final = "sizes"
 _VERSION: Final = 1
 _THREAD_BYTES: Final = 1 << 20  # contents above which they are hashed in a thread of their own
 _DIR: Final = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -169,24 +173,53 @@ class Store:
         complete = set(ids)
         for name in os.listdir(self.fd):
             ours = name.removeprefix(".")[:1].isdigit()  # a receipt's; not `pending/`
-            if ours and name.startswith("."):  # a receipt's text, its writer killed
+            if (ours or name.startswith(f".{_SIZES}-")) and name.startswith("."):  # its writer killed
                 try:
                     os.unlink(name, dir_fd=self.fd)
                 except OSError:
                     pass
             elif ours and not name.endswith(".json") and name not in complete and name != keep:
                 self.remove(name)  # the saved files of a receipt never completed
-        sizes = {
-            receipt: kept_size if receipt == keep and kept_size is not None else _size(self.fd, receipt)
-            for receipt in ids
-        }
+        recorded = self._known_sizes()
+        known = recorded if kept_size is None else {**recorded, keep: kept_size}
+        sizes = {receipt: known[receipt] if receipt in known else _size(self.fd, receipt) for receipt in ids}
         total = sum(sizes.values())
         for receipt in ids:
             if receipt == keep or (len(ids) <= KEEP_COUNT and total <= KEEP_BYTES):
                 break
             self.remove(receipt)
             ids = [other for other in ids if other != receipt]
-            total -= sizes[receipt]
+            total -= sizes.pop(receipt)
+        if sizes != recorded:
+            self._write_sizes(sizes)
+
+    def _known_sizes(self) -> dict[str, int]:
+        """The saved bytes of each receipt as the index `_SIZES` last recorded them (receipts
+        never change once written); {} when there is no index or it cannot be read."""
+        try:
+            text = self.read(_SIZES).decode("ascii", "replace")
+        except OSError:
+            return {}
+        sizes = {}
+        for line in text.splitlines():
+            receipt, _, size = line.partition(" ")
+            if size.isdigit():
+                sizes[receipt] = int(size)
+        return sizes
+
+    def _write_sizes(self, sizes: dict[str, int]) -> None:
+        """The index `_SIZES` replaced by `sizes` (best effort: without it, prune counts again)."""
+        temporary = f".{_SIZES}-{os.getpid()}"
+        try:
+            fd = os.open(temporary, _FILE_NEW, 0o600, dir_fd=self.fd)
+            with open(fd, "wb") as file:
+                file.write("".join(f"{receipt} {size}\n" for receipt, size in sizes.items()).encode("ascii"))
+            os.replace(temporary, _SIZES, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+        except OSError:
+            try:
+                os.unlink(temporary, dir_fd=self.fd)
+            except OSError:
+                pass
 
 
 def _private(parent: int, name: str, create: bool, shown: str) -> int:
