@@ -48,6 +48,7 @@ _NAME_BYTES = 100  # of the target's name in a temporary name: any legal name fi
 _NOFOLLOW_CLOEXEC: int = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 _READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _NOFOLLOW_CLOEXEC
 _WRITE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW_CLOEXEC
+_BLOCK = 1 << 20  # bytes compared at a time when a file is checked against the plan's copy
 _NO_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS}
 _NO_JOURNAL = {errno.EACCES, errno.EPERM, errno.EROFS}
 
@@ -295,7 +296,7 @@ class _Commit:
             raise _conflict(change)
         if before.info is not None and _identity(info) != _identity(before.info):
             raise _conflict(change)
-        if _read_all(old, info.st_size) != before.data:
+        if info.st_size != len(before.data) or not _holds(old, before.data):
             raise _conflict(change)
 
     def _recheck(self, change: FileChange, fd: int, name: bytes) -> None:
@@ -528,6 +529,21 @@ def _read_all(fd: int, size: int) -> bytes:
         if offset == size:  # a short read, at the size the status said: the end (a file that
             break  # grew since returns more, and is read on to its end)
     return b"".join(chunks)
+
+
+def _holds(fd: int, data: bytes) -> bool:
+    """Whether the open file `fd` holds exactly `data`: read and compared block by block, so a
+    large file is never in memory twice (the plan's copy is `data`); a file that grew or
+    shrank meanwhile does not."""
+    offset = 0
+    while True:
+        want = min(_BLOCK, len(data) - offset + 1)  # one byte past the end: a file that grew
+        chunk = os.pread(fd, want, offset)
+        if not data.startswith(chunk, offset):
+            return False
+        offset += len(chunk)
+        if not chunk or (len(chunk) < want and offset >= len(data)):
+            return offset == len(data)
 
 
 def _write_all(fd: int, data: bytes) -> None:

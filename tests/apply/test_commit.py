@@ -203,3 +203,31 @@ def test_a_failed_step_names_its_path_relative_to_the_root(tmp_path: Path, polic
             commit(plan, FailingDisk(fail_at))
         assert caught.value.path is not None and not os.path.isabs(caught.value.path)
         assert (str(root) in str(caught.value)) == (policy is CODEX), str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("on_disk", "planned", "same"),
+    [
+        (b"", b"", True),
+        (b"abc\n", b"abc\n", True),
+        (b"x" * (3 << 20) + b"\n", b"x" * (3 << 20) + b"\n", True),  # several blocks
+        (b"x" * (2 << 20) + b"y", b"x" * (2 << 20) + b"z", False),  # differs in the last block
+        (b"abc\nd", b"abc\n", False),  # grew
+        (b"ab", b"abc\n", False),  # shrank
+        (b"", b"a", False),
+    ],
+)
+def test_the_commit_compares_a_file_with_its_planned_bytes_block_by_block(
+    tmp_path: Path, on_disk: bytes, planned: bytes, same: bool
+) -> None:
+    """The check that a file still holds what the plan read compares it block by block
+    (no second copy of a large file in memory), a file grown or shrunk not the same."""
+    from apply_patch.apply._commit import _holds
+
+    path = tmp_path / "f"
+    path.write_bytes(on_disk)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        assert _holds(fd, planned) is same
+    finally:
+        os.close(fd)
