@@ -32,7 +32,7 @@ from ._errors import (
     UnifiedDiffError,
     UnsupportedChangeError,
 )
-import sys as _sys
+from ._lazy import load as _load
 from ._policy import CODEX, DEFAULT, Policy
 
 TYPE_CHECKING = False
@@ -79,19 +79,8 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> object:
-    """A name of `_LAZY`, imported on first use and then kept in this namespace (PEP 562).
-
-    A dict lookup and `__import__`: no helper module nor importlib on the way (start-up time).
-    """
-    where = _LAZY.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    relative = where.lstrip(".")  # "._x": a module of this package; ".._x": of the one above
-    absolute = __name__.rsplit(".", len(where) - len(relative) - 1)[0] + "." + relative
-    __import__(absolute)
-    value = getattr(_sys.modules[absolute], name)
-    globals()[name] = value
-    return value
+    """A name of `_LAZY`, imported on first use (PEP 562, `_lazy.load`)."""
+    return _load(__name__, globals(), _LAZY, {}, name)
 
 
 __all__ = [

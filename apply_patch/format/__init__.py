@@ -3,7 +3,7 @@
 Everything here is pure: text in, `Patch` or `PatchSyntaxError` out.
 """
 
-import sys as _sys
+from .._lazy import load as _load
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -105,19 +105,8 @@ _MODULES = {
 
 
 def __getattr__(name: str) -> object:
-    """A name of `_NAMES` (a module of `_MODULES`), imported on first use and then kept in this namespace (PEP 562).
-
-    A dict lookup and `__import__`: no helper module nor importlib on the way (start-up time).
-    """
-    where = _NAMES.get(name) or _MODULES.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    relative = where.lstrip(".")  # "._x": a module of this package; ".._x": of the one above
-    absolute = __name__.rsplit(".", len(where) - len(relative) - 1)[0] + "." + relative
-    __import__(absolute)
-    value = _sys.modules[absolute] if name in _MODULES else getattr(_sys.modules[absolute], name)
-    globals()[name] = value
-    return value
+    """A name of `_NAMES` (a module of `_MODULES`), imported on first use (PEP 562, `_lazy.load`)."""
+    return _load(__name__, globals(), _NAMES, _MODULES, name)
 
 
 __all__ = [
