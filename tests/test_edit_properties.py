@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from apply_patch import UpdateFile, make_patch
+from apply_patch import Chunk, UpdateFile, make_patch
 from apply_patch.edits import Edit, EditError, StrReplace, apply_edits, apply_unified_diff
 
 from _support import PROPERTY
@@ -40,7 +40,7 @@ def _edits(old: str, new: str) -> list[Edit]:
     for operation in patch.operations:
         assert isinstance(operation, UpdateFile)
         for chunk in operation.chunks:
-            assert chunk.old_lines, "with context, every chunk has old lines"
+            assert isinstance(chunk, Chunk) and chunk.old_lines, "with context, every chunk has old lines"
             edits.append(StrReplace("f.txt", _text(chunk.old_lines), _text(chunk.new_lines)))
     return edits
 

@@ -12,7 +12,7 @@ from apply_patch import DEFAULT, Policy
 from apply_patch.apply import Location, split_text, update_lines
 from apply_patch.apply._numbered import line_below, placed_by_numbers, spliced_bytes, spliced_text
 from apply_patch.edits import apply_unified_diff
-from apply_patch.format import UpdateFile, unified_operations
+from apply_patch.format import Chunk, UpdateFile, unified_operations
 
 WHERE = Location("f.txt", "f.txt", "f.txt", "f.txt", "f.txt")
 # Few distinct lines: hunks whose lines occur at several places, empty lines, non-ASCII.
@@ -57,9 +57,10 @@ def test_same_text_and_placements_as_the_locator(case: tuple[list[str], str]) ->
     text = "".join(line + "\n" for line in lines)
     (update,) = unified_operations(diff)
     assert isinstance(update, UpdateFile)
-    numbered = placed_by_numbers(text, update.chunks, DEFAULT)
+    hunks = _hunks(update)
+    numbered = placed_by_numbers(text, hunks, DEFAULT)
     if numbered is None:  # added lines only, or no hunk at all: the locator's
-        assert all(not chunk.old_lines for chunk in update.chunks) or not update.chunks
+        assert all(not chunk.old_lines for chunk in hunks) or not hunks
         return
     expected_text, expected_placements = _by_locator(text, update, DEFAULT)
     assert spliced_text(text, numbered.spans) == expected_text
@@ -69,17 +70,25 @@ def test_same_text_and_placements_as_the_locator(case: tuple[list[str], str]) ->
         assert spliced_bytes(text.encode(), numbered.spans) == expected_text.encode()
 
 
+def _hunks(update: UpdateFile) -> tuple[Chunk, ...]:
+    """A unified diff's update holds context chunks only (its hunks)."""
+    hunks = tuple(chunk for chunk in update.chunks if isinstance(chunk, Chunk))
+    assert len(hunks) == len(update.chunks)
+    return hunks
+
+
 DIFF = "--- a/f.txt\n+++ b/f.txt\n@@ -2,3 +2,3 @@\n b\n-c\n+C\n d\n"
 
 
 def test_files_and_policies_it_leaves_to_the_locator() -> None:
     (update,) = unified_operations(DIFF)
     assert isinstance(update, UpdateFile)
-    assert placed_by_numbers("a\nb\nc\nd\n", update.chunks, DEFAULT) is not None
+    hunks = _hunks(update)
+    assert placed_by_numbers("a\nb\nc\nd\n", hunks, DEFAULT) is not None
     for text in ("a\r\nb\r\nc\r\nd\r\n", "a\nb\nc\nd", "\ufeffa\nb\nc\nd\n", "", "a\nb\nX\nd\n", "b\nc\nd\n"):
-        assert placed_by_numbers(text, update.chunks, DEFAULT) is None, text
+        assert placed_by_numbers(text, hunks, DEFAULT) is None, text
     for options in ({"ambiguous": "first"}, {"line_endings": "crlf"}):
-        assert placed_by_numbers("a\nb\nc\nd\n", update.chunks, DEFAULT.with_options(**options)) is None
+        assert placed_by_numbers("a\nb\nc\nd\n", hunks, DEFAULT.with_options(**options)) is None
 
 
 def test_files_it_leaves_to_the_locator_are_still_applied(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from apply_patch import ContextNotFoundError, FilePolicyError, PatchError, apply_patch, apply_to_mapping
-from apply_patch.edits import CreateFile, StrReplace, apply_edits
+from apply_patch.edits import CreateFile, Edit, StrReplace, apply_edits
 from apply_patch.format import Chunk, LineInsertion, Patch, TextReplacement, UpdateFile, as_patch
 
 from _support import snapshot
@@ -60,7 +60,7 @@ def test_a_failing_edit_of_the_mix_changes_nothing(tmp_path: Path) -> None:
 
 def test_a_lowered_patch_applies_as_its_calls_do(tmp_path: Path) -> None:
     """`as_patch` then `apply_patch` is `apply_edits`: same files, same summary."""
-    calls = [StrReplace("app.py", "return 1", "return 2"), CreateFile("README.md", "# app\n")]
+    calls: list[Edit] = [StrReplace("app.py", "return 1", "return 2"), CreateFile("README.md", "# app\n")]
     one, two = tmp_path / "one", tmp_path / "two"
     for root in (one, two):
         root.mkdir()

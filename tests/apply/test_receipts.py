@@ -382,23 +382,30 @@ def test_pruning_reads_the_sizes_index_not_every_saved_file(tmp_path: Path, monk
     _tree(root)
     measured: list[str] = []
     real_size = _receipts._size
-    monkeypatch.setattr(_receipts, "_size", lambda parent, receipt: measured.append(receipt) or real_size(parent, receipt))
+
+    def size(parent: int, receipt: str) -> int:
+        measured.append(receipt)
+        return real_size(parent, receipt)
+
+    monkeypatch.setattr(_receipts, "_size", size)
     (root / "big.txt").write_bytes(b"x" * 1000 + b"\n")
-    ids = []
+    ids: list[str] = []
     for n in range(4):
         patch = f"*** Begin Patch\n*** Update File: big.txt\n@@\n-{'x' * 1000 if n == 0 else n - 1}\n+{n}\n*** End Patch"
-        ids.append(apply_patch(patch, root).receipt)
+        receipt = apply_patch(patch, root).receipt
+        assert receipt is not None
+        ids.append(receipt)
     assert measured == []  # each new receipt's size is known when written; the older ones are in the index
     (folder,) = (state / "apply_patch").iterdir()
     index = dict(line.split() for line in (folder / "sizes").read_text().splitlines())
     assert sorted(index) == ids and int(index[ids[0]]) == 1001  # the first saved the 1,001-byte file whole
 
     (folder / "sizes").write_text("garbage\n" + f"{ids[1]} not-a-number\n")
-    ids.append(apply_patch("*** Begin Patch\n*** Add File: new.txt\n+n\n*** End Patch", root).receipt)
+    ids.append(str(apply_patch("*** Begin Patch\n*** Add File: new.txt\n+n\n*** End Patch", root).receipt))
     assert sorted(measured) == ids[:4]  # measured once each, the index being of no use
     measured.clear()
     monkeypatch.setattr(_receipts, "KEEP_BYTES", 10)  # the first's 1,001 bytes no longer fit: it goes
-    ids.append(apply_patch("*** Begin Patch\n*** Add File: last.txt\n+l\n*** End Patch", root).receipt)
+    ids.append(str(apply_patch("*** Begin Patch\n*** Add File: last.txt\n+l\n*** End Patch", root).receipt))
     assert measured == [] and [r.id for r in history(root)] == ids[1:]
     index = dict(line.split() for line in (folder / "sizes").read_text().splitlines())
     assert sorted(index) == ids[1:] and sum(map(int, index.values())) <= 10

@@ -14,6 +14,7 @@ from apply_patch.format import (
     Chunk,
     DeleteFile,
     LineInsertion,
+    Operation,
     Patch,
     TextReplacement,
     UpdateFile,
@@ -78,7 +79,7 @@ def test_a_notebook_edit_is_a_cell_edit_of_its_own_update() -> None:
 
 def test_codex_operations_pass_as_they_are() -> None:
     chunk = Chunk((), ("-a", "+b"))
-    operations = [UpdateFile("a", None, (chunk,)), DeleteFile("b")]
+    operations: list[Operation] = [UpdateFile("a", None, (chunk,)), DeleteFile("b")]
     assert as_patch(operations).operations == tuple(operations)
 
 

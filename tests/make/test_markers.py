@@ -63,7 +63,7 @@ def test_no_newline_pins_the_chunk_to_the_end() -> None:
     patch = parse_patch("*** Begin Patch\n*** Update File: f\n@@\n-x\n+y\n"
                         "\\ No newline at end of file\n*** End Patch")
     chunk = patch.operations[0].chunks[0]  # type: ignore[union-attr]
-    assert chunk.is_end_of_file
+    assert isinstance(chunk, Chunk) and chunk.is_end_of_file
     assert str(patch).endswith("+y\n\\ No newline at end of file\n*** End of File\n*** End Patch\n")
 
 
