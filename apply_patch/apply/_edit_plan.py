@@ -148,6 +148,7 @@ def _edit_file(planner: Planner, path: str, edits: tuple[TextReplacement | LineI
     decoded, encoding = planner.read_decoded(state.data, where, first.line)
     whole = isinstance(decoded, str)  # UTF-8: one string while its lines end with LF
     text = _edits.file_text(decoded) if isinstance(decoded, str) else decoded
+    del decoded  # only `text` holds the old text: it is freed as soon as an edit replaces it (peak memory)
     placements: list[Placement] = []
     for edit in edits:
         try:
