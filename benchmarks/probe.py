@@ -32,6 +32,20 @@ def _modules() -> dict[str, list[str]]:
     return {"loaded": sorted({name.split(".")[0] for name in set(sys.modules) - before})}
 
 
+def _reset_peak() -> float:
+    """Collect garbage and reset the peak RSS (Linux's clear_refs 5, where it exists); the RSS
+    now, in bytes, from which a measured call's peak growth is counted."""
+    import gc
+
+    gc.collect()
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
+            clear.write("5")
+    except OSError:
+        pass
+    return _status_kb("VmRSS")
+
+
 def _status_kb(field: str) -> float:
     """A field of /proc/self/status in bytes (Linux), e.g. VmRSS (resident now), VmHWM (peak)."""
     with open("/proc/self/status", encoding="ascii") as status:
@@ -47,20 +61,13 @@ def _memory(root: str, patch_file: str, traced: bool) -> dict[str, float]:
     The baseline is the interpreter with the package imported and the patch
     text read; the peak RSS mark is reset first where Linux allows it.
     """
-    import gc
     import tracemalloc
 
     from apply_patch import PatchError, apply_patch
 
     with open(patch_file, encoding="utf-8") as file:
         patch = file.read()
-    gc.collect()
-    try:
-        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
-            clear.write("5")  # resets VmHWM to the current RSS
-    except OSError:
-        pass
-    base = _status_kb("VmRSS")
+    base = _reset_peak()
     if traced:
         tracemalloc.start()
     try:
@@ -74,18 +81,10 @@ def _memory(root: str, patch_file: str, traced: bool) -> dict[str, float]:
 
 def _view(root: str, path: str, first: int, last: int) -> dict[str, object]:
     """Peak RSS during a `view` of lines `first`-`last` above the RSS just before it (as `_memory`)."""
-    import gc
-
     from apply_patch.anthropic import TextEditor
 
     editor = TextEditor(root)
-    gc.collect()
-    try:
-        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
-            clear.write("5")
-    except OSError:
-        pass
-    base = _status_kb("VmRSS")
+    base = _reset_peak()
     started = time.perf_counter()
     answer = editor.run({"command": "view", "path": path, "view_range": [first, last]})
     seconds = time.perf_counter() - started
@@ -95,7 +94,6 @@ def _view(root: str, path: str, first: int, last: int) -> dict[str, object]:
 
 def _edit_memory(kind: str, root: str, path: str, source: str) -> dict[str, float]:
     """Peak RSS during one format's public call above the RSS just before it."""
-    import gc
     import os
 
     from apply_patch.edits import StrReplace, apply_edits, apply_search_replace, apply_unified_diff
@@ -103,13 +101,7 @@ def _edit_memory(kind: str, root: str, path: str, source: str) -> dict[str, floa
     with open(source, encoding="utf-8") as file:
         text = file.read()
     pairs = json.loads(text) if kind in ("edits", "plain") else []
-    gc.collect()
-    try:
-        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
-            clear.write("5")
-    except OSError:
-        pass
-    base = _status_kb("VmRSS")
+    base = _reset_peak()
     if kind == "edits":
         apply_edits([StrReplace(path, old, new) for old, new in pairs], root)
     elif kind == "SEARCH/REPLACE":

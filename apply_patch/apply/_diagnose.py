@@ -262,8 +262,7 @@ def count_error(
         hints = ("Add lines around it so that it matches one place only.",)
         return _places_error(label, where, line, lines, tier, "; it must match exactly one", hints, found=found)
     if wanted is None:
-        how = "" if tier == "exact" else f" {TIER_WORDS[tier]}"
-        message = f"{_capital(label or 'the old text')} matches more than {most} places in {where.shown}{how}"
+        message = f"{_capital(label or 'the old text')} matches more than {most} places in {where.shown}{_how(tier)}"
         return _places_error(label, where, line, lines, tier, "", (), found=found, wanted=None, message=message)
     was = "was" if wanted == 1 else "were"
     hints = ("Nothing was replaced. Give the number of places it really has, or add lines around it to pick the places.",)
@@ -295,10 +294,9 @@ def _places_error(
 ) -> ReplacementCountError:
     """A replacement's places listed (`lines`, by `tier`), then `why` (or `message` whole)."""
     label = label or "the old text"
-    how = "" if tier == "exact" else f" {TIER_WORDS[tier]}"
     places = "1 place" if found == 1 else f"{found} places"
     word = "line" if len(lines) == 1 else "lines"
-    where_found = f"{places} in {where.shown} ({word} {_listing(lines)}){how}"
+    where_found = f"{places} in {where.shown} ({word} {_listing(lines)}){_how(tier)}"
     return ReplacementCountError(
         message or f"{_capital(label)} matches {where_found}{why}",
         path=where.relative,
@@ -309,6 +307,11 @@ def _places_error(
         tier=tier,
         hints=hints,
     )
+
+
+def _how(tier: str) -> str:
+    """How a tolerant `tier` found the places, as a message's end ("" for an exact match)."""
+    return "" if tier == "exact" else f" {TIER_WORDS[tier]}"
 
 
 def insertion_out_of_range(label: str, after: int, size: int, where: Location, line: int) -> EditError:

@@ -78,14 +78,12 @@ def _update(planner: Planner, op: UpdateFile) -> OperationResult:
     """The update `op` run edit by edit, one result for all of them."""
     if all(isinstance(change, Chunk) for change in op.chunks):
         return planner.update(op)  # the Codex path: its chunks located together
-    from ..format import CellEdit  # not on a Codex patch's way (start-up time)
-
     results = []
-    for run in _runs(op.chunks):
-        if isinstance(run[0], Chunk):
+    for kind, run in _runs(op.chunks):
+        if kind == "chunk":
             results.append(planner.update(UpdateFile(op.path, None, run, op.line)))
-        elif isinstance(run[0], CellEdit):
-            results.append(_notebook(planner, op.path, run[0]))
+        elif kind == "cell":
+            results.append(_notebook(planner, op.path, run[0]))  # type: ignore[arg-type]  # _runs
         else:
             results.append(_edit_file(planner, op.path, run))  # type: ignore[arg-type]  # _runs
     if op.move_to is not None:
@@ -96,25 +94,19 @@ def _update(planner: Planner, op: UpdateFile) -> OperationResult:
     return total
 
 
-def _runs(changes: tuple[Change, ...]) -> list[tuple[Change, ...]]:
-    """`changes` cut into runs of one kind: chunks, replacements and insertions together,
-    each cell edit alone."""
-    runs: list[list[Change]] = []
+def _runs(changes: tuple[Change, ...]) -> list[tuple[str, tuple[Change, ...]]]:
+    """`changes` cut into runs of one kind, each with its kind: "chunk" (context chunks),
+    "text" (replacements and insertions together), "cell" (a cell edit, always alone)."""
+    from ..format import CellEdit  # not on a Codex patch's way (start-up time)
+
+    runs: list[tuple[str, list[Change]]] = []
     for change in changes:
-        kind = _kind(change)
-        if runs and kind != "cell" and _kind(runs[-1][0]) == kind:
-            runs[-1].append(change)
+        kind = "chunk" if isinstance(change, Chunk) else "cell" if isinstance(change, CellEdit) else "text"
+        if runs and kind != "cell" and runs[-1][0] == kind:
+            runs[-1][1].append(change)
         else:
-            runs.append([change])
-    return [tuple(run) for run in runs]
-
-
-def _kind(change: Change) -> str:
-    from ..format import CellEdit
-
-    if isinstance(change, Chunk):
-        return "chunk"
-    return "cell" if isinstance(change, CellEdit) else "text"
+            runs.append((kind, [change]))
+    return [(kind, tuple(run)) for kind, run in runs]
 
 
 def _notebook(planner: Planner, path: str, cell: CellEdit) -> OperationResult:
