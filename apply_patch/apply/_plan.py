@@ -178,9 +178,8 @@ def _syntax_warnings(
 class _Overlay:
     """The files as the patch leaves them so far, over the files of the tree."""
 
-    def __init__(self, tree: Tree, *, per_file: bool = False) -> None:
+    def __init__(self, tree: Tree) -> None:
         self.tree = tree
-        self.per_file = per_file  # the patch's results name files, not operations (`Patch.per_file`)
         self.original: dict[str, State] = {}
         self.current: dict[str, State] = {}
         self.names: dict[str, Location] = {}
