@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import _dataclass as dataclasses
 from ._dataclass import dataclass, field
-from ._errors import PatchError, PolicyValueError
+from ._errors import PolicyValueError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
-from ..format import constants as C, Chunk, cut as _cut, quoted as _quoted
+from ..format import Chunk, cut as _cut, quoted as _quoted
 from ._closest import Region, closest_region, similar_lines
 from .._errors import AmbiguousChunkError, ContextNotFoundError, EditError, ReplacementCountError
 from ._paths import Location
-from ._doubts import TIER_WORDS, PatchWarning, listing as _listing
+from ._doubts import TIER_WORDS, listing as _listing
 from ._seek import LineIndex
 from ._textfile import BOM
 

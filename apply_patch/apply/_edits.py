@@ -55,7 +55,7 @@ from ._textfile import BOM, TextFile, common_ends, split_text
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import Any, Final
+    from typing import Final
 
     from ._paths import Location
     from .._policy import Policy

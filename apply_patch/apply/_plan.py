@@ -14,7 +14,6 @@ import os
 from .._dataclass import dataclass
 from .._errors import (
     ConcurrentChangeError,
-    EmptyPatchError,
     EncodingError,
     FilePolicyError,
     PatchError,
@@ -25,7 +24,7 @@ from .._errors import (
 )
 from ._dirs import FolderChanged
 from ._journal import JOURNAL
-from ..format import AddFile, Chunk, DeleteFile, Patch, UpdateFile
+from ..format import AddFile, Chunk, DeleteFile, UpdateFile
 from ._paths import Location
 from .._policy import Policy
 from ._textfile import TextFile, split_text
@@ -41,8 +40,6 @@ if TYPE_CHECKING:
     from ._encoding import Encoding
     from ._locate import Placement
     from ._numbered import Numbered
-
-    from ..format import Operation
 
 
 # The convention files a new file's folders may hold (`_conventions.GITATTRIBUTES` and

@@ -12,7 +12,6 @@ reads the version from `_version`, never from `importlib.metadata`). A parser ma
 
 from __future__ import annotations
 
-import sys
 
 from .._policy import CHOICES, CODEX, DEFAULT, HELP, NAMED, Policy
 

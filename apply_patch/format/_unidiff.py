@@ -26,7 +26,7 @@ import re
 from .._dataclass import dataclass
 
 from . import _constants as C
-from .._errors import PatchError, UnifiedDiffError
+from .._errors import UnifiedDiffError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated

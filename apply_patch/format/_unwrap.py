@@ -33,7 +33,7 @@ import re
 
 from . import _constants as C
 from ._constants import EMPTY_ENVIRONMENT, FIRST_LINE_ERROR, LAST_LINE_ERROR
-from .._errors import BareSyntaxError, PatchSyntaxError
+from .._errors import BareSyntaxError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ from .._dataclass import dataclass
 
 from ..format import constants as C, Line, AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
 from ._drafts import Draft, with_bom_as_text
-from .._errors import BinaryFileError, PatchError, UnsupportedChangeError
+from .._errors import BinaryFileError, UnsupportedChangeError
 from ._linediff import opcodes
 from ..apply import update_lines, Location, BOM, TextFile, split_text
 from ._markers import OldEndings, settle
