@@ -155,6 +155,18 @@ def test_files_of_unknown_languages_and_off_are_not_checked(tmp_path: Path) -> N
     assert result.warnings == ()
 
 
+def test_utf8_beyond_ascii_is_checked_and_another_encoding_is_skipped_silently(tmp_path: Path) -> None:
+    """The grammars read UTF-8: a file in UTF-8 with characters beyond ASCII is checked; one
+    in another encoding (Latin-1 here) is skipped without a note, whatever it holds."""
+    (tmp_path / "u.py").write_bytes("s = 'caf\u00e9'\n".encode("utf-8"))
+    (tmp_path / "l.py").write_bytes("s = 'caf\u00e9'\n".encode("latin-1"))
+    result = apply_edits([StrReplace("u.py", "s = ", "s = (")], tmp_path)
+    assert [(w.kind, w.path, w.file_line) for w in result.warnings] == [("code_syntax", "u.py", 1)]
+    result = apply_edits([StrReplace("l.py", "s = ", "s = (")], tmp_path, encoding="latin-1")
+    assert result.warnings == ()
+    assert (tmp_path / "l.py").read_bytes() == "s = ('caf\u00e9'\n".encode("latin-1")
+
+
 def test_a_file_over_the_size_limit_is_skipped_with_a_note(tmp_path: Path) -> None:
     big = "x = 1\n" * 200_000 + "end = 0\n"  # 1.2 MB
     (tmp_path / "big.py").write_text(big)
