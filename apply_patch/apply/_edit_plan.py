@@ -130,7 +130,8 @@ def _edit_file(planner: Planner, path: str, edits: tuple[TextReplacement | LineI
     whole if one fails, so the text between them is never seen by anything else). A file
     read as UTF-8 is edited as one string while its lines end with LF (`_edits.LfText`);
     one in another encoding, or not UTF-8, as its lines (`Planner.read_decoded`)."""
-    from . import _edits  # not on a Codex patch's way (start-up time)
+    from ..format import TextReplacement
+    from . import _deferred, _edits  # not on a Codex patch's way (start-up time)
 
     first = edits[0]
     where = planner._resolve(path, first.line)
@@ -142,7 +143,16 @@ def _edit_file(planner: Planner, path: str, edits: tuple[TextReplacement | LineI
     text = _edits.file_text(decoded) if isinstance(decoded, str) else decoded
     del decoded  # only `text` holds the old text: it is freed as soon as an edit replaces it (peak memory)
     placements: list[Placement] = []
+    deferred = None  # exact replacements made to one string, copied at once (`_deferred`)
     for edit in edits:
+        if deferred is None and isinstance(text, _edits.LfText) and len(edits) >= _deferred.FROM:
+            deferred = _deferred.Deferred(text, policy)
+        if deferred is not None:
+            placement = deferred.add(edit) if isinstance(edit, TextReplacement) else None
+            if placement is not None:
+                placements.append(placement)
+                continue
+            text, deferred = deferred.text(), None  # this edit, the usual way
         try:
             edited = _edits.edited(text, edit, policy, where)
         except PatchError as error:
@@ -153,6 +163,8 @@ def _edit_file(planner: Planner, path: str, edits: tuple[TextReplacement | LineI
             text = _edits.as_lf_text(edited.text) if isinstance(edited.text, TextFile) else edited.text
         planner.warnings += edited.warnings
         placements += edited.placements
+    if deferred is not None:
+        text = deferred.text()
     if not whole:
         assert isinstance(text, TextFile)
         data = planner.write_text(text, encoding, where, edits[-1].line)

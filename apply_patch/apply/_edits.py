@@ -26,7 +26,8 @@ few passes at C speed over the text (find, count, one copy), and line numbers
 are counted only for the places found. A tolerant match is searched in the text
 too (`_seek.places_in_text`) and only the lines around its places are split;
 when that cannot tell (a pattern line with too many places), and for an
-insertion, the file is split into lines (`TextFile`).
+insertion, the file is split into lines (`TextFile`). Several exact replacements of
+one file are made in one copy of its text (`_deferred`).
 """
 
 from __future__ import annotations
@@ -145,9 +146,9 @@ def replace(text: LfText | TextFile, op: TextReplacement, policy: Policy, where:
     """Apply `op` (a non-empty `old`) to `text`; raise when its count rule fails."""
     old, new = as_lf(op.old), as_lf(op.new)
     if isinstance(text, LfText):
-        places, leading = _exact_places(text.body, old)
+        places, leading = exact_places(text.body, old)
         if places:
-            firsts = _line_indexes(text.body, places, text.known)
+            firsts = line_indexes(text.body, places, text.known)
             places, firsts, leading = _checked(op, where, places, firsts, leading)
             return _replace_in_body(text, places, firsts, leading, old, new, op, policy)
         if "\n" in old and policy.line_endings != "crlf":
@@ -157,9 +158,9 @@ def replace(text: LfText | TextFile, op: TextReplacement, policy: Policy, where:
         joined, text = text.body, text.split()
     else:
         joined = _joined(text)
-        places, _ = _exact_places(joined, old)
+        places, _ = exact_places(joined, old)
         if places:
-            firsts = _line_indexes(joined, places)
+            firsts = line_indexes(joined, places)
             places, firsts, _ = _checked(op, where, places, firsts, False)
             return _replace_exact(text, joined, places, firsts, old, new, op, policy)
     if "\n" in old:  # whole lines: fuzzy tiers too
@@ -254,7 +255,7 @@ def _joined(text: TextFile) -> str:
     return body + "\n" if text.lines and text.endings[-1] else body
 
 
-def _exact_places(joined: str, old: str) -> tuple[list[int], bool]:
+def exact_places(joined: str, old: str) -> tuple[list[int], bool]:
     """Where `old` is in `joined`, not overlapping; for an `old` of several lines, never
     where its last line is only the start of a line whose rest is whitespace (its
     trailing whitespace lost: the line tiers compare whole lines). And whether the
@@ -279,7 +280,7 @@ def _ends_in_blank_tail(joined: str, end: int) -> bool:
     return bool(tail) and not tail.strip(" \t")
 
 
-def _line_indexes(joined: str, offsets: Sequence[int], known: tuple[int, int] = (0, 0)) -> list[int]:
+def line_indexes(joined: str, offsets: Sequence[int], known: tuple[int, int] = (0, 0)) -> list[int]:
     """The 0-based line of each offset (in order), counting line breaks at C speed from
     the nearest of the text's start and `known` (an offset and its line): the edits of one
     file, in order, count each stretch of it about once."""
@@ -364,14 +365,14 @@ def _replace_in_body(
     pieces: list[str] = []
     placements = []
     kept = 0  # body[kept:] is not copied yet
-    regions = _regions(body, places, firsts, len(old))
-    for begin, end, first, offsets in regions:
+    found = regions(body, places, firsts, len(old))
+    for begin, end, first, offsets in found:
         region = body[begin:end]
-        new_region = _spliced(region, begin, offsets, len(old), new)
+        new_region = spliced(region, begin, offsets, len(old), new)
         if not leading:
             pieces += [body[kept:begin], new_region]
         kept = end
-        added, removed = _changed_counts(_region_lines(region), _region_lines(new_region))
+        added, removed = changed_counts(region_lines(region), region_lines(new_region))
         placements.append(Placement(op.line, first + 1, TIERS[0].name, added, removed))
     if leading:
         result = body.replace(old, new, len(places))
@@ -380,7 +381,7 @@ def _replace_in_body(
         result = "".join(pieces)
     if result and not result.endswith("\n") and policy.final_newline == "add":
         result += "\n"
-    known = (regions[0][0], regions[0][2])  # nothing before the first region moved
+    known = (found[0][0], found[0][2])  # nothing before the first region moved
     return Edited(LfText(result, text.bom and policy.bom == "keep", known), tuple(placements))
 
 
@@ -406,11 +407,11 @@ def _replace_exact(
     endings: list[str] = []
     placements = []
     kept = 0  # text.lines[kept:] are not copied yet
-    for begin, end, first, offsets in _regions(joined, places, firsts, len(old)):
+    for begin, end, first, offsets in regions(joined, places, firsts, len(old)):
         region = joined[begin:end]
-        last = first + max(len(_region_lines(region)) - 1, 0)
-        new_region = _spliced(region, begin, offsets, len(old), new)
-        new_lines = _region_lines(new_region)
+        last = first + max(len(region_lines(region)) - 1, 0)
+        new_region = spliced(region, begin, offsets, len(old), new)
+        new_lines = region_lines(new_region)
         old_endings = text.endings[first : last + 1]
         new_endings = [old_endings[i] if i < len(old_endings) - 1 else ending for i in range(len(new_lines))]
         if new_lines:
@@ -418,14 +419,14 @@ def _replace_exact(
         lines += text.lines[kept:first] + new_lines
         endings += text.endings[kept:first] + new_endings
         kept = last + 1
-        added, removed = _changed_counts(text.lines[first : last + 1], new_lines)
+        added, removed = changed_counts(text.lines[first : last + 1], new_lines)
         placements.append(Placement(op.line, first + 1, TIERS[0].name, added, removed))
     lines += text.lines[kept:]
     endings += text.endings[kept:]
     return Edited(_finish(TextFile(lines, endings, text.bom), text, policy), tuple(placements))
 
 
-def _spliced(region: str, begin: int, offsets: list[int], size: int, new: str) -> str:
+def spliced(region: str, begin: int, offsets: list[int], size: int, new: str) -> str:
     """`region` (from offset `begin` of the text) with `new` for the `size` characters at each offset."""
     pieces, at = [], 0
     for offset in offsets:
@@ -435,19 +436,19 @@ def _spliced(region: str, begin: int, offsets: list[int], size: int, new: str) -
     return "".join(pieces)
 
 
-def _region_lines(region: str) -> list[str]:
+def region_lines(region: str) -> list[str]:
     """The lines of a region of whole lines (its last line break ends its last line)."""
     return region.removesuffix("\n").split("\n") if region else []
 
 
-def _changed_counts(old: Sequence[str], new: Sequence[str]) -> tuple[int, int]:
+def changed_counts(old: Sequence[str], new: Sequence[str]) -> tuple[int, int]:
     """(added, removed): the lines of `new` and of `old` that are not the same lines
     at both ends (a replacement's region takes in whole lines around the text it changes)."""
     same, tail = common_ends(old, new)
     return len(new) - same - tail, len(old) - same - tail
 
 
-def _regions(
+def regions(
     joined: str, places: list[int], firsts: list[int], size: int
 ) -> list[tuple[int, int, int, list[int]]]:
     """The places (on lines `firsts`) as (begin, end, first line index, offsets): the whole
@@ -457,17 +458,17 @@ def _regions(
     A place's lines run from the line of its first character to the line of
     the character after it (a place that takes a line break joins the next line).
     """
-    regions: list[tuple[int, int, int, list[int]]] = []
+    found: list[tuple[int, int, int, list[int]]] = []
     for offset, line in zip(places, firsts):
         begin = joined.rfind("\n", 0, offset) + 1
         stop = joined.find("\n", offset + size)
         end = len(joined) if stop < 0 else stop + 1
-        if regions and begin < regions[-1][1]:
-            previous = regions[-1]
-            regions[-1] = (previous[0], max(previous[1], end), previous[2], [*previous[3], offset])
+        if found and begin < found[-1][1]:
+            previous = found[-1]
+            found[-1] = (previous[0], max(previous[1], end), previous[2], [*previous[3], offset])
         else:
-            regions.append((begin, end, line, [offset]))
-    return regions
+            found.append((begin, end, line, [offset]))
+    return found
 
 
 def _replace_lines(

@@ -1,0 +1,161 @@
+"""Exact replacements of one file copied at once (`apply/_deferred.py`, issue 24).
+
+What a call of several edits gives with the copies deferred must be exactly what it gives
+with each edit made the usual way: the file's bytes, each placement (line, tier, counts),
+the warnings, and on a failure the error (kind, text) with the tree unchanged. The edits
+drawn here collide on purpose: texts of a few letters, old texts that occur several times,
+that were written by an earlier edit, that overlap one, that reach the end of the file.
+"""
+
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from apply_patch import DEFAULT, PatchError
+from apply_patch.apply import _deferred
+from apply_patch.edits import Edit, Insert, StrReplace, apply_edits
+
+from _support import PROPERTY
+
+LINES = st.lists(st.sampled_from(["a", "b", "ab", "", "  a", "ba b", "b  "]), min_size=1, max_size=24)
+PIECES = st.text("ab \n", min_size=1, max_size=7)
+
+
+def _outcome(edits: list[Edit], original: bytes, options: object) -> tuple[object, ...]:
+    """What `apply_edits` leaves and says: the file, the placements and warnings, or the error."""
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "f.txt").write_bytes(original)
+        try:
+            result = apply_edits(edits, folder, policy=options)  # type: ignore[arg-type]
+        except PatchError as error:
+            assert Path(folder, "f.txt").read_bytes() == original  # nothing changed
+            return ("error", error.kind, str(error))
+        placements = [(p.file_line, p.tier, p.added, p.removed) for p in result.operations[0].placements]
+        warnings = [str(w) for w in result.warnings]
+        return (Path(folder, "f.txt").read_bytes(), placements, warnings)
+
+
+def _edit(text: str, data: st.DataObject) -> Edit:
+    """An edit of `text`: mostly a replacement of a piece of it (maybe not unique), of a
+    drawn text (maybe absent, maybe written by an earlier edit), sometimes with a count or
+    a choice, sometimes an insertion."""
+    kind = data.draw(st.sampled_from(["piece", "piece", "piece", "drawn", "count", "insert"]))
+    if kind == "insert":
+        return Insert("f.txt", data.draw(st.integers(0, text.count("\n") + 1)), "ins")
+    if kind == "drawn" or not text:
+        old = data.draw(PIECES)
+    else:
+        start = data.draw(st.integers(0, len(text) - 1))
+        old = text[start : data.draw(st.integers(start + 1, min(len(text), start + 9)))]
+    new = data.draw(st.one_of(PIECES, st.just(""), st.just(old + "x"), st.just("y" + old)))
+    if new == old:
+        new = old + "z"
+    if kind == "count":
+        choice = data.draw(st.sampled_from(["replace_all", "expected", "occurrence", "near_line"]))
+        value = True if choice == "replace_all" else data.draw(st.integers(1, 3))
+        return StrReplace("f.txt", old, new, **{choice: value})  # type: ignore[arg-type]
+    return StrReplace("f.txt", old, new)
+
+
+@PROPERTY
+@given(LINES, st.booleans(), st.sampled_from(["keep", "add"]), st.integers(1, 4), st.data())
+def test_deferred_copies_give_what_each_edit_gives_the_usual_way(
+    lines: list[str], final: bool, final_newline: str, limit: int, data: st.DataObject
+) -> None:
+    text = "\n".join(lines) + ("\n" if final else "")
+    edits = [_edit(text, data) for _ in range(data.draw(st.integers(2, 9)))]
+    options = DEFAULT.with_options(final_newline=final_newline)
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.setattr(_deferred, "FROM", 10**9)
+        usual = _outcome(edits, text.encode(), options)
+        mp.setattr(_deferred, "FROM", 2)
+        mp.setattr(_deferred, "LIMIT", limit)  # copies every `limit` replacements: many flushes
+        deferred = _outcome(edits, text.encode(), options)
+    finally:
+        mp.undo()
+    assert deferred == usual
+
+
+def _near_edit(text: str, data: st.DataObject, last: int) -> tuple[Edit, int]:
+    """A replacement of a piece of `text` near offset `last` (an earlier edit's place), whose
+    new text may repeat a piece of the file: pending replacements close to each other, and
+    old texts that an earlier new text writes again."""
+    start = min(max(last + data.draw(st.integers(-40, 40)), 0), len(text) - 1)
+    old = text[start : data.draw(st.integers(start + 1, min(len(text), start + 14)))]
+    copied = data.draw(st.integers(0, len(text) - 1))
+    new = data.draw(st.sampled_from(["", "X\n", old.upper(), text[copied : copied + 6], old + "\n" + old]))
+    return StrReplace("f.txt", old, new if new != old else old + "!"), start
+
+
+@PROPERTY
+@given(st.integers(5, 40), st.sampled_from(["keep", "add"]), st.integers(1, 6), st.data())
+def test_deferred_copies_of_nearby_edits_in_a_file_of_distinct_lines(
+    count: int, final_newline: str, limit: int, data: st.DataObject
+) -> None:
+    text = "".join(f"row {i}: {'ab' * (i % 3)}\n" for i in range(count))
+    last, edits = data.draw(st.integers(0, len(text) - 1)), []
+    for _ in range(data.draw(st.integers(2, 12))):
+        edit, last = _near_edit(text, data, last)
+        edits.append(edit)
+    options = DEFAULT.with_options(final_newline=final_newline)
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.setattr(_deferred, "FROM", 10**9)
+        usual = _outcome(edits, text.encode(), options)
+        mp.setattr(_deferred, "FROM", 2)
+        mp.setattr(_deferred, "LIMIT", limit)
+        deferred = _outcome(edits, text.encode(), options)
+    finally:
+        mp.undo()
+    assert deferred == usual
+
+
+def _numbered(count: int) -> str:
+    return "".join(f"line {i}\n" for i in range(count))
+
+
+def test_replacements_in_any_order_are_copied_once_per_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many unique replacements, backward and forward, past several flushes: the text and
+    each placement's line (the line where its old text started as the file was then)."""
+    monkeypatch.setattr(_deferred, "LIMIT", 4)
+    order = [*range(40, 20, -2), *range(1, 20, 3)]
+    edits: list[Edit] = [StrReplace("f.txt", f"line {i}\n", f"line {i}\nadded {i}\n") for i in order]
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "f.txt").write_text(_numbered(50))
+        result = apply_edits(edits, folder)
+        expected = _numbered(50)
+        lines = []
+        for i in order:
+            lines.append(expected.count("\n", 0, expected.index(f"line {i}\n")) + 1)
+            expected = expected.replace(f"line {i}\n", f"line {i}\nadded {i}\n")
+        assert Path(folder, "f.txt").read_text() == expected
+        assert [p.file_line for p in result.operations[0].placements] == lines
+        assert (result.operations[0].added, result.operations[0].removed) == (len(order), 0)
+
+
+def test_an_old_text_an_earlier_edit_wrote_is_found_where_it_wrote_it() -> None:
+    """Edit 2's old text exists only once edit 1 is made (it spans edit 1's new text):
+    declined by the deferral, found by the usual way."""
+    edits: list[Edit] = [StrReplace("f.txt", "line 3\n", "line three\n"), StrReplace("f.txt", "2\nline th", "2\nLINE TH")]
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "f.txt").write_text(_numbered(6))
+        apply_edits(edits, folder)
+        assert Path(folder, "f.txt").read_text() == "line 0\nline 1\nline 2\nLINE THree\nline 4\nline 5\n"
+
+
+def test_an_edit_made_ambiguous_by_an_earlier_one_is_refused_and_nothing_changes() -> None:
+    """Edit 1 writes a second copy of edit 2's old text: edit 2 is refused (two places), as
+    it is one edit at a time, and the file keeps its bytes."""
+    original = _numbered(30).encode()
+    edits: list[Edit] = [StrReplace("f.txt", "line 20\n", "line 20\nline 5\n"), StrReplace("f.txt", "line 5\n", "five\n")]
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "f.txt").write_bytes(original)
+        with pytest.raises(PatchError) as caught:
+            apply_edits(edits, folder)
+        assert caught.value.kind == "count"
+        assert str(caught.value).startswith("The old text of edit 2 matches 2 places in f.txt (lines 6, 22)")
+        assert Path(folder, "f.txt").read_bytes() == original
