@@ -128,8 +128,9 @@ def _edit_file(planner: Planner, path: str, edits: tuple[TextReplacement | LineI
     """Replacements and insertions of the file `path`, in order: one result for all. The
     file is decoded before the first and encoded after the last (the plan fails as a
     whole if one fails, so the text between them is never seen by anything else). A file
-    read as UTF-8 is edited as one string while its lines end with LF (`_edits.LfText`);
-    one in another encoding, or not UTF-8, as its lines (`Planner.read_decoded`)."""
+    read as UTF-8 is edited as one string while its lines end with LF, or all with CRLF
+    (`_edits.LfText`); one in another encoding, or not UTF-8, as its lines
+    (`Planner.read_decoded`)."""
     from ..format import TextReplacement
     from . import _deferred, _edits  # not on a Codex patch's way (start-up time)
 
@@ -140,7 +141,7 @@ def _edit_file(planner: Planner, path: str, edits: tuple[TextReplacement | LineI
     policy = planner.policy
     decoded, encoding = planner.read_decoded(state.data, where, first.line)
     whole = isinstance(decoded, str)  # UTF-8: one string while its lines end with LF
-    text = _edits.file_text(decoded) if isinstance(decoded, str) else decoded
+    text, crlf = _edits.file_text(decoded) if isinstance(decoded, str) else (decoded, False)
     del decoded  # only `text` holds the old text: it is freed as soon as an edit replaces it (peak memory)
     placements: list[Placement] = []
     deferred = None  # exact replacements made to one string, copied at once (`_deferred`)
@@ -169,7 +170,7 @@ def _edit_file(planner: Planner, path: str, edits: tuple[TextReplacement | LineI
         assert isinstance(text, TextFile)
         data = planner.write_text(text, encoding, where, edits[-1].line)
     else:
-        data = encode_text(_edits.final_text(text, policy), policy)
+        data = encode_text(_edits.final_text(text, policy, crlf), policy)
     planner.refuse_broken_notebook(state.data, data, where, edits[-1].line)
     planner.overlay.put(where.target, FileState(data, state.mode, owner=state.owner))
     added, removed = sum(p.added for p in placements), sum(p.removed for p in placements)

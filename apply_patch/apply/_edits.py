@@ -20,10 +20,11 @@ lines it leaves as they were keep the file's bytes (its typographic quotes,
 its trailing whitespace), and its new lines are indented as the file's
 matched lines are. A unified diff's hunks are chunks (`_unified`).
 
-Speed: a file whose every line ends with LF is edited as one string (`LfText`),
-never split into lines, while its replacements are found exactly: each costs a
-few passes at C speed over the text (find, count, one copy), and line numbers
-are counted only for the places found. A tolerant match is searched in the text
+Speed: a file whose every line ends with LF (or every one with CRLF, edited as LF
+and written with CRLF again) is edited as one string (`LfText`), never split into
+lines, while its replacements are found exactly: each costs a few passes at C speed
+over the text (find, count, one copy), and line numbers are counted only for the
+places found. A tolerant match is searched in the text
 too (`_seek.places_in_text`) and only the lines around its places are split;
 when that cannot tell (a pattern line with too many places), and for an
 insertion, the file is split into lines (`TextFile`). Several exact replacements of
@@ -87,11 +88,19 @@ class LfText:
         return TextFile(lines, endings, self.bom)
 
 
-def file_text(decoded: str) -> LfText | TextFile:
-    """A decoded file as the edits take it: one string if it has no CR, else its lines."""
+def file_text(decoded: str) -> tuple[LfText | TextFile, bool]:
+    """A decoded file as the edits take it, and whether its line breaks were CRLF: one
+    string if it has no CR, or if every line break is CRLF (then edited as LF, and made
+    CRLF again by `final_text`: what the file's lines get one way, they get the other);
+    else its lines, each with its own ending."""
     bom = decoded.startswith(BOM)
     body = decoded[1:] if bom else decoded
-    return LfText(body, bom) if "\r" not in body else split_text(decoded)
+    if "\r" not in body:
+        return LfText(body, bom), False
+    crlf = body.count("\r\n")
+    if crlf == body.count("\r") == body.count("\n"):
+        return LfText(body.replace("\r\n", "\n"), bom), True
+    return split_text(decoded), False
 
 
 def as_lf_text(text: TextFile) -> LfText | TextFile:
@@ -103,12 +112,16 @@ def as_lf_text(text: TextFile) -> LfText | TextFile:
     return text
 
 
-def final_text(text: LfText | TextFile, policy: Policy) -> str:
-    """The text to write, BOM in front if kept: an `LfText`'s line endings are made
-    the policy's here (its edits were matched and made with LF)."""
+def final_text(text: LfText | TextFile, policy: Policy, crlf: bool = False) -> str:
+    """The text to write, BOM in front if kept: an `LfText`'s line endings (and the LF
+    endings of a file read as CRLF, `crlf`) are made the policy's here (its edits were
+    matched and made with LF); a CRLF file's are CRLF again unless the policy says LF."""
+    to_crlf = policy.line_endings == "crlf" or (crlf and policy.line_endings == "keep")
     if isinstance(text, TextFile):
+        if crlf and to_crlf:
+            text = TextFile(text.lines, ["\r\n" if e == "\n" else e for e in text.endings], text.bom)
         return text.to_text(bom=text.bom)
-    body = text.body.replace("\n", "\r\n") if policy.line_endings == "crlf" else text.body
+    body = text.body.replace("\n", "\r\n") if to_crlf else text.body
     return BOM + body if text.bom else body
 
 
