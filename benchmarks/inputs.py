@@ -215,6 +215,12 @@ def many_replacements(line_count: int = 100_000, count: int = 1_000) -> Replacem
     return Replacement(f"{count} SEARCH/REPLACE blocks, {line_count} lines", "table.js", _text(lines), tuple(pairs))
 
 
+def crlf(case: Replacement) -> Replacement:
+    """`case` in a file whose line breaks are CRLF, its replacements written with LF (as
+    models write them: the edits keep the file's breaks)."""
+    return Replacement(f"{case.name}, CRLF", case.path, case.data.replace(b"\n", b"\r\n"), case.pairs)
+
+
 def trailing_spaces(line_count: int) -> tuple[Replacement, Replacement]:
     """The same replacement in the same file, whose lines end with two spaces: once with the
     spaces (found exactly), once without (the model's copy: found by the whitespace tier)."""

@@ -206,16 +206,20 @@ def _checked(result: object) -> object:
 
 def _plain_replace(case: inputs.Replacement) -> Callable[[Path], object]:
     """The plain Python baseline: read the file, for each replacement check that its old
-    text occurs once (`str.count`) and replace it (`str.replace`), write the file."""
+    text occurs once (`str.count`) and replace it (`str.replace`), write the file (a
+    CRLF file's breaks made LF first and CRLF again at the end)."""
 
     def call(root: Path) -> None:
         path = root / case.path
         text = path.read_bytes().decode("utf-8")
+        crlf = "\r\n" in text  # LF replacements in a CRLF file: matched with LF, written back with CRLF
+        if crlf:
+            text = text.replace("\r\n", "\n")
         for old, new in case.pairs:
             if text.count(old) != 1:
                 raise SystemExit(f"{case.name}: the baseline found its old text {text.count(old)} times")
             text = text.replace(old, new, 1)
-        path.write_bytes(text.encode("utf-8"))
+        path.write_bytes((text.replace("\n", "\r\n") if crlf else text).encode("utf-8"))
 
     return call
 
@@ -629,6 +633,8 @@ class Bench:
         case = inputs.many_replacements()
         self._paired(case, self._ours_blocks(case), _plain_replace(case), "a naive Python loop", SPEED_LIMIT)
         self._absolute(case, 1.0)
+        case = inputs.crlf(case)
+        self._paired(case, self._ours_blocks(case), _plain_replace(case), "a naive Python loop", SPEED_LIMIT)
         for lines in (100_000, 1_000_000):
             exact, loose = inputs.trailing_spaces(lines)
             self._paired(loose, self._ours_edits(loose), self._ours_edits(exact), "the exact match", TOLERANT_LIMIT)
