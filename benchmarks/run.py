@@ -224,6 +224,18 @@ def _plain_replace(case: inputs.Replacement) -> Callable[[Path], object]:
     return call
 
 
+def _file_diffs(patch: str) -> dict[str, str]:
+    """The body of each `*** Update File:` of a Codex patch (what `apply_diff` takes), by path."""
+    diffs: dict[str, list[str]] = {}
+    body: list[str] = []
+    for line in patch.splitlines():
+        if line.startswith("*** Update File: "):
+            body = diffs.setdefault(line.removeprefix("*** Update File: "), [])
+        elif not line.startswith("*** "):
+            body.append(line)
+    return {path: "\n".join(lines) + "\n" for path, lines in diffs.items()}
+
+
 def probe(*args: str) -> dict[str, object]:
     """Run `probe.py` in a fresh interpreter of this environment; its JSON answer."""
     output = subprocess.run([sys.executable, str(HERE / "probe.py"), *args], capture_output=True,
@@ -296,6 +308,7 @@ class Bench:
                 return
             if files_only:
                 self.many_files()
+                self.in_memory_files()
                 return
             self.startup()
             self.startup_instructions()
@@ -304,6 +317,7 @@ class Bench:
                 return
             self.large_cases()
             self.many_files()
+            self.in_memory_files()
             self.journal_cost()
             self.parse_alone()
             self.memory()
@@ -552,6 +566,34 @@ class Bench:
             if count == FILE_COUNTS[-1]:
                 self.budgets.append(Budget(f"{case.name} / reference process (issue 24)", ratio, FILES_LIMIT,
                                            f"{ours.median * 1000:.0f} ms against {samples[1].median * 1000:.0f} ms"))
+
+    def in_memory_files(self) -> None:
+        """The in-memory path's costs of a file (issue 24): the patches of `many_files` applied
+        to a mapping (`apply_to_mapping`), paired with openai-agents' `apply_diff` doing the
+        same job file by file (the test extra installs it; both results compared)."""
+        try:
+            from agents.apply_diff import apply_diff
+        except ImportError:
+            self.rows.append(Row("in memory: openai-agents is not installed here (make test installs it)", "-"))
+            return
+        from apply_patch import apply_to_mapping
+
+        for count in FILE_COUNTS:
+            case = inputs.updated_files(count)
+            files = {path: data.decode() for path, data in case.files.items()}
+            diffs = _file_diffs(case.patch)
+
+            def ours(_: Path, case: Case = case, files: dict[str, str] = files) -> object:
+                return apply_to_mapping(case.patch, files)
+
+            def theirs(_: Path, files: dict[str, str] = files, diffs: dict[str, str] = diffs) -> object:
+                return {**files, **{path: apply_diff(files[path], diff) for path, diff in diffs.items()}}
+
+            if ours(self.work.base) != theirs(self.work.base):
+                raise SystemExit(f"in memory, {case.name}: openai-agents' apply_diff gave another result")
+            a, b = time_calls_paired([ours, theirs], lambda: self.work.base, max(3, self.repeat))
+            self.rows.append(Row(f"in memory: {case.name}", a.show(), f"{b.show()} (openai-agents apply_diff)",
+                                 f"{a.median / b.median:.2f}"))
 
     def _check_same(self, case: Case, patch: Path) -> None:
         """The reference applied the case to the same bytes as ours (a broken bench proves nothing)."""
