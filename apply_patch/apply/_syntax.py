@@ -123,10 +123,11 @@ def check_file(
     if b"\0" in after[:8192]:
         return [], None
     body = after.removeprefix(_BOM)
-    try:
-        body.decode("utf-8")
-    except UnicodeDecodeError:
-        return [], None
+    if not body.isascii():  # ASCII is UTF-8: not decoded (a large file, skipped below, is never copied)
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            return [], None
     language = language_of(path, body[: body.find(b"\n")] if b"\n" in body else body)
     if language is None:
         return [], None
