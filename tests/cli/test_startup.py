@@ -149,6 +149,7 @@ def test_options_without_argparse_are_what_argparse_gives() -> None:
     for args in ([], ["*** Begin Patch ..."]):
         parsed = vars(_main._argument_parser().parse_args(args))
         unparsed = _options.Defaults(_main._argument_parser, args)
+        assert _options.format_only(args) is None
         assert {name: getattr(unparsed, name) for name in parsed} == parsed
         missing = set(parsed) - set(vars(unparsed))
         assert not missing, f"add the defaults of {sorted(missing)} to _options.Defaults.KNOWN"
@@ -158,6 +159,23 @@ def test_options_without_argparse_are_what_argparse_gives() -> None:
 
         forgetful = Forgetful(_main._argument_parser, args)
         assert {name: getattr(forgetful, name) for name in parsed} == parsed  # argparse says
+
+
+def test_format_alone_is_read_as_argparse_reads_it() -> None:
+    """`--format F` alone (and the patch) builds no parser either; anything else does."""
+    from apply_patch.cli import _main, _options
+
+    for chosen in _options.FORMATS:
+        for args in (["--format", chosen], [f"--format={chosen}"], ["--format", chosen, "PATCH"], ["--format", chosen, ""]):
+            parsed = vars(_main._argument_parser().parse_args(args))
+            found = _options.format_only(args)
+            assert found is not None, args
+            unparsed = _options.Defaults(_main._argument_parser, found[1], found[0])
+            assert {name: getattr(unparsed, name) for name in parsed} == parsed, args
+    for args in (["--format"], ["--format", "svn"], ["--format=svn"], ["--form", "auto"], ["--format", "auto", "-C", "x"],
+                 ["--format", "auto", "--", "p"], ["--format", "auto", "p", "q"], ["-C", "x", "--format", "auto"],
+                 ["--format", "auto", "--- a/f"]):  # fmt: skip
+        assert _options.format_only(args) is None, args
 
 
 def test_the_executable_ends_without_the_collectors_last_pass(tmp_path: Path) -> None:
