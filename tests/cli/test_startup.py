@@ -106,6 +106,28 @@ def test_failure_only_modules_are_loaded_on_failure(tmp_path: Path) -> None:
     assert code == 1 and "apply_patch.format._syntax_hints" in loaded
 
 
+# Applying a unified diff (`--format unified-diff` alone, so no parser of options) loads none
+# of these: the other formats' readers, the repair hook's types, the locator of a chunk
+# that is not where its numbers say.
+NOT_FOR_A_UNIFIED_DIFF = {
+    "argparse": "--format alone is read without it (_options.format_only)",
+    "apply_patch.format._parse": "the Codex patch parser",
+    "apply_patch.format._lalr": "the Codex patch parser's tables",
+    "apply_patch.format._search_replace": "SEARCH/REPLACE blocks",
+    "apply_patch.apply._repair": "the repair hook",
+}
+
+
+def test_a_unified_diff_loads_no_other_format(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("one\ntwo\nthree\n")
+    diff = "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n"
+    code, loaded = _imported_by_executable(["--format", "unified-diff"], diff, tmp_path)
+    assert code == 0 and (tmp_path / "a.txt").read_text() == "one\n2\nthree\n"
+    assert "apply_patch.format._unidiff" in loaded  # it did see the imports
+    assert {name: why for name, why in {**HEAVY, **NOT_FOR_A_UNIFIED_DIFF}.items() if name in loaded
+            and name != "apply_patch.cli._formats"} == {}  # fmt: skip
+
+
 def test_version_is_known_without_the_metadata(tmp_path: Path) -> None:
     """`--version` prints the installed distribution's version, without `importlib.metadata`."""
     from importlib import metadata
