@@ -50,6 +50,7 @@ KEEP_BYTES: Final = 512 << 20  # bytes of saved files kept per root
 _SIZES: Final = "sizes"
 _VERSION: Final = 1
 _THREAD_BYTES: Final = 1 << 20  # contents above which they are hashed in a thread of their own
+_THREADS: Final = 4  # threads hashing at most
 _DIR: Final = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 _FILE_READ: Final = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
 _FILE_NEW: Final = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -281,34 +282,44 @@ class Recorder:
         self.receipt: str | None = None
         self.warning: str | None = None
         self._hashes: dict[int, str] = {}  # id() of each content of the plan → its SHA-256
-        self._hashing: threading.Thread | None = None
+        self._hashing: list[threading.Thread] = []
 
     def prepare(self, plan: Plan) -> None:
         """Start hashing the plan's contents (old and new) beside the commit's own checks:
         `hashlib`, taken for large contents (`_digest`), lets other threads run, so large
-        files are hashed while the commit reads them back (on another core, where there is one)."""
+        files are hashed while the commit reads them back (on another core, where there is
+        one), each large content in a thread of its own (up to `_THREADS`): a large file's
+        old and new bytes side by side, the commit waiting for the longer only."""
         contents = [
             state.data
             for change in plan.changes
             for state in (change.before, change.after)
             if state is not None and not state.is_link
         ]
-
-        def work() -> None:
-            for data in contents:
-                self._hashes[id(data)] = digest(data)
-
         if sum(map(len, contents)) < _THREAD_BYTES:
             return  # small: hashed when written, a thread would cost more
         import threading  # only then: start-up time
 
-        self._hashing = threading.Thread(target=work, name="apply_patch receipt", daemon=True)
-        self._hashing.start()
+        count = max(1, min(_THREADS, sum(1 for data in contents if len(data) >= _THREAD_BYTES)))
+        shares: list[list[bytes]] = [[] for _ in range(count)]
+        sizes = [0] * count
+        for data in sorted(contents, key=len, reverse=True):  # each to the share with the fewest bytes
+            least = sizes.index(min(sizes))
+            shares[least].append(data)
+            sizes[least] += len(data)
+
+        def work(share: list[bytes]) -> None:
+            for data in share:
+                self._hashes[id(data)] = digest(data)
+
+        for share in shares:
+            thread = threading.Thread(target=work, args=(share,), name="apply_patch receipt", daemon=True)
+            thread.start()
+            self._hashing.append(thread)
 
     def _digest(self, data: bytes) -> str:
-        if self._hashing is not None:
-            self._hashing.join()
-            self._hashing = None
+        while self._hashing:
+            self._hashing.pop().join()
         return self._hashes.get(id(data)) or digest(data)
 
     def write(
