@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 
 from ._dataclass import replace
+from ._gc import PausedCollector
 from ._errors import (
     ContextNotFoundError,
     EditError,
@@ -413,7 +414,8 @@ def apply_unified_diff(
     from .format import unified_operations
 
     check_text(text, "The diff")
-
-    return apply_operations(
-        unified_operations(text, strip), root, workdir=workdir, dry_run=dry_run, policy=policy, repair=repair, **options
-    )
+    with PausedCollector():  # a large diff's hunks, read then placed: no collection walks them between
+        operations = unified_operations(text, strip)
+        return apply_operations(
+            operations, root, workdir=workdir, dry_run=dry_run, policy=policy, repair=repair, **options
+        )
