@@ -30,8 +30,7 @@ added lines end with LF as the file's lines do.
 from __future__ import annotations
 
 from ..format import constants as C
-from ._locate import Placement
-from ._seek import TIERS
+from ._placement import EXACT, Placement
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,7 +39,6 @@ if TYPE_CHECKING:
     from ..format import Chunk
     from .._policy import Policy
 
-_EXACT: Final = TIERS[0].name
 _BOM: Final = b"\xef\xbb\xbf"
 _FIND_LIMIT: Final = 16  # lines below which `find` line by line beats counting a stretch
 _SAMPLE: Final = 1 << 16  # bytes read for the average length of a line
@@ -90,7 +88,7 @@ def placed_by_numbers(data: bytes, chunks: tuple[Chunk, ...], policy: Policy) ->
             return None
         line, offset = target, start
         spans.append((start, start + len(needle) - 1, added))
-        placements.append(Placement(chunk.line, target + 1, _EXACT, len(lines) - len(old), len(lines) - len(new)))
+        placements.append(Placement(chunk.line, target + 1, EXACT, len(lines) - len(old), len(lines) - len(new)))
         free = target + len(old)
     return Numbered(spans, tuple(placements))
 

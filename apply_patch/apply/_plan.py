@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from ._conventions import Conventions
     from ._doubts import PatchWarning
     from ._encoding import Encoding
-    from ._locate import Placement
+    from ._placement import Placement
     from ._numbered import Numbered
 
 

@@ -115,6 +115,8 @@ NOT_FOR_A_UNIFIED_DIFF = {
     "apply_patch.format._lalr": "the Codex patch parser's tables",
     "apply_patch.format._search_replace": "SEARCH/REPLACE blocks",
     "apply_patch.apply._repair": "the repair hook",
+    "apply_patch.apply._locate": "the locator: every hunk is where its numbers say (_numbered)",
+    "apply_patch.apply._seek": "the locator's search",
 }
 
 
