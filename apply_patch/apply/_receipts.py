@@ -27,6 +27,7 @@ receipt, imports none of it (start-up time).
 
 from __future__ import annotations
 
+import _thread  # (built in, already loaded by the interpreter)
 import errno
 import os
 import stat
@@ -38,7 +39,6 @@ from ._plan import FileChange, Plan
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import threading
     from collections.abc import Callable
     from typing import Any, Final
 
@@ -282,7 +282,7 @@ class Recorder:
         self.receipt: str | None = None
         self.warning: str | None = None
         self._hashes: dict[int, str] = {}  # id() of each content of the plan → its SHA-256
-        self._hashing: list[threading.Thread] = []
+        self._hashing: list[_thread.LockType] = []  # each released when its thread is done
 
     def prepare(self, plan: Plan) -> None:
         """Start hashing the plan's contents (old and new) beside the commit's own checks:
@@ -298,8 +298,6 @@ class Recorder:
         ]
         if sum(map(len, contents)) < _THREAD_BYTES:
             return  # small: hashed when written, a thread would cost more
-        import threading  # only then: start-up time
-
         count = max(1, min(_THREADS, sum(1 for data in contents if len(data) >= _THREAD_BYTES)))
         shares: list[list[bytes]] = [[] for _ in range(count)]
         sizes = [0] * count
@@ -308,18 +306,29 @@ class Recorder:
             shares[least].append(data)
             sizes[least] += len(data)
 
-        def work(share: list[bytes]) -> None:
+        for share in shares:
+            done = _thread.allocate_lock()
+            done.acquire()
+            try:  # (`_thread`: `threading` costs a large patch's run 1 ms to import)
+                _thread.start_new_thread(self._hash, (share, done))
+            except RuntimeError:  # no thread to be had: hashed when written
+                done.release()
+            self._hashing.append(done)
+
+    def _hash(self, share: list[bytes], done: _thread.LockType) -> None:
+        """Hash the contents of `share` (in a thread of its own), then release `done`. One
+        that fails (no memory left) is hashed again when written, where its error is raised."""
+        try:
             for data in share:
                 self._hashes[id(data)] = digest(data)
-
-        for share in shares:
-            thread = threading.Thread(target=work, args=(share,), name="apply_patch receipt", daemon=True)
-            thread.start()
-            self._hashing.append(thread)
+        except Exception:  # noqa: BLE001  (never a traceback from a thread: `_digest` retries)
+            pass
+        finally:
+            done.release()
 
     def _digest(self, data: bytes) -> str:
-        while self._hashing:
-            self._hashing.pop().join()
+        while self._hashing:  # every thread done
+            self._hashing.pop().acquire()
         return self._hashes.get(id(data)) or digest(data)
 
     def write(

@@ -436,3 +436,42 @@ def test_large_contents_hashed_in_threads_of_their_own(tmp_path: Path, monkeypat
         assert entry["after"]["sha256"] == hashlib.sha256(after[name]).hexdigest()
     undo(root)
     assert {name: (root / name).read_bytes() for name in sizes} == before
+
+
+@pytest.mark.parametrize("failure", ["no thread", "a thread fails"])
+def test_large_contents_hashed_without_their_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str], failure: str
+) -> None:
+    # A thread that cannot be started, or whose hashing fails (no memory left): the commit
+    # hashes those contents itself, and says nothing of it.
+    import _thread
+    import hashlib
+
+    from apply_patch.apply import _receipts
+
+    main = _thread.get_ident()
+    real = _receipts.digest
+
+    def failing(data: bytes) -> str:
+        if _thread.get_ident() != main:
+            raise MemoryError
+        return real(data)
+
+    def no_thread(*_: object) -> int:
+        raise RuntimeError("can't start new thread")
+
+    if failure == "no thread":
+        monkeypatch.setattr(_thread, "start_new_thread", no_thread)
+    else:
+        monkeypatch.setattr(_receipts, "digest", failing)
+    state = _state(tmp_path, monkeypatch)
+    root = tmp_path / "root"
+    root.mkdir()
+    old = b"line\n" * 400_000 + b"end\n"
+    (root / "big.txt").write_bytes(old)
+    result = apply_edits([StrReplace("big.txt", "end", "END")], root)
+    (folder,) = (state / "apply_patch").iterdir()
+    (entry,) = json.loads((folder / f"{result.receipt}.json").read_text())["files"]
+    assert entry["before"]["sha256"] == hashlib.sha256(old).hexdigest()
+    assert entry["after"]["sha256"] == hashlib.sha256((root / "big.txt").read_bytes()).hexdigest()
+    assert result.warnings == () and capfd.readouterr().err == ""  # no traceback from a thread
