@@ -150,32 +150,42 @@ def _split(raw: str) -> list[tuple[str, str]]:
 
 class _Reader:
     """The diff's lines with a cursor: `at` the index of the line `peek()` gives, `number`
-    its 1-based number, `offset` where it starts in `text` (moved with `take` and `seek`
-    only, so that a hunk can be read from the text itself: `_plain_hunk`)."""
+    its 1-based number, `offset` where it starts in `text`. Only `take` and `seek` move
+    it (`at` cannot be set), keeping the two together: a hunk is read from the text
+    itself at `offset` (`_plain_hunk`), its lines from `lines` at `at`."""
+
+    __slots__ = ("text", "lines", "_at", "offset", "loose")
 
     def __init__(self, text: str, loose: bool = False) -> None:
         self.text = text
         self.lines = text.split("\n")
         if self.lines and self.lines[-1] == "":
             self.lines.pop()
-        self.at = 0
+        self._at = 0
         self.offset = 0
         self.loose = loose
 
     @property
-    def number(self) -> int:
-        return self.at + 1
+    def at(self) -> int:
+        return self._at
 
-    def seek(self, at: int) -> None:
-        """The cursor to line `at` (its offset counted over the lines in between, in C)."""
-        if at >= self.at:
-            self.offset += sum(map(len, self.lines[self.at : at])) + at - self.at
-        else:
-            self.offset -= sum(map(len, self.lines[at : self.at])) + self.at - at
-        self.at = at
+    @property
+    def number(self) -> int:
+        return self._at + 1
+
+    def seek(self, at: int, offset: int | None = None) -> None:
+        """The cursor to line `at`, which starts at `offset` in the text (None: counted over
+        the lines in between, in C)."""
+        if offset is None:
+            here = self._at
+            if at >= here:
+                offset = self.offset + sum(map(len, self.lines[here:at])) + at - here
+            else:
+                offset = self.offset - sum(map(len, self.lines[at:here])) - (here - at)
+        self._at, self.offset = at, offset
 
     def peek(self) -> str | None:
-        return self.lines[self.at] if self.at < len(self.lines) else None
+        return self.lines[self._at] if self._at < len(self.lines) else None
 
     def header(self) -> str | None:
         """The current line without a `\\r` (header lines of a diff saved with CRLF)."""
@@ -183,8 +193,8 @@ class _Reader:
         return None if line is None else line.removesuffix("\r")
 
     def take(self) -> str:
-        line = self.lines[self.at]
-        self.at += 1
+        line = self.lines[self._at]
+        self._at += 1
         self.offset += len(line) + 1
         return line
 
@@ -353,7 +363,7 @@ def _plain_hunk(reader: _Reader) -> Hunk | None:
         return None
     number = reader.at + 1  # the header's 1-based line, the index of the hunk's first line
     plain = tuple(reader.lines[number : number + size])
-    reader.at, reader.offset = number + size, stop
+    reader.seek(number + size, stop)
     return Hunk(int(first), old_count, int(second), new_count, section, (), number, plain)
 
 
