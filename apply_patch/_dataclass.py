@@ -387,9 +387,19 @@ def _counted(fields: dict[str, Field]) -> str:
 
 
 def _make_init(cls: type, fields: dict[str, Field], frozen: bool) -> Callable[..., None]:
-    """`__init__`, compiled: instances are made often (one per chunk, per line found...)."""
-    scope: dict[str, Any] = {"_setattr": object.__setattr__, "_HAS_FACTORY": _MISSING}
-    parameters, body = [], []
+    """`__init__`, compiled: instances are made often (one per chunk, per line found...).
+
+    A frozen class refuses `self.name = value`, so its fields are set with
+    `object.__setattr__`, a call each; a frozen slotted class of its own (no base
+    but `object`) is filled faster, its instance made for the time being one of
+    its twin (`_twin`), whose fields are set plainly, then given its class back
+    before `__post_init__` (half the cost of making one: a large diff makes one a
+    hunk). An instance of a subclass (which inherits this `__init__`) is filled
+    the usual way: it keeps its own class.
+    """
+    twin = _twin(cls) if frozen else None
+    scope: dict[str, Any] = {"_setattr": object.__setattr__, "_HAS_FACTORY": _MISSING, "_Cls": cls, "_Twin": twin}
+    parameters, body, plain = [], [], []
     for name, field in fields.items():
         if field.default_factory is not _MISSING:
             scope[f"_factory_{name}"] = field.default_factory
@@ -403,6 +413,16 @@ def _make_init(cls: type, fields: dict[str, Field], frozen: bool) -> Callable[..
             parameters.append(name)
             value = name
         body.append(f"_setattr(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
+        plain.append(f"self.{name} = {value}")
+    if twin is not None and fields:
+        body = [
+            "if self.__class__ is _Cls:",
+            "    _setattr(self, '__class__', _Twin)",
+            *(f"    {line}" for line in plain),
+            "    self.__class__ = _Cls",
+            "else:",
+            *(f"    {line}" for line in body),
+        ]
     if hasattr(cls, "__post_init__"):
         body.append("self.__post_init__()")
     source = f"def __init__(self, {', '.join(parameters)}):\n    " + "\n    ".join(body or ["pass"])
@@ -410,6 +430,17 @@ def _make_init(cls: type, fields: dict[str, Field], frozen: bool) -> Callable[..
     function: Callable[..., None] = scope["__init__"]
     function.__qualname__ = f"{cls.__qualname__}.__init__"
     return function
+
+
+def _twin(cls: type) -> type | None:
+    """A class of `cls`'s layout that is not frozen: the same slots, the same base
+    (`object`), so that an instance may be made one for a while and back (`__class__`
+    is assigned only between classes of one layout); None when `cls` has a base of its
+    own (whose `__setattr__` would refuse the fields) or is not slotted."""
+    if cls.__bases__ != (object,) or "__slots__" not in cls.__dict__:
+        return None
+    slots: tuple[str, ...] = cls.__dict__["__slots__"]
+    return type(f"{cls.__name__}Twin", (), {"__slots__": slots, "__module__": cls.__module__})
 
 
 def _make_repr(names: tuple[str, ...]) -> Callable[[Any], str]:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 
 from ._dataclass import replace
+from ._gc import PausedCollector
 from ._errors import (
     ContextNotFoundError,
     EditError,
@@ -37,14 +38,18 @@ from ._errors import (
     SearchReplaceError,
     check_text,
 )
-from .apply import ApplyResult, RepairRequest, Replay
+from .apply import ApplyResult, Replay
+from ._lazy import load as _load
 from ._policy import DEFAULT, Policy, policy_of
-from .format import CreateFile, Edit, Insert, NotebookEdit, StrReplace, parse_search_replace
+from .format import CreateFile, Edit, Insert, NotebookEdit, StrReplace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Final
+
+    from .apply import RepairRequest
+    from .format import parse_search_replace
 
     from collections.abc import Callable
     from typing import TypeAlias
@@ -55,6 +60,10 @@ if TYPE_CHECKING:
     Repair: TypeAlias = Callable[[RepairRequest], StrReplace | None]
 
 _WALK_LIMIT: Final = 20_000  # entries walked to read a reply's mangled names, at most
+# Offered here, imported when first asked for (`__getattr__`): applying a unified diff or
+# edits needs neither the SEARCH/REPLACE reader nor the repair hook's types (start-up time).
+# ("..": of the package above this module.)
+_LAZY: Final = {"parse_search_replace": "..format", "RepairRequest": "..apply"}
 
 __all__ = [
     "CreateFile",
@@ -72,6 +81,11 @@ __all__ = [
     "apply_unified_diff",
     "parse_search_replace",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """A name of `_LAZY`, imported on first use (PEP 562, `_lazy.load`)."""
+    return _load(__name__, globals(), _LAZY, {}, name)
 
 
 def apply_edits(
@@ -245,6 +259,8 @@ def apply_search_replace(
     chosen = policy_of(policy, options)
     replay = Replay(os.fspath(root), dry_run=dry_run, policy=chosen, repair=repair)
     names = _Names(replay.root, os.fspath(workdir), chosen)
+    from .format import parse_search_replace
+
     edits: list[Edit] = list(parse_search_replace(text, names=names))
     return _replayed_blocks(edits, replay, os.fspath(workdir), names)
 
@@ -398,7 +414,8 @@ def apply_unified_diff(
     from .format import unified_operations
 
     check_text(text, "The diff")
-
-    return apply_operations(
-        unified_operations(text, strip), root, workdir=workdir, dry_run=dry_run, policy=policy, repair=repair, **options
-    )
+    with PausedCollector():  # a large diff's hunks, read then placed: no collection walks them between
+        operations = unified_operations(text, strip)
+        return apply_operations(
+            operations, root, workdir=workdir, dry_run=dry_run, policy=policy, repair=repair, **options
+        )

@@ -559,3 +559,45 @@ def test_type_checkers_see_the_fields(tmp_path: Path) -> None:
     assert errors[1].startswith('Unexpected keyword argument "paht" for "UpdateFile"')
     assert errors[2].startswith('Property "path" defined in "UpdateFile" is read-only')
     assert errors[3].startswith('Missing positional arguments "move_to", "chunks" in call to "UpdateFile"')
+
+
+def test_a_compiled_frozen_init_leaves_each_instance_its_own_class() -> None:
+    """The compiled `__init__` of a frozen slotted class fills the instance as one of an
+    unfrozen twin (plain assignments), then gives it its class back: before
+    `__post_init__`, whatever fails, and never for a subclass's instance."""
+    seen: list[type] = []
+    dataclass: Decorator = light._dataclass  # (mypy knows `dataclasses`' own only)
+
+    def failing() -> list[str]:
+        raise LookupError("no default")
+
+    @dataclass(frozen=True, slots=True)
+    class Made:
+        name: str
+        tags: list[str] = light._field(default_factory=list)
+
+        def __post_init__(self) -> None:
+            seen.append(type(self))
+
+    @dataclass(frozen=True, slots=True)
+    class Failing:
+        name: str
+        tags: list[str] = light._field(default_factory=failing)
+
+    class Sub(Made):
+        __slots__ = ()
+
+    saved, light.COMPILE_AFTER = light.COMPILE_AFTER, 0
+    try:
+        made, sub = Made("a"), Sub("b", ["x"])
+        with pytest.raises(LookupError):
+            Failing("c")
+        assert Failing("d", []).tags == []
+    finally:
+        light.COMPILE_AFTER = saved
+    assert type(made) is Made and type(sub) is Sub and seen == [Made, Sub]
+    assert made == Made("a") and made.tags == [] and sub.tags == ["x"]
+    for instance in (made, sub):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(instance, "name", "z")
+    assert light._asdict(sub) == {"name": "b", "tags": ["x"]} and copy.deepcopy(made) == made

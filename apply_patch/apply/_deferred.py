@@ -36,8 +36,7 @@ from bisect import bisect_left
 
 from ..format import TextReplacement
 from ._edits import LfText, as_lf, changed_counts, exact_places, line_indexes, region_lines, spliced
-from ._locate import Placement
-from ._seek import TIERS
+from ._placement import EXACT, Placement
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -88,7 +87,7 @@ class Deferred:
         self._pending.insert(k, (at, at + size, new, new.count("\n") - old.count("\n")))
         if len(self._pending) >= LIMIT:
             self._text = self.text()
-        return Placement(op.line, line + shift + 1, TIERS[0].name, added, removed)
+        return Placement(op.line, line + shift + 1, EXACT, added, removed)
 
     def text(self) -> LfText:
         """The text with every pending replacement made (one copy); nothing is pending after."""

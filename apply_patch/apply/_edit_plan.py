@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..format import CellEdit, Change, EditOperation, LineInsertion, Operation, TextReplacement
-    from ._locate import Placement
+    from ._placement import Placement
     from ._tree import Tree
 
 
@@ -111,7 +111,7 @@ def _runs(changes: tuple[Change, ...]) -> list[tuple[str, tuple[Change, ...]]]:
 
 def _notebook(planner: Planner, path: str, cell: CellEdit) -> OperationResult:
     """A cell of the notebook `path` replaced, inserted or deleted (`_notebook`)."""
-    from ._locate import Placement
+    from ._placement import Placement
     from ._notebook import edit_notebook
 
     where = planner._resolve(path, cell.line)

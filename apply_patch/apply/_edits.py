@@ -43,7 +43,6 @@ from ._diagnose import choice_error, count_error, insertion_out_of_range, side_n
 from ._doubts import PatchWarning, fuzzy_warning, slip_warning
 from ._locate import (
     INDENT_WINDOW as _INDENT_WINDOW,
-    Placement,
     Replacement,
     chunk_replacements,
     reindented,
@@ -51,6 +50,7 @@ from ._locate import (
     splice,
     without_copied_whitespace,
 )
+from ._placement import Placement
 from ._seek import TIERS, LineIndex, Tier, line_start, places_in_text
 from ._textfile import BOM, TextFile, common_ends, split_text
 

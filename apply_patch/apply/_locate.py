@@ -39,6 +39,7 @@ from .._dataclass import dataclass, replace
 from ..format import constants as C, Chunk, UpdateFile
 from ._doubts import PatchWarning, Spot, ambiguous_context, doubts, slip_warning
 from ._paths import Location
+from ._placement import Placement
 from .._policy import Policy
 from ._seek import TIERS, Match, LineIndex
 from ._textfile import BOM, TextFile
@@ -48,18 +49,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 _NEW_LINE_ENDING = {"lf": "\n", "crlf": "\r\n"}
-
-
-@dataclass(frozen=True, slots=True)
-class Placement:
-    """Where a chunk landed: its patch line, the 1-based file line, the tier,
-    and the lines it added and removed."""
-
-    patch_line: int
-    file_line: int
-    tier: str
-    added: int
-    removed: int
 
 
 @dataclass(frozen=True, slots=True)

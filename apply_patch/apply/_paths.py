@@ -239,9 +239,12 @@ def check_path(written: str, line: int | None = None) -> None:
     path of every edit format is checked here, before it is resolved: so the
     time to resolve one is bounded too.
     """
-    import re  # already loaded by the console script
+    if written.isascii() and written.isprintable():  # nearly every path: none of `_UNUSABLE` is
+        bad = None  # (the pattern, with its surrogates, is compiled only for another)
+    else:
+        import re  # already loaded by the console script
 
-    bad = re.search(_UNUSABLE, written)
+        bad = re.search(_UNUSABLE, written)
     shown = escaped(written[:200]) + ("..." if len(written) > 200 else "")
     if bad is not None:
         char = bad.group()

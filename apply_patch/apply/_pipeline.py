@@ -20,7 +20,7 @@ from .._errors import (
     check_text,
     escaped,
 )
-from ..format import Patch, parse_patch
+from ..format import Patch
 from ._edit_plan import make_plan
 from ._plan import FileChange, Plan, file_pairs, OperationResult
 from .._policy import DEFAULT, Policy, policy_of
@@ -397,6 +397,14 @@ def _recovery_warnings(recovered: str | None) -> tuple[PatchWarning, ...]:
 
     message = f"Before this patch, {recovered}."
     return (PatchWarning("recovered", None, None, None, None, (), message),)
+
+
+def parse_patch(text: str, *, decode: bool = False) -> Patch:
+    """`format.parse_patch`, imported with the first patch parsed: applying the other
+    formats parses none, and loads neither the parser nor its tables (start-up time)."""
+    from ..format import parse_patch as parse
+
+    return parse(text, decode=decode)
 
 
 def _parsed(text: str, folders: tuple[str, ...]) -> Patch:

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from ._conventions import Conventions
     from ._doubts import PatchWarning
     from ._encoding import Encoding
-    from ._locate import Placement
+    from ._placement import Placement
     from ._numbered import Numbered
 
 
@@ -516,20 +516,15 @@ class Planner:
         data = state.data  # a pure rename moves the bytes untouched
         placements: tuple[Placement, ...] = ()
         if op.chunks:
-            decoded, encoding = self.read_decoded(data, where, op.line)
-            numbered = self._numbered(decoded, op) if isinstance(decoded, str) else None
-            if numbered is not None and isinstance(decoded, str):  # a diff's hunks where its numbers say
-                from ._numbered import spliced_bytes, spliced_text
+            numbered, read = self._numbered(data, where, op)
+            if numbered is not None:  # a diff's hunks where its numbers say: spliced in the bytes
+                from ._numbered import spliced_bytes
 
-                spans, placements = numbered.spans, numbered.placements
-                if decoded.isascii() and all(new.isascii() for _, _, new in spans):
-                    del decoded  # (the bytes are spliced: the text's memory is free for the result)
-                    data = spliced_bytes(data, spans)
-                else:
-                    data = encode_text(spliced_text(decoded, spans), self.policy)
+                data, placements = spliced_bytes(data, numbered.spans), numbered.placements
             else:
                 from ._locate import update_lines  # an update's: an added or deleted file goes without (start-up time)
 
+                decoded, encoding = read or self.read_decoded(data, where, op.line)
                 text = split_text(decoded) if isinstance(decoded, str) else decoded
                 try:
                     located = update_lines(text, op, self.policy, where)
@@ -558,16 +553,34 @@ class Planner:
             placements=placements,
         )
 
-    def _numbered(self, decoded: str, op: UpdateFile) -> Numbered | None:
-        """Where each chunk of `op` goes in the file read as UTF-8 as `decoded`, when every one
-        is a unified diff's hunk exactly where its numbers say (`_numbered`: what the locator
-        would do, without splitting the file into lines); None otherwise."""
+    def _numbered(
+        self, data: bytes, where: Location, op: UpdateFile
+    ) -> tuple[Numbered | None, tuple[str | TextFile, Encoding] | None]:
+        """Where each chunk of `op` goes in the file at `where` holding `data`, when every one is
+        a unified diff's hunk exactly where its numbers say and the file is UTF-8 (`_numbered`:
+        what the locator would do, on the file's bytes, without splitting them into lines);
+        else None, with what `read_decoded` gave if it was asked.
+
+        A file of ASCII bytes without a NUL, whose encoding is UTF-8 or none, is not decoded:
+        its text is its bytes. Any other is read as `read_decoded` reads it (its errors
+        raised), and placed on its bytes only if it was decoded as UTF-8 strictly (not
+        with `non_utf8="preserve"`, whose undecodable bytes the locator keeps)."""
         hunks = tuple(c for c in op.chunks if isinstance(c, Chunk) and c.near is not None)
         if len(hunks) != len(op.chunks):
-            return None
+            return None, None
+        from . import _encoding as enc
         from ._numbered import placed_by_numbers  # a unified diff's hunks only (start-up time)
 
-        return placed_by_numbers(decoded, hunks, self.policy)
+        if data.isascii() and b"\0" not in data:
+            encoding = self._encoding_of(data, where)
+            if encoding is not None and not enc.is_utf8(encoding):
+                return None, None
+            return placed_by_numbers(data, hunks, self.policy), None
+        read = self.read_decoded(data, where, op.line)
+        if not isinstance(read[0], str) or not enc.is_utf8(read[1]) or self.policy.non_utf8 == "preserve":
+            return None, read
+        numbered = placed_by_numbers(data, hunks, self.policy)
+        return numbered, None if numbered is not None else read  # (the text is not kept: memory)
 
     def _readable(self, where: Location, line: int) -> FileState:
         failure = "Failed to read file to update"

@@ -27,6 +27,7 @@ receipt, imports none of it (start-up time).
 
 from __future__ import annotations
 
+import _thread  # (built in, already loaded by the interpreter)
 import errno
 import os
 import stat
@@ -38,7 +39,6 @@ from ._plan import FileChange, Plan
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import threading
     from collections.abc import Callable
     from typing import Any, Final
 
@@ -50,6 +50,7 @@ KEEP_BYTES: Final = 512 << 20  # bytes of saved files kept per root
 _SIZES: Final = "sizes"
 _VERSION: Final = 1
 _THREAD_BYTES: Final = 1 << 20  # contents above which they are hashed in a thread of their own
+_THREADS: Final = 4  # threads hashing at most
 _DIR: Final = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 _FILE_READ: Final = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
 _FILE_NEW: Final = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -281,34 +282,53 @@ class Recorder:
         self.receipt: str | None = None
         self.warning: str | None = None
         self._hashes: dict[int, str] = {}  # id() of each content of the plan → its SHA-256
-        self._hashing: threading.Thread | None = None
+        self._hashing: list[_thread.LockType] = []  # each released when its thread is done
 
     def prepare(self, plan: Plan) -> None:
         """Start hashing the plan's contents (old and new) beside the commit's own checks:
         `hashlib`, taken for large contents (`_digest`), lets other threads run, so large
-        files are hashed while the commit reads them back (on another core, where there is one)."""
+        files are hashed while the commit reads them back (on another core, where there is
+        one), each large content in a thread of its own (up to `_THREADS`): a large file's
+        old and new bytes side by side, the commit waiting for the longer only."""
         contents = [
             state.data
             for change in plan.changes
             for state in (change.before, change.after)
             if state is not None and not state.is_link
         ]
-
-        def work() -> None:
-            for data in contents:
-                self._hashes[id(data)] = digest(data)
-
         if sum(map(len, contents)) < _THREAD_BYTES:
             return  # small: hashed when written, a thread would cost more
-        import threading  # only then: start-up time
+        count = max(1, min(_THREADS, sum(1 for data in contents if len(data) >= _THREAD_BYTES)))
+        shares: list[list[bytes]] = [[] for _ in range(count)]
+        sizes = [0] * count
+        for data in sorted(contents, key=len, reverse=True):  # each to the share with the fewest bytes
+            least = sizes.index(min(sizes))
+            shares[least].append(data)
+            sizes[least] += len(data)
 
-        self._hashing = threading.Thread(target=work, name="apply_patch receipt", daemon=True)
-        self._hashing.start()
+        for share in shares:
+            done = _thread.allocate_lock()
+            done.acquire()
+            try:  # (`_thread`: `threading` costs a large patch's run 1 ms to import)
+                _thread.start_new_thread(self._hash, (share, done))
+            except RuntimeError:  # no thread to be had: hashed when written
+                done.release()
+            self._hashing.append(done)
+
+    def _hash(self, share: list[bytes], done: _thread.LockType) -> None:
+        """Hash the contents of `share` (in a thread of its own), then release `done`. One
+        that fails (no memory left) is hashed again when written, where its error is raised."""
+        try:
+            for data in share:
+                self._hashes[id(data)] = digest(data)
+        except Exception:  # noqa: BLE001  (never a traceback from a thread: `_digest` retries)
+            pass
+        finally:
+            done.release()
 
     def _digest(self, data: bytes) -> str:
-        if self._hashing is not None:
-            self._hashing.join()
-            self._hashing = None
+        while self._hashing:  # every thread done
+            self._hashing.pop().acquire()
         return self._hashes.get(id(data)) or digest(data)
 
     def write(

@@ -30,6 +30,7 @@ for the most part:
 from __future__ import annotations
 
 from ..format import WHITESPACE
+from ._placement import EXACT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def _folded(line: str) -> str:
 
 
 TIERS: Final = (
-    Tier("exact", str),
+    Tier(EXACT, str),
     Tier("trailing-whitespace", _trailing),
     Tier("whitespace", _surrounding),
     Tier("punctuation", _folded),

@@ -13,9 +13,10 @@ if TYPE_CHECKING:
     from .._policy import Policy
 
 from ._options import FORMATS as FORMATS  # the executable's --format choices
+# Compiled by `detect` (`re` keeps them): a format given by name needs none (start-up time).
 _MARKERS: Final = (
-    ("codex", re.compile(r"\s*\*\*\* Begin Patch\s*")),
-    ("unified-diff", re.compile(r"diff --git .*|--- \S.*|@@ -\d+(,\d+)? \+\d+(,\d+)? @@.*")),
+    ("codex", r"\s*\*\*\* Begin Patch\s*"),
+    ("unified-diff", r"diff --git .*|--- \S.*|@@ -\d+(,\d+)? \+\d+(,\d+)? @@.*"),
 )
 
 
@@ -24,10 +25,11 @@ def detect(text: str) -> str:
     a SEARCH marker (Aider's `<<<<<<< SEARCH` or Cline's `------- SEARCH`) is search-replace."""
     from ..format import SEARCH
 
+    markers = [(name, re.compile(pattern)) for name, pattern in _MARKERS]
     for line in text.splitlines():
         if SEARCH.fullmatch(line):
             return "search-replace"
-        for name, marker in _MARKERS:
+        for name, marker in markers:
             if marker.fullmatch(line):
                 return name
     return "codex"

@@ -190,6 +190,8 @@ def _main(argv: Sequence[str] | None) -> int:
     options: argparse.Namespace | _options.Defaults | int
     if not args or (len(args) == 1 and not args[0].startswith("-")):  # no option
         options = _options.Defaults(_argument_parser, args)
+    elif (format_only := _options.format_only(args)) is not None:  # --format alone
+        options = _options.Defaults(_argument_parser, format_only[1], format_only[0])
     else:
         options = _options.parse(_argument_parser, args)
         if isinstance(options, int):  # --help, --version, or a usage error

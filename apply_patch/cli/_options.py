@@ -179,8 +179,25 @@ def version() -> str:
     return VERSION
 
 
+def format_only(args: Sequence[str]) -> tuple[str, list[str]] | None:
+    """The format and the patch argument (none or one) when `args` give `--format` and
+    nothing else (`--format F` or `--format=F`, F one of FORMATS, then at most a patch
+    that does not look like an option): what argparse reads there, without building a
+    parser (`git diff | apply_patch --format unified-diff`); None for any other `args`."""
+    if args[:1] == ["--format"] and len(args) > 1:
+        chosen, rest = args[1], list(args[2:])
+    elif args and args[0].startswith("--format="):
+        chosen, rest = args[0].removeprefix("--format="), list(args[1:])
+    else:
+        return None
+    if chosen not in FORMATS or len(rest) > 1 or (rest and rest[0].startswith("-")):
+        return None
+    return chosen, rest
+
+
 class Defaults:
-    """The options when none is given but the patch: each one's default, as argparse sets it.
+    """The options when none is given but the patch (or `--format`: `format_only`): each
+    one's default, as argparse sets it.
 
     `KNOWN` holds the usual ones, so that no parser is built; any other is
     asked of `build()`'s parser when first read (tests/cli/test_startup.py
@@ -203,8 +220,8 @@ class Defaults:
 
     patch: list[str]
 
-    def __init__(self, build: Callable[[], argparse.ArgumentParser], patch: list[str]) -> None:
-        self.__dict__.update(self.KNOWN, patch=patch, _build=build)
+    def __init__(self, build: Callable[[], argparse.ArgumentParser], patch: list[str], format: str = "codex") -> None:
+        self.__dict__.update(self.KNOWN, patch=patch, _build=build, format=format)
 
     def __getattr__(self, name: str) -> Any:  # an option not in KNOWN
         return getattr(self.__dict__["_build"]().parse_args(self.patch), name)

@@ -149,21 +149,43 @@ def _split(raw: str) -> list[tuple[str, str]]:
 
 
 class _Reader:
-    """The diff's lines with a cursor; `number` is the 1-based line of `peek()`."""
+    """The diff's lines with a cursor: `at` the index of the line `peek()` gives, `number`
+    its 1-based number, `offset` where it starts in `text`. Only `take` and `seek` move
+    it (`at` cannot be set), keeping the two together: a hunk is read from the text
+    itself at `offset` (`_plain_hunk`), its lines from `lines` at `at`."""
+
+    __slots__ = ("text", "lines", "_at", "offset", "loose")
 
     def __init__(self, text: str, loose: bool = False) -> None:
+        self.text = text
         self.lines = text.split("\n")
         if self.lines and self.lines[-1] == "":
             self.lines.pop()
-        self.at = 0
+        self._at = 0
+        self.offset = 0
         self.loose = loose
 
     @property
+    def at(self) -> int:
+        return self._at
+
+    @property
     def number(self) -> int:
-        return self.at + 1
+        return self._at + 1
+
+    def seek(self, at: int, offset: int | None = None) -> None:
+        """The cursor to line `at`, which starts at `offset` in the text (None: counted over
+        the lines in between, in C)."""
+        if offset is None:
+            here = self._at
+            if at >= here:
+                offset = self.offset + sum(map(len, self.lines[here:at])) + at - here
+            else:
+                offset = self.offset - sum(map(len, self.lines[at:here])) - (here - at)
+        self._at, self.offset = at, offset
 
     def peek(self) -> str | None:
-        return self.lines[self.at] if self.at < len(self.lines) else None
+        return self.lines[self._at] if self._at < len(self.lines) else None
 
     def header(self) -> str | None:
         """The current line without a `\\r` (header lines of a diff saved with CRLF)."""
@@ -171,8 +193,9 @@ class _Reader:
         return None if line is None else line.removesuffix("\r")
 
     def take(self) -> str:
-        line = self.lines[self.at]
-        self.at += 1
+        line = self.lines[self._at]
+        self._at += 1
+        self.offset += len(line) + 1
         return line
 
 
@@ -287,6 +310,10 @@ def _git_paths(
 def _hunks(reader: _Reader) -> tuple[Hunk, ...]:
     hunks = []
     while (line := reader.header()) is not None and (line.startswith("@@ ") or line == "@@"):
+        hunk = _plain_hunk(reader)  # nearly every hunk
+        if hunk is not None:
+            hunks.append(hunk)
+            continue
         start = reader.at
         try:
             hunk = _hunk(reader)
@@ -295,11 +322,49 @@ def _hunks(reader: _Reader) -> tuple[Hunk, ...]:
                 raise
             hunk = None
         if reader.loose and (hunk is None or _hunk_line_next(reader)):  # the counts were wrong
-            reader.at = start
+            reader.seek(start)
             hunk = _loose_hunk(reader)
         assert hunk is not None
         hunks.append(hunk)
     return tuple(hunks)
+
+
+def _plain_hunk(reader: _Reader) -> Hunk | None:
+    """The hunk whose header is the reader's line, read from the text with a few passes
+    of C, when it is what nearly every hunk is: lines of ` `, `-` and `+` (none empty,
+    no CR) up to the next `@@` or `diff ` line or the end, exactly as many as its header
+    counts. None for any other (the reader left where it was): `_hunk` reads it line by
+    line, and refuses what it must.
+
+    Where this answers, `_hunk` gives the same hunk: lines that are each counted by one
+    side or both end the hunk only once both counts are used up, so a stretch holding
+    exactly the header's counts is the hunk, and a line of `@@` or `diff ` (never a
+    hunk line) after it is no `\\ No newline` line.
+    """
+    line = reader.lines[reader.at]
+    match = HUNK_HEADER.fullmatch(line)
+    if match is None or line.endswith("\r"):
+        return None
+    first, old_size, second, new_size, section = match.groups()
+    old_count = 1 if old_size is None else int(old_size)
+    new_count = 1 if new_size is None else int(new_size)
+    text = reader.text
+    start = reader.offset + len(line) + 1  # the hunk's first line
+    stop = text.find("\n@@", start - 1) + 1 or len(text)  # the next header, or the end
+    stop = text.find("\ndiff ", start - 1, stop) + 1 or stop  # or the next file's
+    body = text[start:stop]
+    size = body.count("\n")  # (the last line of a text without a final LF is not taken)
+    if not size or body[-1] != "\n" or "\r" in body:
+        return None
+    added = body.count("\n+") + (body[0] == C.ADDED)
+    removed = body.count("\n-") + (body[0] == C.REMOVED)
+    context = body.count("\n ") + (body[0] == C.CONTEXT)
+    if added + removed + context != size or size - added != old_count or size - removed != new_count:
+        return None
+    number = reader.at + 1  # the header's 1-based line, the index of the hunk's first line
+    plain = tuple(reader.lines[number : number + size])
+    reader.seek(number + size, stop)
+    return Hunk(int(first), old_count, int(second), new_count, section, (), number, plain)
 
 
 def _hunk_line_next(reader: _Reader) -> bool:
@@ -350,9 +415,9 @@ def _hunk(reader: _Reader) -> Hunk:
     new_count = 1 if new_size is None else int(new_size)
     section = section.removesuffix("\r")
     end = _plain_hunk_end(reader.lines, reader.at, old_count, new_count)
-    if end is not None:  # nearly every hunk: each line counted, none odd
+    if end is not None:  # each line counted, none odd (an empty line, or a CR, or the last hunk of a file)
         body = reader.lines[reader.at : end]
-        reader.at = end
+        reader.seek(end)
         if "\r" in "".join(body):
             pairs = tuple([(line[:1] or C.CONTEXT, line[1:] + "\n") for line in body])
             return Hunk(old_start, old_count, new_start, new_count, section, pairs, number)
@@ -405,7 +470,7 @@ def _checked_hunk(
         elif prefix == C.ADDED:
             new_left -= 1
         else:
-            reader.at = at
+            reader.seek(at)
             _odd_hunk_line(reader, raw, number)
             at += 1
             continue
@@ -415,7 +480,7 @@ def _checked_hunk(
             )
         raw.append((prefix, line[1:] + "\n"))
         at += 1
-    reader.at = at
+    reader.seek(at)
     return Hunk(old_start, old_count, new_start, new_count, section, tuple(raw), number)
 
 
@@ -431,11 +496,6 @@ def _odd_hunk_line(reader: _Reader, raw: list[tuple[str, str]], number: int) -> 
     if line.startswith(("@@ ", "diff ")):  # never a hunk line: the next hunk or file
         raise UnifiedDiffError(_SHORT_HUNK.format(number), line=reader.number)
     raise UnifiedDiffError(f"'{line}' is not a hunk line (' ', '-', '+' or '\\')", line=reader.number)
-
-
-def _marker_next(reader: _Reader) -> bool:
-    line = reader.peek()
-    return line is not None and line.startswith(NO_NEWLINE)
 
 
 def _header_path(value: str, strip: int, number: int) -> str | None:

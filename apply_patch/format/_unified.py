@@ -118,16 +118,15 @@ def _chunk(hunk: Hunk) -> Chunk:
     there. The header's old line is the chunk's `near` hint (where a chunk of
     added lines only goes, and which of several places the numbers name).
     """
+    label = f"the hunk at line {hunk.line}"
+    if hunk.plain:  # nearly every hunk: the diff's own lines, its old ones counted by its header
+        near = hunk.old_start - 1 if hunk.old_count else hunk.old_start
+        # (positional: keywords add a sixth to its making, and a large diff makes one a hunk)
+        return Chunk((), hunk.plain, False, hunk.line, (), near, label, "hunk")
     plain = _plain_lines(hunk)
     if plain is not None:  # no ending to state: the chunk's lines are the diff's
-        return Chunk(
-            (),
-            plain,
-            line=hunk.line,
-            near=hunk.old_start - 1 if any(line[0] != C.ADDED for line in plain) else hunk.old_start,
-            label=f"the hunk at line {hunk.line}",
-            noun="hunk",
-        )
+        near = hunk.old_start - 1 if any(line[0] != C.ADDED for line in plain) else hunk.old_start
+        return Chunk((), plain, line=hunk.line, near=near, label=label, noun="hunk")
     lines = hunk.lines
     ends_file = any(not line.ending for line in lines if line.is_old)
     explicit: list[tuple[int, str]] = []
@@ -148,17 +147,16 @@ def _chunk(hunk: Hunk) -> Chunk:
         line=hunk.line,
         endings=tuple(explicit),
         near=hunk.old_start - 1 if has_old else hunk.old_start,
-        label=f"the hunk at line {hunk.line}",
+        label=label,
         noun="hunk",
     )
 
 
 def _plain_lines(hunk: Hunk) -> tuple[str, ...] | None:
-    """The hunk's lines as a chunk's (prefix and text) when each diff line is one file line
-    ending with LF (no `\\ No newline`, no CR): what `_chunk` makes of them then, without
-    explicit endings nor the end of the file; None for any other hunk."""
-    if hunk.plain:
-        return hunk.plain
+    """The lines of a hunk read as pairs (not `plain`) as a chunk's (prefix and text) when
+    each diff line is one file line ending with LF (no `\\ No newline`, no CR): what `_chunk`
+    makes of them then, without explicit endings nor the end of the file; None for any
+    other hunk."""
     texts = "".join([text for _, text in hunk.raw])
     if "\r" in texts or texts.count("\n") != len(hunk.raw):  # each text holds one LF at most, last
         return None

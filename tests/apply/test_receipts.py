@@ -410,3 +410,68 @@ def test_pruning_reads_the_sizes_index_not_every_saved_file(tmp_path: Path, monk
     index = dict(line.split() for line in (folder / "sizes").read_text().splitlines())
     assert sorted(index) == ids[1:] and sum(map(int, index.values())) <= 10
     assert not [p.name for p in folder.iterdir() if p.name.startswith(".")]
+
+
+def test_large_contents_hashed_in_threads_of_their_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Contents over a megabyte are hashed beside the commit, several threads sharing them:
+    # each digest in the receipt is still its own content's, and the patch is undone.
+    import hashlib
+
+    state = _state(tmp_path, monkeypatch)
+    root = tmp_path / "root"
+    root.mkdir()
+    sizes = {"a.txt": 3_000_000, "b.txt": 1_500_000, "c.txt": 1_200_000, "d.txt": 100, "e.txt": 2_000_000}
+    before = {name: b"".join(b"%s %d\n" % (name.encode(), n) for n in range(size // 12)) for name, size in sizes.items()}
+    for name, data in before.items():
+        (root / name).write_bytes(data)
+    edits = [StrReplace(name, f"{name} 5\n", f"{name} five\n") for name in sizes]
+    result = apply_edits(edits, root)
+    after = {name: (root / name).read_bytes() for name in sizes}
+    assert all(after[name] == data.replace(b" 5\n", b" five\n", 1) for name, data in before.items())
+    (folder,) = (state / "apply_patch").iterdir()
+    receipt = json.loads((folder / f"{result.receipt}.json").read_text())
+    for entry in receipt["files"]:
+        name = entry["path"]
+        assert entry["before"]["sha256"] == hashlib.sha256(before[name]).hexdigest()
+        assert entry["after"]["sha256"] == hashlib.sha256(after[name]).hexdigest()
+    undo(root)
+    assert {name: (root / name).read_bytes() for name in sizes} == before
+
+
+@pytest.mark.parametrize("failure", ["no thread", "a thread fails"])
+def test_large_contents_hashed_without_their_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str], failure: str
+) -> None:
+    # A thread that cannot be started, or whose hashing fails (no memory left): the commit
+    # hashes those contents itself, and says nothing of it.
+    import _thread
+    import hashlib
+
+    from apply_patch.apply import _receipts
+
+    main = _thread.get_ident()
+    real = _receipts.digest
+
+    def failing(data: bytes) -> str:
+        if _thread.get_ident() != main:
+            raise MemoryError
+        return real(data)
+
+    def no_thread(*_: object) -> int:
+        raise RuntimeError("can't start new thread")
+
+    if failure == "no thread":
+        monkeypatch.setattr(_thread, "start_new_thread", no_thread)
+    else:
+        monkeypatch.setattr(_receipts, "digest", failing)
+    state = _state(tmp_path, monkeypatch)
+    root = tmp_path / "root"
+    root.mkdir()
+    old = b"line\n" * 400_000 + b"end\n"
+    (root / "big.txt").write_bytes(old)
+    result = apply_edits([StrReplace("big.txt", "end", "END")], root)
+    (folder,) = (state / "apply_patch").iterdir()
+    (entry,) = json.loads((folder / f"{result.receipt}.json").read_text())["files"]
+    assert entry["before"]["sha256"] == hashlib.sha256(old).hexdigest()
+    assert entry["after"]["sha256"] == hashlib.sha256((root / "big.txt").read_bytes()).hexdigest()
+    assert result.warnings == () and capfd.readouterr().err == ""  # no traceback from a thread

@@ -176,6 +176,17 @@ def test_a_file_over_the_size_limit_is_skipped_with_a_note(tmp_path: Path) -> No
     ]
 
 
+def test_a_large_file_gets_the_note_if_it_is_utf8_only(tmp_path: Path) -> None:
+    # The note names a file of a known language that is UTF-8 text: ASCII or not. One
+    # that is not UTF-8 is skipped without a word, whatever its size.
+    (tmp_path / "big.py").write_text("s = 'é'\n" * 150_000 + "end = 0\n", encoding="utf-8")
+    result = apply_edits([StrReplace("big.py", "end = 0", "end = (")], tmp_path)
+    assert [w.message for w in result.warnings] == ["big.py: not checked for syntax: over 1 MB"]
+    (tmp_path / "latin.py").write_bytes(b"s = '\xe9'\n" * 150_000 + b"end = 0\n")
+    result = apply_edits([StrReplace("latin.py", "end = 0", "end = (")], tmp_path, non_utf8="preserve")
+    assert result.warnings == ()
+
+
 def _run_python(code: str, cwd: Path, **env: str) -> str:
     import os
 

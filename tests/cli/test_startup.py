@@ -106,6 +106,30 @@ def test_failure_only_modules_are_loaded_on_failure(tmp_path: Path) -> None:
     assert code == 1 and "apply_patch.format._syntax_hints" in loaded
 
 
+# Applying a unified diff (`--format unified-diff` alone, so no parser of options) loads none
+# of these: the other formats' readers, the repair hook's types, the locator of a chunk
+# that is not where its numbers say.
+NOT_FOR_A_UNIFIED_DIFF = {
+    "argparse": "--format alone is read without it (_options.format_only)",
+    "apply_patch.format._parse": "the Codex patch parser",
+    "apply_patch.format._lalr": "the Codex patch parser's tables",
+    "apply_patch.format._search_replace": "SEARCH/REPLACE blocks",
+    "apply_patch.apply._repair": "the repair hook",
+    "apply_patch.apply._locate": "the locator: every hunk is where its numbers say (_numbered)",
+    "apply_patch.apply._seek": "the locator's search",
+}
+
+
+def test_a_unified_diff_loads_no_other_format(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("one\ntwo\nthree\n")
+    diff = "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n"
+    code, loaded = _imported_by_executable(["--format", "unified-diff"], diff, tmp_path)
+    assert code == 0 and (tmp_path / "a.txt").read_text() == "one\n2\nthree\n"
+    assert "apply_patch.format._unidiff" in loaded  # it did see the imports
+    assert {name: why for name, why in {**HEAVY, **NOT_FOR_A_UNIFIED_DIFF}.items() if name in loaded
+            and name != "apply_patch.cli._formats"} == {}  # fmt: skip
+
+
 def test_version_is_known_without_the_metadata(tmp_path: Path) -> None:
     """`--version` prints the installed distribution's version, without `importlib.metadata`."""
     from importlib import metadata
@@ -149,6 +173,7 @@ def test_options_without_argparse_are_what_argparse_gives() -> None:
     for args in ([], ["*** Begin Patch ..."]):
         parsed = vars(_main._argument_parser().parse_args(args))
         unparsed = _options.Defaults(_main._argument_parser, args)
+        assert _options.format_only(args) is None
         assert {name: getattr(unparsed, name) for name in parsed} == parsed
         missing = set(parsed) - set(vars(unparsed))
         assert not missing, f"add the defaults of {sorted(missing)} to _options.Defaults.KNOWN"
@@ -158,6 +183,23 @@ def test_options_without_argparse_are_what_argparse_gives() -> None:
 
         forgetful = Forgetful(_main._argument_parser, args)
         assert {name: getattr(forgetful, name) for name in parsed} == parsed  # argparse says
+
+
+def test_format_alone_is_read_as_argparse_reads_it() -> None:
+    """`--format F` alone (and the patch) builds no parser either; anything else does."""
+    from apply_patch.cli import _main, _options
+
+    for chosen in _options.FORMATS:
+        for args in (["--format", chosen], [f"--format={chosen}"], ["--format", chosen, "PATCH"], ["--format", chosen, ""]):
+            parsed = vars(_main._argument_parser().parse_args(args))
+            found = _options.format_only(args)
+            assert found is not None, args
+            unparsed = _options.Defaults(_main._argument_parser, found[1], found[0])
+            assert {name: getattr(unparsed, name) for name in parsed} == parsed, args
+    for args in (["--format"], ["--format", "svn"], ["--format=svn"], ["--form", "auto"], ["--format", "auto", "-C", "x"],
+                 ["--format", "auto", "--", "p"], ["--format", "auto", "p", "q"], ["-C", "x", "--format", "auto"],
+                 ["--format", "auto", "--- a/f"]):  # fmt: skip
+        assert _options.format_only(args) is None, args
 
 
 def test_the_executable_ends_without_the_collectors_last_pass(tmp_path: Path) -> None:
