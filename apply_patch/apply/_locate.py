@@ -34,7 +34,7 @@ located"):
 
 from __future__ import annotations
 
-from .._dataclass import dataclass, replace
+from .._dataclass import dataclass
 
 from ..format import constants as C, Chunk, UpdateFile
 from ._doubts import PatchWarning, Spot, ambiguous_context, doubts, slip_warning
@@ -173,8 +173,9 @@ def locate(
         if chunk.contexts and not anchors:  # each @@ line has one place: so has the chunk
             pinned = True
         spots.append(Spot(chunk, tuple(pattern), match.tier, start, match.index, pinned))
-        replacements.extend(chunk_replacements(used, match.index, endings))
-        added, removed = (sum(1 for s in used if s[0] == op) for op in (C.ADDED, C.REMOVED))
+        made = chunk_replacements(used, match.index, endings)
+        replacements += made
+        added, removed = sum(len(r.new_lines) for r in made), sum(r.old_len for r in made)
         placements.append(Placement(chunk.line, match.index + 1, match.tier.name, added, removed))
         line_index = match.index + len(pattern)
     found, alone = doubts(index, lines, placed, where)
@@ -191,7 +192,9 @@ def _sure(spots: list[Spot], alone: list[bool]) -> list[Spot]:
     result = []
     for spot in spots:
         only = bool(spot.pattern) and next(matched)  # `alone` has one entry per matched chunk
-        result.append(replace(spot, pinned=True) if only and not spot.pinned and not spot.chunk.contexts else spot)
+        if only and not spot.pinned and not spot.chunk.contexts:  # (made directly: `replace` is slow)
+            spot = Spot(spot.chunk, spot.pattern, spot.tier, spot.start, spot.at, True)
+        result.append(spot)
     return result
 
 
@@ -404,22 +407,31 @@ def _find_chunk(
     Returns the chunk lines used, their explicit endings (one per line, None
     for none), the pattern searched, the match, and the slip undone (None: none).
     """
-    explicit = dict(chunk.endings)
-    variants = [(chunk.lines, tuple(explicit.get(i) for i in range(len(chunk.lines))))]
-    trimmed = _without_trailing_blank(*variants[0])
-    if trimmed is not None:
-        variants.append(trimmed)
+    if chunk.endings:
+        explicit = dict(chunk.endings)
+        endings = tuple(explicit.get(i) for i in range(len(chunk.lines)))
+    else:
+        endings = (None,) * len(chunk.lines)
+    starts = [line_index] if anchor is None else [line_index, anchor]
+    pattern = [s[1:] for s in chunk.lines if s[0] != C.ADDED]
+    for start in starts:  # the chunk as written first: the retries are made only if it fails
+        match = index.seek(pattern, start, eof=chunk.is_end_of_file)
+        if match is not None:
+            return chunk.lines, endings, pattern, match, None
+    retries = []
     without_bom = _without_bom(chunk.lines) if line_index == 0 else None
     if without_bom is not None:
-        variants.insert(1, (without_bom, variants[0][1]))
-    starts = [line_index] if anchor is None else [line_index, anchor]
-    for used, endings in variants:
+        retries.append((without_bom, endings))
+    trimmed = _without_trailing_blank(chunk.lines, endings)
+    if trimmed is not None:
+        retries.append(trimmed)
+    for used, used_endings in retries:
         pattern = [s[1:] for s in used if s[0] != C.ADDED]
         for start in starts:
             match = index.seek(pattern, start, eof=chunk.is_end_of_file)
             if match is not None and (used is not without_bom or match.index == 0):
-                return used, endings, pattern, match, None
-    found = slips(index, lines, chunk, *variants[0], line_index, where)
+                return used, used_endings, pattern, match, None
+    found = slips(index, lines, chunk, chunk.lines, endings, line_index, where)
     if found is not None:
         return found
     from ._diagnose import missing_chunk  # failures only: start-up time
@@ -583,6 +595,8 @@ def with_explicit_endings(
     No ending ("") is honoured on the file's last line only; a forced
     `lf`/`crlf` policy keeps its own ending on every terminated line.
     """
+    if all(ending is None for replacement in replacements for ending in replacement.endings):
+        return text  # no new line has an explicit ending (the common case)
     explicit = {
         index: ending
         for index, ending in _result_indices(replacements)
@@ -616,9 +630,9 @@ def _fix_last_endings(endings: list[str], ending: str, *, keep_missing: bool) ->
     """Only the last line may lack an ending, and only if the file lacked a final newline."""
     if not endings:
         return
-    try:  # the old last line, no longer last
-        endings[endings.index("", 0, len(endings) - 1)] = ending
-    except ValueError:
-        pass
+    if "" in endings:  # (a test, not `index` and its ValueError: most files end with a newline)
+        missing = endings.index("")
+        if missing < len(endings) - 1:  # the old last line, no longer last
+            endings[missing] = ending
     endings[-1] = "" if keep_missing else (endings[-1] or ending)
 
