@@ -35,6 +35,7 @@ checking (DEVELOPERS.md, "Start-up time", says why this option and not another).
 from __future__ import annotations
 
 import _thread  # (built in, already loaded by the interpreter)
+from _operator import attrgetter  # (built in)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -443,18 +444,33 @@ def _make_repr(names: tuple[str, ...]) -> Callable[[Any], str]:
     return __repr__
 
 
+def _fields_tuple(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The values of the fields `names` of an instance, as a tuple (in C: `attrgetter`)."""
+    if len(names) > 1:
+        found: Callable[[Any], tuple[Any, ...]] = attrgetter(*names)
+        return found
+    if names:
+        one = attrgetter(names[0])
+        return lambda instance: (one(instance),)
+    return lambda instance: ()
+
+
 def _make_eq(names: tuple[str, ...]) -> Callable[[Any, object], Any]:
+    values = _fields_tuple(names)
+
     def __eq__(self: Any, other: object) -> Any:
         if other.__class__ is self.__class__:
-            return tuple(getattr(self, n) for n in names) == tuple(getattr(other, n) for n in names)
+            return values(self) == values(other)
         return NotImplemented
 
     return __eq__
 
 
 def _make_hash(names: tuple[str, ...]) -> Callable[[Any], int]:
+    values = _fields_tuple(names)
+
     def __hash__(self: Any) -> int:
-        return hash(tuple(getattr(self, n) for n in names))
+        return hash(values(self))
 
     return __hash__
 
