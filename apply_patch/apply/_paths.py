@@ -98,6 +98,7 @@ class Resolver:
         self._policy = policy
         self._absolute = policy.message_paths == "absolute"
         self._real: dict[str, str] = {}  # folder as written (normalised) -> its real path
+        self._shown_folders: dict[str, str] = {}  # a path's folder as written -> normalised from `base`
         # How the last name of a path is looked at (its status, None if it cannot be): by
         # path here; a tree reading through folder descriptors looks through them instead.
         self.look: Callable[[str], os.stat_result | None] = lstat
@@ -127,11 +128,12 @@ class Resolver:
             raise FilePolicyError(f"Invalid path {written!r}", path=written, patch_line=line)
         check_path(written, line)
         refuse_windows_absolute(written, line=line)
-        shown = os.path.normpath(os.path.join(self.base, written))
+        folder, name = self._shown(written)
+        shown = folder + name if folder.endswith(os.sep) else folder + os.sep + name
         inside = shown == self.root_shown or shown.startswith(self._shown_prefix)
         try:
-            folder, name = os.path.split(shown)
-            entry = os.path.join(self._real_folder(folder), name)
+            real = self._real_folder(folder)
+            entry = real + name if real.endswith(os.sep) else real + os.sep + name
             target = self._followed(entry)
             if self._policy.symlinks == "error":
                 self._refuse_symlinks(written, shown, line)
@@ -149,6 +151,18 @@ class Resolver:
         relative = _below(shown, self.root_shown) if inside else shown
         named = shown if self._absolute else relative
         return Location(written, named, entry, target if follow_leaf else entry, relative)
+
+    def _shown(self, written: str) -> tuple[str, str]:
+        """`os.path.split(os.path.normpath(os.path.join(self.base, written)))`, the folder
+        normalised once for all the names written in it (the files of a folder share it)."""
+        head, separator, name = written.rpartition(os.sep)
+        if name in ("", ".", "..") or (separator and not head) or (os.altsep and os.altsep in written):
+            return os.path.split(os.path.normpath(os.path.join(self.base, written)))
+        folder = self._shown_folders.get(head)
+        if folder is None:
+            folder = os.path.normpath(os.path.join(self.base, head)) if head else self.base
+            self._shown_folders[head] = folder
+        return folder, name  # a plain last name: normalising leaves it as it is
 
     def _followed(self, entry: str) -> str:
         """What `entry` (its folder already real) leads to: itself, or where its symlink
