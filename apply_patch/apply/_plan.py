@@ -295,7 +295,9 @@ class Planner:
                 patch_line=line,
             )
         where = self.tree.resolve(path, follow_leaf=follow_leaf, line=line)
-        if _JOURNAL_NAME in (os.path.basename(where.target), os.path.basename(where.entry)):
+        if (where.target.endswith(_JOURNAL_NAME) or where.entry.endswith(_JOURNAL_NAME)) and (
+            _JOURNAL_NAME in (os.path.basename(where.target), os.path.basename(where.entry))
+        ):  # (the test of the ends first: two basenames a file cost more)
             # The next run acts on what a journal says: no edit may make one (through a symlink neither).
             raise FilePolicyError(
                 f"Path '{escaped(path)}' is the commit journal's name, which no patch may touch",
@@ -581,6 +583,9 @@ class Planner:
         """Where each chunk of `op` goes in the file read as UTF-8 as `decoded`, when every one
         is a unified diff's hunk exactly where its numbers say (`_numbered`: what the locator
         would do, without splitting the file into lines); None otherwise."""
+        first = op.chunks[0]
+        if not isinstance(first, Chunk) or first.near is None:
+            return None  # a Codex patch's chunks (no line numbers): at once
         hunks = tuple(c for c in op.chunks if isinstance(c, Chunk) and c.near is not None)
         if len(hunks) != len(op.chunks):
             return None
@@ -803,7 +808,8 @@ def _new_folders(changes: tuple[FileChange, ...], tree: Tree) -> tuple[str, ...]
                 break
             chain.append(parent)
             parent = tree.parent(parent)
-        needed.update(dict.fromkeys(reversed(chain)))
+        if chain:
+            needed.update(dict.fromkeys(reversed(chain)))
     return tuple(sorted(needed, key=lambda p: p.count(os.sep)))
 
 
