@@ -129,6 +129,15 @@ def locate(
     (`_unique`); with `"first"` (the reference's) each goes to the first place
     that fits, with an `ambiguous` warning when another would have.
     """
+    plain = _plain(lines, chunks)
+    return plain if plain is not None else searched(lines, chunks, policy, where)
+
+
+def searched(
+    lines: list[str], chunks: tuple[Chunk, ...], policy: Policy, where: Location
+) -> tuple[list[Replacement], list[Placement], list[PatchWarning]]:
+    """`locate`, by the whole search (every tier, the doubts, the order's other places)."""
+    first = policy.ambiguous == "first"
     index = LineIndex(lines)
     replacements: list[Replacement] = []
     placements: list[Placement] = []
@@ -136,7 +145,6 @@ def locate(
     spots: list[Spot] = []
     warnings: list[PatchWarning] = []
     line_index, drift = 0, 0
-    first = policy.ambiguous == "first"
     for chunk in chunks:
         start = line_index
         anchor, line_index, anchors = _narrow(index, lines, chunk, line_index, where)
@@ -183,6 +191,71 @@ def locate(
         _refuse_other_places(index, _sure(spots, alone), where)
         found = [w for w in found if w.kind != "ambiguous"]  # the order leaves one place
     return replacements, placements, warnings + found
+
+
+def _plain(
+    lines: list[str], chunks: tuple[Chunk, ...]
+) -> tuple[list[Replacement], list[Placement], list[PatchWarning]] | None:
+    """What `locate` finds for `chunks` when every one is plain, by a shorter way; else None.
+
+    Plain: no `@@` line, no line numbers, not pinned to the end, no explicit ending,
+    some line to find; found exactly as written after the chunk before it (the first
+    place, as the exact tier takes it); and holding a line that occurs once in the file,
+    so that it can be nowhere else (`doubts` then looks no further, `_sure` pins it,
+    and no tier, order or policy has anything to weigh: no warning). Most chunks a model
+    writes are plain; this is their answer without the index, matches and spots.
+    """
+    replacements: list[Replacement] = []
+    placements: list[Placement] = []
+    start = 0
+    # Each `count` reads the whole file: a few for a large one (the search reads it once).
+    counts = _PLAIN_READS + _PLAIN_LINES // (len(lines) + 1)
+    for chunk in chunks:
+        if chunk.contexts or chunk.near is not None or chunk.is_end_of_file or chunk.endings:
+            return None
+        pattern = [s[1:] for s in chunk.lines if s[0] != C.ADDED]
+        if not pattern:
+            return None
+        at = _first_place(lines, pattern, start)
+        if at is None:
+            return None  # not there as written: the whole search (tiers, retries, slips)
+        for line in pattern:
+            counts -= 1
+            if counts < 0:
+                return None
+            if lines.count(line) == 1:
+                break
+        else:
+            return None  # every line occurs elsewhere too: the chunk may also fit there
+        made = chunk_replacements(chunk.lines, at)
+        replacements += made
+        added, removed = sum(len(r.new_lines) for r in made), sum(r.old_len for r in made)
+        placements.append(Placement(chunk.line, at + 1, TIERS[0].name, added, removed))
+        start = at + len(pattern)
+    return replacements, placements, []
+
+
+def _first_place(lines: list[str], pattern: list[str], start: int) -> int | None:
+    """The first index at or after `start` where `lines` hold `pattern` (not empty); None
+    also when its first line is at more than _PLAIN_TRIES places that do not hold it."""
+    first, size = pattern[0], len(pattern)
+    last = len(lines) - size
+    for _ in range(_PLAIN_TRIES):
+        if start > last:
+            return None
+        try:
+            at = lines.index(first, start, last + 1)
+        except ValueError:  # (not found: the search will say why)
+            return None
+        if lines[at : at + size] == pattern:
+            return at
+        start = at + 1
+    return None
+
+
+_PLAIN_READS = 8  # whole-file counts a plain chunk may take (`_plain`), at least
+_PLAIN_LINES = 100_000  # and as many more as a file's lines go into this
+_PLAIN_TRIES = 32  # places of a chunk's first line compared (`_first_place`)
 
 
 def _sure(spots: list[Spot], alone: list[bool]) -> list[Spot]:
