@@ -35,6 +35,7 @@ checking (DEVELOPERS.md, "Start-up time", says why this option and not another).
 from __future__ import annotations
 
 import _thread  # (built in, already loaded by the interpreter)
+from _operator import attrgetter  # (built in)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -389,18 +390,15 @@ def _counted(fields: dict[str, Field]) -> str:
 def _make_init(cls: type, fields: dict[str, Field], frozen: bool) -> Callable[..., None]:
     """`__init__`, compiled: instances are made often (one per chunk, per line found...).
 
-    A frozen class refuses `self.name = value`, so its fields are set with
-    `object.__setattr__`, a call each; a frozen slotted class of its own (no base
-    but `object`) is filled faster, its instance made for the time being one of
-    its twin (`_twin`), whose fields are set plainly, then given its class back
-    before `__post_init__` (half the cost of making one: a large diff makes one a
-    hunk). An instance of a subclass (which inherits this `__init__`) is filled
-    the usual way: it keeps its own class.
-    """
-    twin = _twin(cls) if frozen else None
-    scope: dict[str, Any] = {"_setattr": object.__setattr__, "_HAS_FACTORY": _MISSING, "_Cls": cls, "_Twin": twin}
-    parameters, body, plain = [], [], []
+    A frozen class's fields are set past its `__setattr__` (which refuses): through each
+    slot's own descriptor where the field is a slot (a third faster than `object.__setattr__`,
+    which looks the descriptor up by name at every call), else `object.__setattr__`."""
+    scope: dict[str, Any] = {"_setattr": object.__setattr__, "_HAS_FACTORY": _MISSING}
+    parameters, body = [], []
     for name, field in fields.items():
+        slot = _slot(cls, name) if frozen else None
+        if slot is not None:
+            scope[f"_set_{name}"] = slot
         if field.default_factory is not _MISSING:
             scope[f"_factory_{name}"] = field.default_factory
             parameters.append(f"{name}=_HAS_FACTORY")
@@ -412,17 +410,10 @@ def _make_init(cls: type, fields: dict[str, Field], frozen: bool) -> Callable[..
         else:
             parameters.append(name)
             value = name
-        body.append(f"_setattr(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
-        plain.append(f"self.{name} = {value}")
-    if twin is not None and fields:
-        body = [
-            "if self.__class__ is _Cls:",
-            "    _setattr(self, '__class__', _Twin)",
-            *(f"    {line}" for line in plain),
-            "    self.__class__ = _Cls",
-            "else:",
-            *(f"    {line}" for line in body),
-        ]
+        if slot is not None:
+            body.append(f"_set_{name}(self, {value})")
+        else:
+            body.append(f"_setattr(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
     if hasattr(cls, "__post_init__"):
         body.append("self.__post_init__()")
     source = f"def __init__(self, {', '.join(parameters)}):\n    " + "\n    ".join(body or ["pass"])
@@ -432,15 +423,17 @@ def _make_init(cls: type, fields: dict[str, Field], frozen: bool) -> Callable[..
     return function
 
 
-def _twin(cls: type) -> type | None:
-    """A class of `cls`'s layout that is not frozen: the same slots, the same base
-    (`object`), so that an instance may be made one for a while and back (`__class__`
-    is assigned only between classes of one layout); None when `cls` has a base of its
-    own (whose `__setattr__` would refuse the fields) or is not slotted."""
-    if cls.__bases__ != (object,) or "__slots__" not in cls.__dict__:
-        return None
-    slots: tuple[str, ...] = cls.__dict__["__slots__"]
-    return type(f"{cls.__name__}Twin", (), {"__slots__": slots, "__module__": cls.__module__})
+_MEMBER: type = type(Field.__dict__["name"])  # the descriptor of a slot (`member_descriptor`)
+
+
+def _slot(cls: type, name: str) -> Callable[[Any, Any], None] | None:
+    """The `__set__` of the slot that holds field `name` of `cls`'s instances (None: not a slot)."""
+    for base in cls.__mro__:
+        if name in base.__dict__:
+            found = base.__dict__[name]
+            setter: Callable[[Any, Any], None] | None = getattr(found, "__set__") if type(found) is _MEMBER else None
+            return setter
+    return None
 
 
 def _make_repr(names: tuple[str, ...]) -> Callable[[Any], str]:
@@ -451,18 +444,33 @@ def _make_repr(names: tuple[str, ...]) -> Callable[[Any], str]:
     return __repr__
 
 
+def _fields_tuple(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The values of the fields `names` of an instance, as a tuple (in C: `attrgetter`)."""
+    if len(names) > 1:
+        found: Callable[[Any], tuple[Any, ...]] = attrgetter(*names)
+        return found
+    if names:
+        one = attrgetter(names[0])
+        return lambda instance: (one(instance),)
+    return lambda instance: ()
+
+
 def _make_eq(names: tuple[str, ...]) -> Callable[[Any, object], Any]:
+    values = _fields_tuple(names)
+
     def __eq__(self: Any, other: object) -> Any:
         if other.__class__ is self.__class__:
-            return tuple(getattr(self, n) for n in names) == tuple(getattr(other, n) for n in names)
+            return values(self) == values(other)
         return NotImplemented
 
     return __eq__
 
 
 def _make_hash(names: tuple[str, ...]) -> Callable[[Any], int]:
+    values = _fields_tuple(names)
+
     def __hash__(self: Any) -> int:
-        return hash(tuple(getattr(self, n) for n in names))
+        return hash(values(self))
 
     return __hash__
 

@@ -227,3 +227,81 @@ def test_without_a_convention_file_the_parsers_are_not_imported(tmp_path: Path) 
     (tmp_path / ".editorconfig").write_text("[*]\nend_of_line = crlf\n")
     assert run() == "True"
     assert (tmp_path / "a" / "b.txt").read_bytes() == b"x\r\n"
+
+
+def test_the_files_of_a_folder_share_its_convention_lookup(tmp_path: Path) -> None:
+    # Issue 24: the convention files of a folder are looked for once, not once per file of it.
+    from apply_patch.apply import _plan
+
+    for n in range(20):
+        _tree(tmp_path, {f"a/b/f{n}.txt": "one\n"})
+    patch = "*** Begin Patch\n" + "".join(
+        f"*** Update File: a/b/f{n}.txt\n@@\n-one\n+uno\n" for n in range(20)
+    ) + "*** End Patch\n"
+    looked: list[str] = []
+    original = _plan.Planner._convention_text
+
+    def counted(self: _plan.Planner, relative: str) -> str | None:
+        looked.append(relative)
+        return original(self, relative)
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(_plan.Planner, "_convention_text", counted)
+        apply_patch(patch, tmp_path)
+    assert (tmp_path / "a/b/f19.txt").read_text() == "uno\n"
+    # Each of the 6 places (a/b/, a/ and the root, two names each) once, for all 20 files.
+    assert sorted(looked) == sorted(
+        f"{folder}{name}" for folder in ("a/b/", "a/", "") for name in (".gitattributes", ".editorconfig")
+    )
+
+
+def test_a_convention_file_changed_by_the_patch_counts_for_the_files_after_it(tmp_path: Path) -> None:
+    # The lookup of a folder is kept only while no convention file changes: an update of a
+    # file after the patch added a declaration reads it in the encoding declared.
+    _tree(tmp_path, {"d/a.txt": "one\n", ".keep": ""})
+    (tmp_path / "d" / "b.txt").write_bytes("caf\u00e9\n".encode("cp1252"))
+    patch = (
+        "*** Begin Patch\n*** Update File: d/a.txt\n@@\n-one\n+uno\n"
+        "*** Add File: d/.gitattributes\n+b.txt working-tree-encoding=cp1252\n"
+        "*** Update File: d/b.txt\n@@\n-caf\u00e9\n+th\u00e9\n*** End Patch\n"
+    )
+    apply_patch(patch, tmp_path)
+    assert (tmp_path / "d" / "b.txt").read_bytes() == "th\u00e9\n".encode("cp1252")
+    assert (tmp_path / "d" / "a.txt").read_bytes() == b"uno\n"
+
+
+def test_each_text_is_read_and_each_glob_compiled_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 24: a patch's files read the same convention texts; each is parsed once and each
+    # section's glob compiled once, not once per file (0.3 ms a file with a real .editorconfig).
+    from apply_patch.apply import _conventions
+
+    editorconfig = EDITORCONFIG + "\n[*.py]\nindent_size = 4\n"
+    texts = {".editorconfig": editorconfig, ".gitattributes": "* text=auto\n*.bat eol=crlf\n"}
+    monkeypatch.setattr(_conventions, "_editorconfigs", {})
+    monkeypatch.setattr(_conventions, "_gitattributes_files", {})
+    monkeypatch.setattr(_conventions, "_compiled", {})
+    made: list[str] = []
+    original = _conventions._glob_regex
+
+    def counted(glob: str, *, braces: bool = True) -> str:
+        made.append(glob)
+        return original(glob, braces=braces)
+
+    monkeypatch.setattr(_conventions, "_glob_regex", counted)
+    first = [_conventions.conventions_for(f"src/first.{ext}", texts.get) for ext in ("txt", "md")]
+    compiled = len(made)
+    rest = [_conventions.conventions_for(f"src/f{n}.{ext}", texts.get) for n in range(30) for ext in ("txt", "md")]
+    assert {(c.ending, c.final_newline) for c in first + rest} == {("\r\n", True), ("\n", True)}
+    assert compiled > 0 and len(made) == compiled  # the globs, for the first files only
+    # Each text read once, kept for the next file:
+    assert len(_conventions._editorconfigs) == len(_conventions._gitattributes_files) == 1
+
+
+def test_a_long_convention_text_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    # What is kept between patches stays small: a text above _KEPT_CHARS is read each time.
+    from apply_patch.apply import _conventions
+
+    monkeypatch.setattr(_conventions, "_editorconfigs", {})
+    long = "[*]\nend_of_line = crlf\n" + "# padding\n" * (_conventions._KEPT_CHARS // 10)
+    conventions = _conventions.conventions_for("a.txt", {".editorconfig": long}.get)
+    assert conventions.ending == "\r\n" and _conventions._editorconfigs == {}

@@ -562,9 +562,9 @@ def test_type_checkers_see_the_fields(tmp_path: Path) -> None:
 
 
 def test_a_compiled_frozen_init_leaves_each_instance_its_own_class() -> None:
-    """The compiled `__init__` of a frozen slotted class fills the instance as one of an
-    unfrozen twin (plain assignments), then gives it its class back: before
-    `__post_init__`, whatever fails, and never for a subclass's instance."""
+    """The compiled `__init__` of a frozen slotted class sets each field through its slot's
+    descriptor, past the refusing `__setattr__`: the instance is its own class's, a
+    subclass's too, before `__post_init__` and whatever fails, and stays frozen."""
     seen: list[type] = []
     dataclass: Decorator = light._dataclass  # (mypy knows `dataclasses`' own only)
 

@@ -69,8 +69,10 @@ class Disk:
         self, folder: int, temp: bytes, data: bytes, mode: int | None, owner: tuple[int, int] | None
     ) -> bytes:
         """Write `data` to the new file `temp` (`temp_name`: never an existing one); return its name."""
-        # 0o666 lets the umask decide, as for any new file; a kept mode is set exactly.
-        fd = os.open(temp, _WRITE, 0o666 if mode is None else 0o600, dir_fd=folder)
+        # 0o666 lets the umask decide, as for any new file; a kept mode is set exactly: made
+        # with its permission bits (the umask may take some away, never add any: the file is
+        # never more open than it will be), then changed if it is not that.
+        fd = os.open(temp, _WRITE, 0o666 if mode is None else mode & 0o777, dir_fd=folder)
         try:
             try:
                 _write_all(fd, data)
@@ -553,7 +555,9 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _keep_owner_and_mode(fd: int, mode: int | None, owner: tuple[int, int] | None) -> None:
-    """The old file's owner and group where we may set them; else no setuid/setgid bit."""
+    """The old file's owner and group where we may set them; else no setuid/setgid bit.
+    The mode is set unless the file has it already (it was made with its permission bits)."""
+    info = None
     if owner is not None:
         info = os.fstat(fd)
         if (info.st_uid, info.st_gid) != owner:
@@ -566,7 +570,7 @@ def _keep_owner_and_mode(fd: int, mode: int | None, owner: tuple[int, int] | Non
             mode &= ~stat.S_ISUID
         if mode is not None and info.st_gid != owner[1]:
             mode &= ~stat.S_ISGID
-    if mode is not None:
+    if mode is not None and (info is None or stat.S_IMODE(info.st_mode) != mode):
         os.fchmod(fd, mode)
 
 

@@ -32,7 +32,9 @@ from .._errors import EncodingError, check_text
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Final
+    from typing import Final, TypeVar
+
+    _T = TypeVar("_T")
 
     from ._paths import Location
     from .._policy import Policy
@@ -123,9 +125,37 @@ def _editorconfig(text: str, below: str) -> tuple[bool, dict[str, object]]:
     """(whether the file says `root = true`, the properties its sections give the file at
     `below`, relative to the file's folder: "ending", "final_newline", "charset"; a
     value `unset` drops a property)."""
+    is_root, entries = _editorconfig_entries(text)
+    values: dict[str, object] = {}
+    matched: dict[str, bool] = {}  # each section's answer for `below`
+    for section, name, lowered in entries:
+        if section not in matched:
+            matched[section] = _editorconfig_match(section, below)
+        if not matched[section]:
+            continue
+        if lowered == "unset":
+            values.pop(name, None)
+        elif name == "final_newline":
+            if lowered in ("true", "false"):
+                values[name] = lowered == "true"
+        else:
+            values[name] = lowered
+    return is_root, values
+
+
+_PROPERTIES: Final = {"end_of_line": "ending", "insert_final_newline": "final_newline", "charset": "charset"}
+
+
+def _editorconfig_entries(text: str) -> tuple[bool, tuple[tuple[str, str, str], ...]]:
+    """An .editorconfig text read once (`_editorconfigs`): whether it says `root = true`, and each
+    line setting a property of `_PROPERTIES` in a section, in order, as (section, property,
+    value in lower case). The other lines decide nothing here."""
+    cached = _editorconfigs.get(text)
+    if cached is not None:
+        return cached
     is_root = False
     section: str | None = None
-    values: dict[str, object] = {}
+    entries: list[tuple[str, str, str]] = []
     for raw in text.splitlines():
         line = raw.strip()
         if not line or line[0] in "#;":
@@ -140,20 +170,10 @@ def _editorconfig(text: str, below: str) -> tuple[bool, dict[str, object]]:
         if section is None:
             is_root = is_root or (key == "root" and value.lower() == "true")
             continue
-        if not _editorconfig_match(section, below):
-            continue
-        name = {"end_of_line": "ending", "insert_final_newline": "final_newline", "charset": "charset"}.get(key)
-        if name is None:
-            continue
-        lowered = value.lower()
-        if lowered == "unset":
-            values.pop(name, None)
-        elif name == "final_newline":
-            if lowered in ("true", "false"):
-                values[name] = lowered == "true"
-        else:
-            values[name] = lowered
-    return is_root, values
+        name = _PROPERTIES.get(key)
+        if name is not None:
+            entries.append((section, name, value.lower()))
+    return _kept(_editorconfigs, text, (is_root, tuple(entries)))
 
 
 def _editorconfig_match(glob: str, path: str) -> bool:
@@ -162,10 +182,45 @@ def _editorconfig_match(glob: str, path: str) -> bool:
         glob = glob.removeprefix("/")
     else:
         glob = "**/" + glob
-    try:
-        return re.fullmatch(_glob_regex(glob), path) is not None
-    except re.error:
-        return False  # a section no file matches
+    return _matches(glob, True, path)
+
+
+# A convention file's text → what it says (`_editorconfig_entries`, `_gitattributes_entries`),
+# and a glob → its compiled expression's `fullmatch` (None: no path matches): every file of
+# a patch reads the same few texts, each file once. Bounded (emptied when full; texts longer
+# than _KEPT_CHARS are read each time), so a long-lived process keeps little.
+_editorconfigs: dict[str, tuple[bool, tuple[tuple[str, str, str], ...]]] = {}
+_gitattributes_files: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+_compiled: dict[tuple[str, bool], Callable[[str], object] | None] = {}
+_KEPT: Final = 16  # texts of each kind
+_KEPT_CHARS: Final = 64 * 1024
+_KEPT_GLOBS: Final = 1024
+
+
+def _kept(cache: dict[str, _T], text: str, value: _T) -> _T:
+    """`value` (what `text` says) stored in `cache`, and returned."""
+    if len(text) <= _KEPT_CHARS:
+        if len(cache) >= _KEPT:
+            cache.clear()
+        cache[text] = value
+    return value
+
+
+def _matches(glob: str, braces: bool, path: str) -> bool:
+    """Whether `glob` (`_glob_regex`) matches all of `path`; a glob that is not a valid
+    expression matches nothing. Each glob is compiled once (`_compiled`)."""
+    key = (glob, braces)
+    if key in _compiled:
+        match = _compiled[key]
+    else:
+        try:
+            match = re.compile(_glob_regex(glob, braces=braces)).fullmatch
+        except re.error:
+            match = None  # a section or pattern no file matches
+        if len(_compiled) >= _KEPT_GLOBS:
+            _compiled.clear()
+        _compiled[key] = match
+    return match is not None and match(path) is not None
 
 
 def _glob_regex(glob: str, *, braces: bool = True) -> str:
@@ -250,12 +305,8 @@ def _gitattributes(text: str, below: str) -> dict[str, object]:
     text_attr: object = None
     eol: object = None
     encoding: object = None
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        pattern, *attributes = line.split()
-        if pattern.startswith("[attr]") or not _gitattributes_match(pattern, below):
+    for pattern, attributes in _gitattributes_entries(text):
+        if not _gitattributes_match(pattern, below):
             continue
         for attribute in attributes:
             name, equals, value = attribute.partition("=")
@@ -281,6 +332,32 @@ def _gitattributes(text: str, below: str) -> dict[str, object]:
     return values
 
 
+# The attributes `_gitattributes` reads (the name before any `=`); the others decide nothing.
+_ATTRIBUTES: Final = frozenset({
+    "text", "-text", "!text", "binary", "eol", "-eol", "!eol",
+    "working-tree-encoding", "-working-tree-encoding", "!working-tree-encoding",
+})  # fmt: skip
+
+
+def _gitattributes_entries(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """A .gitattributes text read once (`_gitattributes_files`): each line's pattern and the attributes
+    of `_ATTRIBUTES` it sets, in order (lines setting none of them, `[attr]` macros and
+    comments left out)."""
+    cached = _gitattributes_files.get(text)
+    if cached is not None:
+        return cached
+    entries = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        pattern, *attributes = line.split()
+        relevant = tuple(a for a in attributes if a.partition("=")[0] in _ATTRIBUTES)
+        if not pattern.startswith("[attr]") and relevant:
+            entries.append((pattern, relevant))
+    return _kept(_gitattributes_files, text, tuple(entries))
+
+
 def _gitattributes_match(pattern: str, path: str) -> bool:
     """Whether the gitattributes `pattern` matches `path` (relative to the file's folder)."""
     if pattern.startswith("!"):
@@ -290,10 +367,7 @@ def _gitattributes_match(pattern: str, path: str) -> bool:
         glob = pattern.removeprefix("/")
     else:
         glob = "**/" + pattern.rstrip("/")
-    try:
-        return re.fullmatch(_glob_regex(glob, braces=False), path) is not None
-    except re.error:
-        return False
+    return _matches(glob, False, path)
 
 
 # ---------------------------------------------------------------- a new file's bytes

@@ -146,7 +146,8 @@ class DiskTree(Tree):
         descriptor of its folder, kept for the read that follows (by path where the folder
         cannot be opened: one that does not exist yet)."""
         folders = self._folders
-        folder, name = os.path.split(path)
+        folder, _, name = path.rpartition(os.sep)  # (an absolute path, its folder real: `os.path.split`)
+        folder = folder or os.sep
         if folders is None or folder in self._unopened:
             return lstat(path)
         try:

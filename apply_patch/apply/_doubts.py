@@ -6,8 +6,6 @@ On the way of every patch that applies; the explanations of failures are
 
 from __future__ import annotations
 
-from collections import Counter
-
 from .._dataclass import dataclass
 from ._seek import TIERS
 
@@ -83,22 +81,23 @@ def doubts(
     needs no second search (it cannot be anywhere else). Also says, for each
     chunk, whether it matches nowhere else after its place (then it is sure).
     """
-    wanted = {line for chunk, pattern, match in placed if match.tier is TIERS[0] for line in pattern}
-    counts = Counter(filter(wanted.__contains__, lines))
+    exact = TIERS[0]
+    counts = dict.fromkeys([line for chunk, pattern, match in placed if match.tier is exact for line in pattern], 0)
+    for line in filter(counts.__contains__, lines):  # (the filter in C: only the lines wanted come here)
+        counts[line] += 1
     found: list[PatchWarning] = []
     alone: list[bool] = []
     for chunk, pattern, match in placed:
         # An empty pattern (a chunk whose only line was a dropped blank) is placed, not found.
-        single = not pattern or (
-            match.tier is TIERS[0] and min(counts[line] for line in pattern) <= 1
-        )
+        single = not pattern or (match.tier is exact and min(counts[line] for line in pattern) <= 1)
         candidates = [match.index]
         while not (single or chunk.is_end_of_file) and len(candidates) < 10:
             further = index.seek(pattern, candidates[-1] + 1, tiers=(match.tier,))
             if further is None:
                 break
             candidates.append(further.index)
-        found += _warnings(chunk, match, tuple(c + 1 for c in candidates), where)
+        if match.tier is not exact or len(candidates) > 1:
+            found += _warnings(chunk, match, tuple(c + 1 for c in candidates), where)
         alone.append(len(candidates) == 1 and not chunk.is_end_of_file)
     return found, alone
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 
 from ._dirs import FolderChanged, Folders
 
@@ -49,13 +50,19 @@ COMMIT: Final = b"commit\n"
 
 def record(kind: str, *fields: str | bytes | int) -> bytes:
     """One line of the journal: `kind`, then each field (paths and names hex-encoded)."""
-    parts = [kind.encode()]
+    parts = [kind]
     for value in fields:
         if isinstance(value, int):
-            parts.append(str(value).encode())
-        else:
-            parts.append(os.fsencode(value).hex().encode())
-    return b" ".join(parts) + b"\n"
+            parts.append(str(value))
+        elif isinstance(value, bytes):
+            parts.append(value.hex())
+        else:  # `os.fsencode`, without its two calls (one record a file, two in all)
+            parts.append(value.encode(_FS_ENCODING, _FS_ERRORS).hex())
+    return (" ".join(parts) + "\n").encode()
+
+
+_FS_ENCODING: Final = sys.getfilesystemencoding()
+_FS_ERRORS: Final = sys.getfilesystemencodeerrors()
 
 
 def begin(disk: Disk, root: int, prepared: list[bytes]) -> None:

@@ -67,6 +67,8 @@ def language_of(path: str, first_line: bytes) -> str | None:
 
 def language_of_content(path: str, content: bytes) -> str | None:
     """`language_of` the file at `path` holding `content` (a UTF-8 byte-order mark left out)."""
+    if not content.startswith((b"#!", b"\xef\xbb\xbf#!")):
+        return language_of(path, b"")  # by its name alone (no copy of its first line)
     body = content.removeprefix(b"\xef\xbb\xbf")
     end = body.find(b"\n")
     return language_of(path, body if end < 0 else body[:end])

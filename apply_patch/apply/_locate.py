@@ -34,7 +34,7 @@ located"):
 
 from __future__ import annotations
 
-from .._dataclass import dataclass, replace
+from .._dataclass import dataclass
 
 from ..format import constants as C, Chunk, UpdateFile
 from ._doubts import PatchWarning, Spot, ambiguous_context, doubts, slip_warning
@@ -118,6 +118,15 @@ def locate(
     (`_unique`); with `"first"` (the reference's) each goes to the first place
     that fits, with an `ambiguous` warning when another would have.
     """
+    plain = _plain(lines, chunks)
+    return plain if plain is not None else searched(lines, chunks, policy, where)
+
+
+def searched(
+    lines: list[str], chunks: tuple[Chunk, ...], policy: Policy, where: Location
+) -> tuple[list[Replacement], list[Placement], list[PatchWarning]]:
+    """`locate`, by the whole search (every tier, the doubts, the order's other places)."""
+    first = policy.ambiguous == "first"
     index = LineIndex(lines)
     replacements: list[Replacement] = []
     placements: list[Placement] = []
@@ -125,7 +134,6 @@ def locate(
     spots: list[Spot] = []
     warnings: list[PatchWarning] = []
     line_index, drift = 0, 0
-    first = policy.ambiguous == "first"
     for chunk in chunks:
         start = line_index
         anchor, line_index, anchors = _narrow(index, lines, chunk, line_index, where)
@@ -162,8 +170,9 @@ def locate(
         if chunk.contexts and not anchors:  # each @@ line has one place: so has the chunk
             pinned = True
         spots.append(Spot(chunk, tuple(pattern), match.tier, start, match.index, pinned))
-        replacements.extend(chunk_replacements(used, match.index, endings))
-        added, removed = (sum(1 for s in used if s[0] == op) for op in (C.ADDED, C.REMOVED))
+        made = chunk_replacements(used, match.index, endings)
+        replacements += made
+        added, removed = sum(len(r.new_lines) for r in made), sum(r.old_len for r in made)
         placements.append(Placement(chunk.line, match.index + 1, match.tier.name, added, removed))
         line_index = match.index + len(pattern)
     found, alone = doubts(index, lines, placed, where)
@@ -173,6 +182,71 @@ def locate(
     return replacements, placements, warnings + found
 
 
+def _plain(
+    lines: list[str], chunks: tuple[Chunk, ...]
+) -> tuple[list[Replacement], list[Placement], list[PatchWarning]] | None:
+    """What `locate` finds for `chunks` when every one is plain, by a shorter way; else None.
+
+    Plain: no `@@` line, no line numbers, not pinned to the end, no explicit ending,
+    some line to find; found exactly as written after the chunk before it (the first
+    place, as the exact tier takes it); and holding a line that occurs once in the file,
+    so that it can be nowhere else (`doubts` then looks no further, `_sure` pins it,
+    and no tier, order or policy has anything to weigh: no warning). Most chunks a model
+    writes are plain; this is their answer without the index, matches and spots.
+    """
+    replacements: list[Replacement] = []
+    placements: list[Placement] = []
+    start = 0
+    # Each `count` reads the whole file: a few for a large one (the search reads it once).
+    counts = _PLAIN_READS + _PLAIN_LINES // (len(lines) + 1)
+    for chunk in chunks:
+        if chunk.contexts or chunk.near is not None or chunk.is_end_of_file or chunk.endings:
+            return None
+        pattern = [s[1:] for s in chunk.lines if s[0] != C.ADDED]
+        if not pattern:
+            return None
+        at = _first_place(lines, pattern, start)
+        if at is None:
+            return None  # not there as written: the whole search (tiers, retries, slips)
+        for line in pattern:
+            counts -= 1
+            if counts < 0:
+                return None
+            if lines.count(line) == 1:
+                break
+        else:
+            return None  # every line occurs elsewhere too: the chunk may also fit there
+        made = chunk_replacements(chunk.lines, at)
+        replacements += made
+        added, removed = sum(len(r.new_lines) for r in made), sum(r.old_len for r in made)
+        placements.append(Placement(chunk.line, at + 1, TIERS[0].name, added, removed))
+        start = at + len(pattern)
+    return replacements, placements, []
+
+
+def _first_place(lines: list[str], pattern: list[str], start: int) -> int | None:
+    """The first index at or after `start` where `lines` hold `pattern` (not empty); None
+    also when its first line is at more than _PLAIN_TRIES places that do not hold it."""
+    first, size = pattern[0], len(pattern)
+    last = len(lines) - size
+    for _ in range(_PLAIN_TRIES):
+        if start > last:
+            return None
+        try:
+            at = lines.index(first, start, last + 1)
+        except ValueError:  # (not found: the search will say why)
+            return None
+        if lines[at : at + size] == pattern:
+            return at
+        start = at + 1
+    return None
+
+
+_PLAIN_READS = 8  # whole-file counts a plain chunk may take (`_plain`), at least
+_PLAIN_LINES = 100_000  # and as many more as a file's lines go into this
+_PLAIN_TRIES = 32  # places of a chunk's first line compared (`_first_place`)
+
+
 def _sure(spots: list[Spot], alone: list[bool]) -> list[Spot]:
     """`spots` with every chunk without `@@` lines that matches nowhere after its place
     (`doubts` said: `alone`, in the order of the chunks that were matched) pinned."""
@@ -180,7 +254,9 @@ def _sure(spots: list[Spot], alone: list[bool]) -> list[Spot]:
     result = []
     for spot in spots:
         only = bool(spot.pattern) and next(matched)  # `alone` has one entry per matched chunk
-        result.append(replace(spot, pinned=True) if only and not spot.pinned and not spot.chunk.contexts else spot)
+        if only and not spot.pinned and not spot.chunk.contexts:  # (made directly: `replace` is slow)
+            spot = Spot(spot.chunk, spot.pattern, spot.tier, spot.start, spot.at, True)
+        result.append(spot)
     return result
 
 
@@ -393,22 +469,31 @@ def _find_chunk(
     Returns the chunk lines used, their explicit endings (one per line, None
     for none), the pattern searched, the match, and the slip undone (None: none).
     """
-    explicit = dict(chunk.endings)
-    variants = [(chunk.lines, tuple(explicit.get(i) for i in range(len(chunk.lines))))]
-    trimmed = _without_trailing_blank(*variants[0])
-    if trimmed is not None:
-        variants.append(trimmed)
+    if chunk.endings:
+        explicit = dict(chunk.endings)
+        endings = tuple(explicit.get(i) for i in range(len(chunk.lines)))
+    else:
+        endings = (None,) * len(chunk.lines)
+    starts = [line_index] if anchor is None else [line_index, anchor]
+    pattern = [s[1:] for s in chunk.lines if s[0] != C.ADDED]
+    for start in starts:  # the chunk as written first: the retries are made only if it fails
+        match = index.seek(pattern, start, eof=chunk.is_end_of_file)
+        if match is not None:
+            return chunk.lines, endings, pattern, match, None
+    retries = []
     without_bom = _without_bom(chunk.lines) if line_index == 0 else None
     if without_bom is not None:
-        variants.insert(1, (without_bom, variants[0][1]))
-    starts = [line_index] if anchor is None else [line_index, anchor]
-    for used, endings in variants:
+        retries.append((without_bom, endings))
+    trimmed = _without_trailing_blank(chunk.lines, endings)
+    if trimmed is not None:
+        retries.append(trimmed)
+    for used, used_endings in retries:
         pattern = [s[1:] for s in used if s[0] != C.ADDED]
         for start in starts:
             match = index.seek(pattern, start, eof=chunk.is_end_of_file)
             if match is not None and (used is not without_bom or match.index == 0):
-                return used, endings, pattern, match, None
-    found = slips(index, lines, chunk, *variants[0], line_index, where)
+                return used, used_endings, pattern, match, None
+    found = slips(index, lines, chunk, chunk.lines, endings, line_index, where)
     if found is not None:
         return found
     from ._diagnose import missing_chunk  # failures only: start-up time
@@ -572,6 +657,8 @@ def with_explicit_endings(
     No ending ("") is honoured on the file's last line only; a forced
     `lf`/`crlf` policy keeps its own ending on every terminated line.
     """
+    if all(ending is None for replacement in replacements for ending in replacement.endings):
+        return text  # no new line has an explicit ending (the common case)
     explicit = {
         index: ending
         for index, ending in _result_indices(replacements)
@@ -605,9 +692,9 @@ def _fix_last_endings(endings: list[str], ending: str, *, keep_missing: bool) ->
     """Only the last line may lack an ending, and only if the file lacked a final newline."""
     if not endings:
         return
-    try:  # the old last line, no longer last
-        endings[endings.index("", 0, len(endings) - 1)] = ending
-    except ValueError:
-        pass
+    if "" in endings:  # (a test, not `index` and its ValueError: most files end with a newline)
+        missing = endings.index("")
+        if missing < len(endings) - 1:  # the old last line, no longer last
+            endings[missing] = ending
     endings[-1] = "" if keep_missing else (endings[-1] or ending)
 

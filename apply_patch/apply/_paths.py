@@ -21,6 +21,7 @@ from .._errors import FilePolicyError, InputError, PatchIOError, escaped, os_rea
 from .._policy import Policy
 
 VCS_FOLDERS = frozenset({".git", ".hg", ".svn"})
+_DOT = os.sep + "."  # in a path where a name starts with a dot (absolute paths: every name follows a separator)
 PATH_BYTES = 4096  # PATH_MAX: no longer path can be opened on Linux (1024 on macOS)
 NAME_BYTES = 255  # NAME_MAX, of each name in a path
 # Characters no path of a patch may hold: they would lie on a terminal (ESC, CSI) or make
@@ -90,10 +91,14 @@ class Resolver:
         refuse_windows_absolute(workdir, "The working folder")
         self.root_shown = os.path.abspath(root)
         self.root_real = os.path.realpath(root)
+        # What a path inside each root starts with (`_inside`, once per root, not per path).
+        self._shown_prefix = self.root_shown.rstrip(os.sep) + os.sep
+        self._real_prefix = self.root_real.rstrip(os.sep) + os.sep
         self.base = os.path.normpath(os.path.join(self.root_shown, workdir))
         self._policy = policy
         self._absolute = policy.message_paths == "absolute"
         self._real: dict[str, str] = {}  # folder as written (normalised) -> its real path
+        self._shown_folders: dict[str, str] = {}  # a path's folder as written -> normalised from `base`
         # How the last name of a path is looked at (its status, None if it cannot be): by
         # path here; a tree reading through folder descriptors looks through them instead.
         self.look: Callable[[str], os.stat_result | None] = lstat
@@ -123,15 +128,17 @@ class Resolver:
             raise FilePolicyError(f"Invalid path {written!r}", path=written, patch_line=line)
         check_path(written, line)
         refuse_windows_absolute(written, line=line)
-        shown = os.path.normpath(os.path.join(self.base, written))
+        folder, name = self._shown(written)
+        shown = folder + name if folder.endswith(os.sep) else folder + os.sep + name
+        inside = shown == self.root_shown or shown.startswith(self._shown_prefix)
         try:
-            folder, name = os.path.split(shown)
-            entry = os.path.join(self._real_folder(folder), name)
+            real = self._real_folder(folder)
+            entry = real + name if real.endswith(os.sep) else real + os.sep + name
             target = self._followed(entry)
             if self._policy.symlinks == "error":
                 self._refuse_symlinks(written, shown, line)
             if self._policy.outside_root == "error":
-                self._confine(written, shown, entry, target if follow_leaf else entry, line)
+                self._confine(written, shown, inside, entry, target if follow_leaf else entry, line)
         except OSError as exc:  # a symlink swapped while it was being resolved
             raise PatchIOError(
                 f"Failed to resolve path '{written}': {os_reason(exc)}",
@@ -141,9 +148,21 @@ class Resolver:
             ) from exc
         if self._policy.vcs_dir == "error":
             self._refuse_vcs(written, (shown, entry, target), line)
-        relative = _below(shown, self.root_shown) if _inside(shown, self.root_shown) else shown
+        relative = _below(shown, self.root_shown) if inside else shown
         named = shown if self._absolute else relative
         return Location(written, named, entry, target if follow_leaf else entry, relative)
+
+    def _shown(self, written: str) -> tuple[str, str]:
+        """`os.path.split(os.path.normpath(os.path.join(self.base, written)))`, the folder
+        normalised once for all the names written in it (the files of a folder share it)."""
+        head, separator, name = written.rpartition(os.sep)
+        if name in ("", ".", "..") or (separator and not head) or (os.altsep and os.altsep in written):
+            return os.path.split(os.path.normpath(os.path.join(self.base, written)))
+        folder = self._shown_folders.get(head)
+        if folder is None:
+            folder = os.path.normpath(os.path.join(self.base, head)) if head else self.base
+            self._shown_folders[head] = folder
+        return folder, name  # a plain last name: normalising leaves it as it is
 
     def _followed(self, entry: str) -> str:
         """What `entry` (its folder already real) leads to: itself, or where its symlink
@@ -160,15 +179,20 @@ class Resolver:
             real = self._real[folder] = os.path.realpath(folder)
         return real
 
-    def _confine(self, written: str, shown: str, entry: str, target: str, line: int | None) -> None:
-        if not _inside(shown, self.root_shown):
+    def _confine(
+        self, written: str, shown: str, inside: bool, entry: str, target: str, line: int | None
+    ) -> None:
+        """FilePolicyError unless the path (`shown`, `inside` the root or not) and its `entry`
+        and `target` (symlinks resolved) are inside the root."""
+        if not inside:
             raise FilePolicyError(
                 f"Path '{written}' is outside the root folder{self._root_named()}: "
                 "paths must be relative and stay inside it",
                 path=written,
                 patch_line=line,
             )
-        if not (_inside(entry, self.root_real) and _inside(target, self.root_real)):
+        real, prefix = self.root_real, self._real_prefix
+        if not ((entry == real or entry.startswith(prefix)) and (target == real or target.startswith(prefix))):
             raise FilePolicyError(
                 f"Path '{written}' leads outside the root folder{self._root_named()} "
                 f"through {self._escaping_link(shown)}",
@@ -187,6 +211,8 @@ class Resolver:
 
     def _refuse_vcs(self, written: str, paths: tuple[str, ...], line: int | None) -> None:
         """No patch path may lead into a VCS folder (hooks there run code), spelled or through links."""
+        if not any(_DOT in path for path in paths):
+            return  # no name in them starts with a dot (the common case)
         for path, root in zip(paths, (self.root_shown, self.root_real, self.root_real)):
             below = path[len(root.rstrip(os.sep)) :] if _inside(path, root) else path
             if os.sep + "." not in below and not below.startswith("."):
@@ -240,6 +266,8 @@ def check_path(written: str, line: int | None = None) -> None:
     time to resolve one is bounded too.
     """
     if written.isascii() and written.isprintable():  # nearly every path: none of `_UNUSABLE` is
+        if len(written) <= NAME_BYTES:
+            return  # and no name of it can be too long
         bad = None  # (the pattern, with its surrogates, is compiled only for another)
     else:
         import re  # already loaded by the console script

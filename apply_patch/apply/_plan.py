@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Final
 
-    from ._conventions import Conventions
     from ._doubts import PatchWarning
     from ._encoding import Encoding
     from ._placement import Placement
@@ -184,6 +183,10 @@ class _Overlay:
         # Folders seen on disk: a patch creates and deletes files, never folders, so a
         # folder stays one while planning (the files of a folder look at it once).
         self.on_disk: set[str] = set()
+        # Keys a planner's cache was made from (the convention files), and how many times
+        # `put` changed one of them: a cache made before the last change is stale.
+        self.watched: set[str] = set()
+        self.watched_changes = 0
 
     def look(self, key: str, where: Location, failure: str, *, follow: bool = True) -> State:
         """The state of `key` now; read on first sight. `failure` prefixes errors.
@@ -218,6 +221,8 @@ class _Overlay:
     def put(self, key: str, state: FileState | None) -> None:
         """Set `key` (already looked at) to `state`."""
         self.current[key] = state
+        if key in self.watched:
+            self.watched_changes += 1
 
     def make_parents(self, location: Location) -> None:
         """Check that `location` can have folders created above it; note the new ones."""
@@ -276,6 +281,10 @@ class Planner:
         # Where each convention file is (None: it may not be read): every file of a folder
         # asks for the same ones, resolved once (their content is the overlay's, kept current).
         self._convention_places: dict[str, Location | None] = {}
+        # Each folder's `_convention_reader` (its files all get the same), kept while no
+        # convention file changes (`_Overlay.watched_changes`, as it was when they were made).
+        self._readers: dict[str, Callable[[str], str | None] | None] = {}
+        self._readers_made_at = 0
 
     def _resolve(self, path: str, line: int, *, follow_leaf: bool = True) -> Location:
         """The location of the file `path` (at patch `line`); every operation names a file."""
@@ -286,7 +295,9 @@ class Planner:
                 patch_line=line,
             )
         where = self.tree.resolve(path, follow_leaf=follow_leaf, line=line)
-        if _JOURNAL_NAME in (os.path.basename(where.target), os.path.basename(where.entry)):
+        if (where.target.endswith(_JOURNAL_NAME) or where.entry.endswith(_JOURNAL_NAME)) and (
+            _JOURNAL_NAME in (os.path.basename(where.target), os.path.basename(where.entry))
+        ):  # (the test of the ends first: two basenames a file cost more)
             # The next run acts on what a journal says: no edit may make one (through a symlink neither).
             raise FilePolicyError(
                 f"Path '{escaped(path)}' is the commit journal's name, which no patch may touch",
@@ -398,13 +409,17 @@ class Planner:
         """The encoding the policy gives, else the repository declares, else (with `marks`) a
         byte-order mark names; None when none does (then UTF-8, if the bytes are)."""
         from . import _encoding as enc
-        from ._conventions import _declared
 
         if self.policy.encoding:
             return enc.chosen(self.policy.encoding, "given", data)
         if self.policy.non_utf8 == "error":  # as the reference: UTF-8, or the encoding given
             return None
-        declared = self._conventions(where)
+        read = self._convention_reader(where)
+        if read is None:  # nothing declared (`_conventions` not even imported)
+            return enc.bom_encoding(data) if marks else None
+        from ._conventions import _declared, conventions_for
+
+        declared = conventions_for(where.relative.replace(os.sep, "/"), read)
         if declared.encoding is not None:
             if declared.encoding in ("utf-8", "utf-8-sig") or declared.bom:
                 return enc.chosen("utf-8", _declared(declared), data)
@@ -420,27 +435,31 @@ class Planner:
                 ) from None
         return enc.bom_encoding(data) if marks else None
 
-    def _conventions(self, where: Location) -> Conventions:
-        """What the repository declares for the file at `where` (nothing outside the root,
-        or when the policy ignores declarations)."""
-        from ._conventions import NONE, conventions_for
-
-        read = self._convention_reader(where)
-        return NONE if read is None else conventions_for(where.relative.replace(os.sep, "/"), read)
-
     def _convention_reader(self, where: Location) -> Callable[[str], str | None] | None:
         """`_convention_text` for `_conventions.conventions_for` on the file at `where`, or None
         when it would find nothing: outside the root, the policy ignoring declarations, or no
         convention file in the folders it reads. Those are read here first, in its order, up
         to the first found (kept for it: each read once), so that `_conventions` (its parsers,
-        expressions and class) is imported only where a declaration may apply."""
+        expressions and class) is imported only where a declaration may apply. The files of
+        a folder share one reader (made for the first, until a convention file changes)."""
         inside = not (os.path.isabs(where.relative) or where.relative.startswith(".."))
         if self.policy.conventions != "read" or not inside:
             return None
-        folders = where.relative.replace(os.sep, "/").split("/")[:-1]
+        if self._readers_made_at != self.overlay.watched_changes:  # a convention file changed
+            self._readers.clear()
+            self._readers_made_at = self.overlay.watched_changes
+        folder = where.relative.replace(os.sep, "/").rpartition("/")[0]
+        if folder in self._readers:
+            return self._readers[folder]
+        reader = self._readers[folder] = self._folder_reader(folder)
+        return reader
+
+    def _folder_reader(self, folder: str) -> Callable[[str], str | None] | None:
+        """`_convention_reader` of the files in `folder` (relative to the root, `/`-separated)."""
+        folders = folder.split("/") if folder else []
         read: dict[str, str | None] = {}
         for depth in range(len(folders), -1, -1):  # as conventions_for: the file's folder, up to the root
-            prefix = "".join(folder + "/" for folder in folders[:depth])
+            prefix = "".join(part + "/" for part in folders[:depth])
             for name in _CONVENTION_FILES:
                 if read.setdefault(prefix + name, self._convention_text(prefix + name)) is not None:
                     return lambda path: read[path] if path in read else self._convention_text(path)
@@ -483,6 +502,8 @@ class Planner:
                 where = self.tree.from_root(relative)
             except PatchError:
                 where = None
+            else:
+                self.overlay.watched.add(where.target)  # a patch changing it: the readers are stale
             self._convention_places[relative] = where
         if where is None:
             return None
@@ -565,6 +586,9 @@ class Planner:
         its text is its bytes. Any other is read as `read_decoded` reads it (its errors
         raised), and placed on its bytes only if it was decoded as UTF-8 strictly (not
         with `non_utf8="preserve"`, whose undecodable bytes the locator keeps)."""
+        first = op.chunks[0]
+        if not isinstance(first, Chunk) or first.near is None:
+            return None, None  # a Codex patch's chunks (no line numbers): at once
         hunks = tuple(c for c in op.chunks if isinstance(c, Chunk) and c.near is not None)
         if len(hunks) != len(op.chunks):
             return None, None
@@ -797,7 +821,8 @@ def _new_folders(changes: tuple[FileChange, ...], tree: Tree) -> tuple[str, ...]
                 break
             chain.append(parent)
             parent = tree.parent(parent)
-        needed.update(dict.fromkeys(reversed(chain)))
+        if chain:
+            needed.update(dict.fromkeys(reversed(chain)))
     return tuple(sorted(needed, key=lambda p: p.count(os.sep)))
 
 

@@ -3,6 +3,7 @@
 The parser runs the tables Lark built from the grammar (`_grammar.tables`)
 with our driver (`_lalr`), which calls the `_ToModel` methods as it reduces,
 the way a Lark transformer is called; tokens are `(terminal, text, line)`.
+A plain patch (`_quick`) is read line by line into the same model instead.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from . import _constants as C
 from ._grammar import tables
 from ._lalr import ParseError, Parser
 from ._model import AddFile, Chunk, DeleteFile, Patch, UpdateFile
+from ._quick import parsed
 from ._constants import LAST_LINE_ERROR
 from .._errors import BareSyntaxError
 from ._unwrap import Unwrapped, unwrap
@@ -48,8 +50,8 @@ def parse_patch(text: str, *, decode: bool = False) -> Patch:
     try:
         source = unwrap(text, decode=decode)
         origin = source.origin
-        try:
-            patch = parser_from().parse(source.text)
+        try:  # a plain patch is read line by line (the same model); any other by the driver
+            patch = parsed(source.text) or parser_from().parse(source.text)
         except ParseError as exc:
             raise _syntax_error(exc, source) from None
         if source.text_after_end:

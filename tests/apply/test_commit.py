@@ -231,3 +231,34 @@ def test_the_commit_compares_a_file_with_its_planned_bytes_block_by_block(
         assert _holds(fd, planned) is same
     finally:
         os.close(fd)
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o077, 0o002, 0o777])
+@pytest.mark.parametrize("mode", [0o644, 0o600, 0o755, 0o640, 0o664, 0o444, 0o1755])
+def test_an_updated_file_keeps_its_mode_whatever_the_umask(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mask: int, mode: int
+) -> None:
+    # The new content is made with the old file's permission bits, then given its mode only
+    # when the umask took some away (issue #24: one call fewer a file, most of the time).
+    path = tmp_path / "f.txt"
+    path.write_text("one\n")
+    os.chmod(path, mode)
+    changed: list[int] = []
+    original = os.fchmod
+
+    def fchmod(fd: int, bits: int) -> None:
+        changed.append(bits)
+        original(fd, bits)
+
+    monkeypatch.setattr(os, "fchmod", fchmod)
+    old = os.umask(mask)
+    try:
+        patch = "*** Begin Patch\n*** Update File: f.txt\n@@\n-one\n+uno\n*** End Patch\n"
+        from apply_patch import apply_patch
+
+        apply_patch(patch, tmp_path, read_only="allow", journal="off")
+    finally:
+        os.umask(old)
+    assert path.read_text() == "uno\n"
+    assert os.stat(path).st_mode & 0o7777 == mode
+    assert changed == ([] if mode & 0o777 & ~mask == mode else [mode])

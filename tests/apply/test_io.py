@@ -177,3 +177,20 @@ def test_a_receipt_of_many_files_is_written_by_json_and_undone(
     assert result.receipt is not None and snapshot(root) != before
     undo(root)
     assert snapshot(root) == before
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["a.txt", "a/b.txt", "./a.txt", "a/./b", "a//b", "a/../b", "../x/y", "a/b/..", "a/.", "a/", "/", "/abs",
+     "/abs/x", "//x/y", ".", "..", "a/b/c/../../d/e.txt", "sub dir/na me", ".hidden/.x"],
+)
+def test_a_path_is_normalised_as_normpath_does(tmp_path: Path, written: str) -> None:
+    # The resolver normalises each folder once for the names written in it (issue #24):
+    # the same folder and name as os.path.split(os.path.normpath(...)) of the whole path.
+    from apply_patch._policy import DEFAULT
+    from apply_patch.apply._paths import Resolver
+
+    resolver = Resolver(str(tmp_path), DEFAULT, "w/x")
+    expected = os.path.split(os.path.normpath(os.path.join(resolver.base, written)))
+    assert resolver._shown(written) == expected
+    assert resolver._shown(written) == expected  # from what it kept, the second time

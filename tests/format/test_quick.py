@@ -1,0 +1,79 @@
+"""`_quick.parsed` reads a plain patch into exactly what the LALR driver makes of it, and
+declines (None) every other text: errors stay the driver's."""
+
+import random
+
+from apply_patch._dataclass import fields
+from apply_patch.format._parse import parser_from
+from apply_patch.format._quick import parsed
+from apply_patch.format._unwrap import unwrap
+
+from test_lalr import _PATCH_LINES, _random_patches, _valid_patches
+
+
+def _facts(value: object) -> object:
+    """Every field of a model object, those left out of equality (patch lines) included."""
+    if hasattr(type(value), "__record_fields__"):
+        return (type(value).__name__, *((f.name, _facts(getattr(value, f.name))) for f in fields(value)))
+    if isinstance(value, tuple):
+        return tuple(_facts(item) for item in value)
+    return value
+
+
+def _driver(text: str) -> object:
+    try:
+        return _facts(parser_from().parse(text))
+    except Exception as error:  # the driver's error: the quick reader must decline
+        return ("error", type(error).__name__)
+
+
+def _more_patches(seed: int, count: int) -> list[str]:
+    """Plain-looking patches with the traps a line reader could fall in: blank lines
+    everywhere, markers where no rule takes them, paths and contexts with spaces."""
+    rng = random.Random(seed)
+    pieces = [
+        "*** Update File: a b.txt", "*** Add File: x", "*** Delete File: d", "*** Move to: m",
+        "@@", "@@ ", "@@  ", "@@ class A:", "@@\t", " ctx", "+add", "-del", "", "", "+", "-", " ",
+        "*** End of File", "*** Update File: ", "*** Move to: ", "@@x", "\\ No newline at end of file",
+        "\\ Line ending: CRLF", "*** Environment ID: e",
+    ]
+    texts = []
+    for _ in range(count):
+        body = ["*** Begin Patch"]
+        for _ in range(rng.randint(0, 14)):
+            body.append(rng.choice(pieces if rng.random() < 0.7 else _PATCH_LINES))
+        body.append("*** End Patch")
+        texts.append("\n".join(body) + "\n")
+    return texts
+
+
+def test_a_plain_patch_is_read_as_the_driver_reads_it() -> None:
+    texts = _valid_patches(3, 1500) + _random_patches(4, 4000) + _more_patches(5, 8000)
+    read = 0
+    for text in texts:
+        try:
+            canonical = unwrap(text).text
+        except Exception:  # an envelope error, before any parser
+            continue
+        quick = parsed(canonical)
+        if quick is not None:
+            read += 1
+            assert _facts(quick) == _driver(canonical), canonical
+    assert read > 2000  # most valid patches are plain ones
+
+
+def test_what_is_not_plain_is_left_to_the_driver() -> None:
+    begin, end = "*** Begin Patch\n", "*** End Patch\n"
+    for body in [
+        "*** Environment ID: e\n*** Delete File: a\n",  # an environment id
+        "*** Add File: a\n+x\n\\ No newline at end of file\n",  # an ending line
+        "*** Update File: a\n",  # an empty Update: the driver's error
+        "*** Update File: a\n@@\n",  # a chunk without a line
+        "*** Add File: a\n+x\n\n",  # a blank line no + line follows
+        "*** Update File: a\n@@\n-x\ngarbage\n",
+        "*** Add File: \n",  # no path
+        "*** End of File\n",
+    ]:
+        assert parsed(begin + body + end) is None, body
+    assert parsed(begin + "*** Delete File: a\n" + end + end) is None  # text after the end
+    assert parsed("*** Delete File: a\n" + end) is None
