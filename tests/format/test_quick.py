@@ -77,3 +77,20 @@ def test_what_is_not_plain_is_left_to_the_driver() -> None:
         assert parsed(begin + body + end) is None, body
     assert parsed(begin + "*** Delete File: a\n" + end + end) is None  # text after the end
     assert parsed("*** Delete File: a\n" + end) is None
+
+
+# The grammar `_quick` mirrors by hand (its plain subset), as its sha256.
+GRAMMAR_READ = "c4a2a5c4535dc07e532537354bad2250725b9d80a2c06deb8a95f7064f5f47e9"
+
+
+def test_the_grammar_is_the_one_the_quick_reader_mirrors() -> None:
+    """`_quick` reads a subset of grammar/apply_patch.lark by hand: a change to the grammar
+    must be checked against it (the rules quoted in its docstrings), then recorded here."""
+    import hashlib
+
+    from apply_patch.format._tables import TABLES
+
+    assert hashlib.sha256(TABLES["grammar"].encode()).hexdigest() == GRAMMAR_READ, (
+        "grammar/apply_patch.lark changed: check that apply_patch/format/_quick.py still reads "
+        "its plain patches as the grammar does, then record the grammar's sha256 in GRAMMAR_READ"
+    )
