@@ -99,9 +99,10 @@ class DiskTree(Tree):
         self._resolver = Resolver(root, policy, workdir)
         self._folders: Folders | None = None  # kept while `reading()`: one plan
         self._readings = 0
-        # The last name the resolver looked at through a folder descriptor, and its status:
-        # the read that follows (the same name, the same descriptor) does not look again.
-        self._looked: tuple[str, os.stat_result] | None = None
+        # The last name the resolver looked at through a folder descriptor: its path, the
+        # folder's descriptor, the name, and its status (None: nothing has that name). The
+        # read that follows (the same name, the same descriptor) does not look again.
+        self._looked: tuple[str, int, str, os.stat_result | None] | None = None
         self._unopened: set[str] = set()  # folders `_look` could not open: looked at by path
 
     @property
@@ -138,8 +139,12 @@ class DiskTree(Tree):
 
     def read(self, key: str, *, follow: bool = True) -> State:
         looked, self._looked = self._looked, None
-        info = looked[1] if looked is not None and looked[0] == key else None
-        return read_entry(key, follow=follow, folders=self._folders, looked=info)
+        if looked is None or looked[0] != key:
+            return read_entry(key, follow=follow, folders=self._folders)
+        _, fd, name, info = looked
+        if info is None:
+            return None  # the look found nothing there, just now (as the read would)
+        return read_entry(key, follow=follow, folders=self._folders, looked=info, place=(fd, name))
 
     def _look(self, path: str) -> os.stat_result | None:
         """The resolver's look at the last name of `path` while reading: through the
@@ -152,13 +157,17 @@ class DiskTree(Tree):
             return lstat(path)
         try:
             fd = folders.get(folder)
-            info = os.stat(name, dir_fd=fd, follow_symlinks=False)
         except FolderChanged:
             self._unopened.add(folder)
             return lstat(path)
+        try:
+            info = os.stat(name, dir_fd=fd, follow_symlinks=False)
+        except (FileNotFoundError, NotADirectoryError):
+            self._looked = (path, fd, name, None)  # nothing there: the read need not look again
+            return None
         except OSError:
             return None  # as `lstat`; the read looks again, and says why it cannot
-        self._looked = (path, info)
+        self._looked = (path, fd, name, info)
         return info
 
     def reading(self) -> Reading:
@@ -307,7 +316,12 @@ def _names(fd: int, listing: _Listing) -> list[tuple[str, bool]]:
 
 
 def read_entry(
-    path: str, *, follow: bool, folders: Folders | None = None, looked: os.stat_result | None = None
+    path: str,
+    *,
+    follow: bool,
+    folders: Folders | None = None,
+    looked: os.stat_result | None = None,
+    place: tuple[int, str] | None = None,
 ) -> State:
     """What is at `path`: a file's bytes and mode, a symlink's target (when not
     following it), a folder or a special file, or None; OSError if unreadable.
@@ -318,14 +332,16 @@ def read_entry(
     an OSError (EFBIG) before it is read. `folders`: descriptors kept by the
     caller (one plan's); without, the folders are opened for this read alone.
     `looked`: the status of the last name, just taken through its folder's
-    descriptor in `folders` (by the resolver), not taken again.
+    descriptor in `folders` (by the resolver), not taken again; `place`: that
+    descriptor and the name (the folder is not looked up again).
     """
     if folders is None:
         with Folders() as fresh:
             return read_entry(path, follow=follow, folders=fresh)
-    place = _walk_to(folders, path)
     if place is None:
-        return None
+        place = _walk_to(folders, path)
+        if place is None:
+            return None
     opened = _open(*place, path, follow=follow, looked=looked)
     if not isinstance(opened, tuple):
         return opened

@@ -41,6 +41,7 @@ _BOMS: Final = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
+_MARKS: Final = tuple(mark for mark, _ in _BOMS)
 _MASK: Final = "\ufffd"  # around every masked line's number; never in an edit's text (not ASCII)
 # The index of a masked line's bytes, in subscript digits: no character of a mask is ASCII,
 # so no ASCII text can match a part of one.
@@ -83,6 +84,8 @@ UTF8: Final = Encoding("utf-8")
 def bom_encoding(data: bytes) -> Encoding | None:
     """The encoding a byte-order mark at the start of `data` names, or None.
     (A UTF-8 mark is left to the UTF-8 path, which keeps it as the text's U+FEFF.)"""
+    if not data.startswith(_MARKS):
+        return None  # most files: no mark (one test, not five)
     for mark, name in _BOMS:
         if data.startswith(mark):
             return None if name == "utf-8" else Encoding(name, mark, "a byte-order mark")

@@ -21,6 +21,7 @@ from .._errors import FilePolicyError, InputError, PatchIOError, escaped, os_rea
 from .._policy import Policy
 
 VCS_FOLDERS = frozenset({".git", ".hg", ".svn"})
+_VCS_NAMED = tuple(os.sep + folder + os.sep for folder in VCS_FOLDERS)  # in a path (+ os.sep) naming one
 _DOT = os.sep + "."  # in a path where a name starts with a dot (absolute paths: every name follows a separator)
 PATH_BYTES = 4096  # PATH_MAX: no longer path can be opened on Linux (1024 on macOS)
 NAME_BYTES = 255  # NAME_MAX, of each name in a path
@@ -211,9 +212,15 @@ class Resolver:
 
     def _refuse_vcs(self, written: str, paths: tuple[str, ...], line: int | None) -> None:
         """No patch path may lead into a VCS folder (hooks there run code), spelled or through links."""
-        if not any(_DOT in path for path in paths):
-            return  # no name in them starts with a dot (the common case)
         for path, root in zip(paths, (self.root_shown, self.root_real, self.root_real)):
+            if _DOT not in path:
+                continue  # no name in it starts with a dot (the common case)
+            folded = path.casefold() + os.sep
+            for named in _VCS_NAMED:
+                if named in folded:
+                    break
+            else:
+                continue  # no name in it is one (a `.gitattributes`, a `.github/` folder)
             below = path[len(root.rstrip(os.sep)) :] if _inside(path, root) else path
             if os.sep + "." not in below and not below.startswith("."):
                 continue  # no name starts with a dot: the split below would find none

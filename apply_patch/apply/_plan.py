@@ -117,6 +117,8 @@ def file_pairs(
     pair of two changes; every other change is paired with itself.
     """
     moved = {op.source_target: op.target for op in operations if op.source_target}
+    if not moved:
+        return [(change, change) for change in changes]  # no move: each change is its own pair
     by_path = {change.path: change for change in changes}
     paired: dict[str, FileChange] = {}  # source path → destination
     for change in changes:
@@ -152,15 +154,15 @@ def _syntax_warnings(
     """The syntax check of every changed text file (`_syntax`); raises when `refuse` and
     it found errors. A moved file is compared with its content before the move; a file
     whose content may not be shown (`FileState.hidden`) is not checked: its lines would be."""
-    files = [
-        (new.relative, None if old.before is None or old.before.is_link else old.before.data, new.after.data)
-        for old, new in file_pairs(changes, results)
-        if new.after is not None and not new.after.is_link and new.after != old.before
-        and not (old.before is not None and old.before.hidden)
-    ]
     from ._languages import language_of_content  # a table: the check itself only for a language it knows
 
-    files = [(path, before, after) for path, before, after in files if language_of_content(path, after)]
+    files = []
+    for old, new in file_pairs(changes, results):
+        before, after = old.before, new.after
+        if after is None or after.is_link or not language_of_content(new.relative, after.data):
+            continue  # (the language first: most changed files of a large patch have none it knows)
+        if after != before and not (before is not None and before.hidden):
+            files.append((new.relative, None if before is None or before.is_link else before.data, after.data))
     if not files:
         return ()
     from ._syntax import check_files, refusal, warnings_of  # parses: only for changed files
