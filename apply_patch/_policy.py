@@ -8,8 +8,8 @@ outside the root unless `outside_root="allow"`).
 
 from __future__ import annotations
 
-from . import _dataclass as dataclasses
-from ._dataclass import dataclass, field
+import dataclasses
+from dataclasses import dataclass, field
 from ._errors import PolicyValueError
 
 TYPE_CHECKING = False

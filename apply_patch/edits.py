@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 
-from ._dataclass import replace
+from dataclasses import replace
 from ._gc import PausedCollector
 from ._errors import (
     ContextNotFoundError,

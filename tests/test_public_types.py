@@ -3,7 +3,7 @@
 `make test` runs this module with pytest and checks it with `mypy --strict`: each line
 below must type-check (the classes are dataclasses to mypy: `__init__` from their
 fields, `dataclasses.replace`/`fields`/`asdict` accepted) and do at run time what its
-types say. `tests/test_dataclass.py` runs mypy on lines that must not type-check.
+types say. (mypy --strict checks them).
 """
 
 import dataclasses

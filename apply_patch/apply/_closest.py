@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from .._dataclass import dataclass
+from dataclasses import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from .._dataclass import dataclass
+from dataclasses import dataclass
 from .._errors import EncodingError, check_text
 
 TYPE_CHECKING = False

@@ -6,7 +6,7 @@ On the way of every patch that applies; the explanations of failures are
 
 from __future__ import annotations
 
-from .._dataclass import dataclass
+from dataclasses import dataclass
 from ._seek import TIERS
 
 TYPE_CHECKING = False

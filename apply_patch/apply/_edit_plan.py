@@ -200,7 +200,7 @@ def _merged(results: list[OperationResult]) -> list[OperationResult]:
 
 def _sum(one: OperationResult, other: OperationResult, keep: OperationResult | None = None) -> OperationResult:
     """`keep` (default `one`) with the counts and placements of both, `other`'s first."""
-    from .._dataclass import replace
+    from dataclasses import replace
 
     return replace(
         keep or one,

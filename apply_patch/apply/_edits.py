@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .._dataclass import dataclass
+from dataclasses import dataclass
 from .._errors import ContextNotFoundError, PatchError
 from ..format import Chunk, LineInsertion, TextReplacement, constants as C
 from ._closest import closest_region

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import codecs
 
-from .._dataclass import dataclass
+from dataclasses import dataclass
 from .._errors import EncodingError
 from ._textfile import TextFile, split_text
 

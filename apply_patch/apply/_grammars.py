@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 import time
 
-from .._dataclass import dataclass
+from dataclasses import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -34,7 +34,7 @@ located"):
 
 from __future__ import annotations
 
-from .._dataclass import dataclass
+from dataclasses import dataclass
 
 from ..format import constants as C, Chunk, UpdateFile
 from ._doubts import PatchWarning, Spot, ambiguous_context, doubts, slip_warning

@@ -15,7 +15,7 @@ import os
 import stat
 from collections.abc import Callable
 
-from .._dataclass import dataclass
+from dataclasses import dataclass
 
 from .._errors import FilePolicyError, InputError, PatchIOError, escaped, os_reason
 from .._policy import Policy

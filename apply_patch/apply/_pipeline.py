@@ -6,7 +6,7 @@ import os
 import sys
 
 from ._commit import commit, recover
-from .._dataclass import dataclass, replace
+from dataclasses import dataclass, replace
 from ._disk_tree import DiskTree
 from .._gc import PausedCollector
 from ._lock import RootLock

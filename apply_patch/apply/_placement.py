@@ -7,7 +7,7 @@ without loading either (start-up time).
 
 from __future__ import annotations
 
-from .._dataclass import dataclass
+from dataclasses import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

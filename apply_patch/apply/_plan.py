@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from .._dataclass import dataclass
+from dataclasses import dataclass
 from .._errors import (
     ConcurrentChangeError,
     EncodingError,

@@ -15,7 +15,7 @@ import os
 import stat
 import time
 
-from .._dataclass import dataclass
+from dataclasses import dataclass
 from .._errors import UndoError, os_reason
 from ._plan import FileChange, OperationResult, Plan
 from ._receipts import _FILE_NEW, _FILE_READ, Store, Unavailable, _fsync, _json, _new_id, _private, _write_all, digest

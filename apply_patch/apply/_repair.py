@@ -11,7 +11,7 @@ Answers are cached: an identical failure does not call the hook twice.
 
 from __future__ import annotations
 
-from .._dataclass import dataclass, replace
+from dataclasses import dataclass, replace
 from ._doubts import PatchWarning
 from .._errors import ContextNotFoundError
 from ..format import Chunk, StrReplace, UpdateFile

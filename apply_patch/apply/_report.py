@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._dataclass import asdict
+from dataclasses import asdict
 from .._errors import PatchError, RollbackError
 from ._textfile import split_text
 

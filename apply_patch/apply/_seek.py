@@ -29,6 +29,8 @@ for the most part:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..format import WHITESPACE
 from ._placement import EXACT
 
@@ -55,25 +57,12 @@ _CODE_MASK: Final = 0xFFFF
 _CANDIDATES: Final = 256
 
 
+@dataclass(frozen=True, slots=True)
 class Tier:
     """A level of tolerance: `key` maps a line to what is compared."""
 
-    __slots__ = ("name", "key")
-
-    def __init__(self, name: str, key: Callable[[str], str]) -> None:
-        self.name = name
-        self.key = key
-
-    def __repr__(self) -> str:
-        return f"Tier(name={self.name!r}, key={self.key!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not Tier:
-            return NotImplemented
-        return (self.name, self.key) == (other.name, other.key)
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.key))
+    name: str
+    key: Callable[[str], str]
 
 
 def _trailing(line: str) -> str:
@@ -96,25 +85,12 @@ TIERS: Final = (
 )
 
 
+@dataclass(frozen=True, slots=True)
 class Match:
     """Where a pattern was found (0-based line index) and by which tier."""
 
-    __slots__ = ("index", "tier")
-
-    def __init__(self, index: int, tier: Tier) -> None:
-        self.index = index
-        self.tier = tier
-
-    def __repr__(self) -> str:
-        return f"Match(index={self.index!r}, tier={self.tier!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not Match:
-            return NotImplemented
-        return (self.index, self.tier) == (other.index, other.tier)
-
-    def __hash__(self) -> int:
-        return hash((self.index, self.tier))
+    index: int
+    tier: Tier
 
 
 class LineIndex:

@@ -12,7 +12,7 @@ Pure: bytes in, findings and notes out; grammars are imported on first use.
 
 from __future__ import annotations
 
-from .._dataclass import dataclass
+from dataclasses import dataclass
 from ._doubts import PatchWarning
 from .._errors import CodeSyntaxError, escaped
 from ._grammars import GRAMMARS, deadline_ms, grammar_of, parse

@@ -8,6 +8,7 @@ line texts; endings and the BOM never take part in matching.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,6 +19,7 @@ BOM: Final = "\ufeff"
 _LINE_BREAK: Final = r"(\r\n|\r|\n)"  # compiled when a file first has a CR (re caches it)
 
 
+@dataclass(slots=True)
 class TextFile:
     """A decoded text file.
 
@@ -25,22 +27,9 @@ class TextFile:
     newline). `bom` says whether the file starts with U+FEFF (not in `lines`).
     """
 
-    __slots__ = ("lines", "endings", "bom")
-
-    def __init__(self, lines: list[str], endings: list[str], bom: bool = False) -> None:
-        self.lines = lines
-        self.endings = endings
-        self.bom = bom
-
-    def __repr__(self) -> str:
-        return f"TextFile(lines={self.lines!r}, endings={self.endings!r}, bom={self.bom!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not TextFile:
-            return NotImplemented
-        return (self.lines, self.endings, self.bom) == (other.lines, other.endings, other.bom)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable lists inside
+    lines: list[str]
+    endings: list[str]
+    bom: bool = False
 
     @property
     def preferred_ending(self) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from .._dataclass import dataclass, field
+from dataclasses import dataclass, field
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -121,7 +121,7 @@ def _as_json(item: Extracted) -> dict[str, object]:
         "error": error,
     }
     if isinstance(item, FoundEdits):  # another tool's edits: `patch` shows them as SEARCH/REPLACE
-        from .._dataclass import asdict
+        from dataclasses import asdict
 
         document["kind"] = item.kind
         document["edits"] = [{"type": type(e).__name__, **asdict(e)} for e in item.edits]

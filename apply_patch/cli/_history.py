@@ -67,7 +67,7 @@ def history_main(argv: Sequence[str]) -> int:
     if options.json:
         import json
 
-        from .._dataclass import asdict
+        from dataclasses import asdict
 
         _output.write(_options.json_safe(json.dumps([asdict(r) for r in receipts], indent=2)) + "\n")
         return 0

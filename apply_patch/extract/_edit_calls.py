@@ -86,7 +86,7 @@ def _call(edits: list[Edit], kind: str, line: int, session: Session) -> list[She
     """
     if not edits:
         return []
-    from .._dataclass import replace
+    from dataclasses import replace
 
     folder = session.folder(None)
     placed = tuple(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import posixpath
 
-from .._dataclass import dataclass
+from dataclasses import dataclass
 
 from .._errors import PatchSyntaxError
 from ..format import Patch, parse_patch
@@ -164,7 +164,7 @@ def _inside_session(patch: Patch, base: str, workdir: str) -> Patch:
     PatchSyntaxError rather than a file named `C:\\...` (a POSIX one outside is
     refused by the plan, as any path outside the root is).
     """
-    from .._dataclass import replace
+    from dataclasses import replace
     from ..format import AddFile, DeleteFile, Operation, UpdateFile
     from ..apply import is_windows_absolute
     from ._session import Session, is_absolute

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from .._dataclass import replace
+from dataclasses import replace
 
 from ..format import is_apply_patch
 from ._edit_calls import OPENCODE_TOOLS, edit_calls, opencode_calls, reply_calls

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Mapping, Sequence
-from .._dataclass import dataclass, field, replace
+from dataclasses import dataclass, field, replace
 
 from ..format import shell as _shell, is_apply_patch, liberal_arguments, liberal_script, program_name
 

@@ -16,7 +16,7 @@ import ntpath
 import posixpath
 import re
 
-from .._dataclass import dataclass
+from dataclasses import dataclass
 from ..apply import is_windows_absolute
 
 

@@ -27,7 +27,7 @@ import itertools
 import json
 import re
 from collections.abc import Iterator, Sequence
-from .._dataclass import dataclass, field
+from dataclasses import dataclass, field
 
 from ..format import shell as _shell
 from ._script import followed

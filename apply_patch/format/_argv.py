@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from .._dataclass import dataclass
+from dataclasses import dataclass
 
 from .._policy import CHOICES
 

@@ -21,7 +21,7 @@ The answer is a value, never an exception: `NotApplyPatch`, `ApplyPatchCall`,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from .._dataclass import dataclass
+from dataclasses import dataclass
 
 from ._argv import APPLY_PATCH_NAMES, strict_script
 from ._invocation import call_text

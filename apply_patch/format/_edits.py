@@ -20,7 +20,7 @@ planning (`apply_patch.edits`).
 
 from __future__ import annotations
 
-from .._dataclass import dataclass, field
+from dataclasses import dataclass, field
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ patch that does not use them.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from .._dataclass import dataclass, field
+from dataclasses import dataclass, field
 
 from . import _constants as C
 

@@ -8,7 +8,7 @@ finished text with `parse_patch`.
 
 from __future__ import annotations
 
-from .._dataclass import dataclass, replace
+from dataclasses import dataclass, replace
 
 from . import _constants as C
 

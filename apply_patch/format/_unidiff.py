@@ -23,7 +23,7 @@ component fewer.
 from __future__ import annotations
 
 import re
-from .._dataclass import dataclass
+from dataclasses import dataclass
 
 from . import _constants as C
 from .._errors import UnifiedDiffError

@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable, Mapping
-from .._dataclass import dataclass, replace
+from dataclasses import dataclass, replace
 
 from ..format import (
     constants as C,

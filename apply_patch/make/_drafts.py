@@ -8,7 +8,7 @@ its endings (`_markers`) before it becomes a model `Chunk`.
 
 from __future__ import annotations
 
-from .._dataclass import dataclass, replace
+from dataclasses import dataclass, replace
 
 from ..format import constants as C, Line, Chunk
 from ..apply import BOM, TextFile

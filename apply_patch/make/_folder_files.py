@@ -11,7 +11,7 @@ import fnmatch
 import os
 import stat
 from collections.abc import Sequence
-from .._dataclass import dataclass, field
+from dataclasses import dataclass, field
 
 from .._errors import UnsupportedChangeError
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import difflib
 import posixpath
 from collections.abc import Iterator, Mapping
-from .._dataclass import dataclass
+from dataclasses import dataclass
 
 from ..format import constants as C, Line, AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
 from ._drafts import Draft, with_bom_as_text

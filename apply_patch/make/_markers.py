@@ -11,7 +11,7 @@ removed and added again, as git does.
 
 from __future__ import annotations
 
-from .._dataclass import dataclass, replace
+from dataclasses import dataclass, replace
 
 from ..format import constants as C, Line, Chunk
 from ._drafts import Draft

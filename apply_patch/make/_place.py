@@ -22,7 +22,7 @@ here is what happens when the patch is applied.
 
 from __future__ import annotations
 
-from .._dataclass import replace
+from dataclasses import replace
 
 from ..format import WHITESPACE
 from ._drafts import Draft

@@ -2,11 +2,12 @@
 exactly what the whole search finds (`searched`); anything else left to the search."""
 
 import random
+from dataclasses import fields
+from typing import Any
 
 import pytest
 
 from apply_patch import CODEX, DEFAULT
-from apply_patch._dataclass import fields
 from apply_patch.apply._locate import _plain, locate, searched
 from apply_patch.apply._paths import Location
 from apply_patch.format import Chunk
@@ -14,7 +15,7 @@ from apply_patch.format import Chunk
 WHERE = Location("f.txt", "f.txt", "/r/f.txt", "/r/f.txt", "f.txt")
 
 
-def _facts(found: tuple[list[object], list[object], list[object]]) -> object:
+def _facts(found: tuple[list[Any], list[Any], list[Any]]) -> object:
     return tuple([tuple(getattr(item, f.name) for f in fields(item)) for item in part] for part in found)
 
 

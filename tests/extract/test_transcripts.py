@@ -13,7 +13,7 @@ import pytest
 
 from _support import FIXTURES, run_cli, snapshot
 from apply_patch import BrokenPatch, Extracted, FoundEdits, extract_patches
-from apply_patch._dataclass import asdict
+from dataclasses import asdict
 
 TRANSCRIPTS = FIXTURES / "transcripts"
 FILES = sorted(

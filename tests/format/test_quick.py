@@ -3,7 +3,8 @@ declines (None) every other text: errors stay the driver's."""
 
 import random
 
-from apply_patch._dataclass import fields
+import dataclasses
+from dataclasses import fields
 from apply_patch.format._parse import parser_from
 from apply_patch.format._quick import parsed
 from apply_patch.format._unwrap import unwrap
@@ -13,7 +14,7 @@ from test_lalr import _PATCH_LINES, _random_patches, _valid_patches
 
 def _facts(value: object) -> object:
     """Every field of a model object, those left out of equality (patch lines) included."""
-    if hasattr(type(value), "__record_fields__"):
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return (type(value).__name__, *((f.name, _facts(getattr(value, f.name))) for f in fields(value)))
     if isinstance(value, tuple):
         return tuple(_facts(item) for item in value)
