@@ -4,14 +4,12 @@
 #   make bench  install into .venv, run the benchmarks (benchmarks/run.py, robustness.py), print their tables
 #   make test-all  the same as make test under every CPython >= 3.11 on PATH, one venv each
 PYTHON ?= python3
-# setuptools reuses build/ between installs: a module moved or removed would linger in it
-# and be installed again, so every install starts from an empty build/.
-INSTALL = rm -rf build && $(BIN)/python -m pip install -q
+INSTALL = $(BIN)/python -m pip install -q
 VENV   := .venv
 BIN    := $(VENV)/bin
 DEMO   := .demo
 
-.PHONY: demo test test-all bench tables clean
+.PHONY: demo test test-all bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +30,7 @@ test: $(BIN)/python
 	$(INSTALL) ".[test]"
 	$(BIN)/pytest
 	$(BIN)/mypy --strict apply_patch tests
+	$(BIN)/lint-imports
 
 # Every CPython >= 3.11 found on PATH as python3.N, each in its own .venv-3.N: install with
 # the test extra, run the suite and mypy; then one line per version, and a failure if any
@@ -45,17 +44,12 @@ test-all:
 	  venv=.venv-$${python#python}; version=$$($$python -c 'import platform; print(platform.python_version())'); \
 	  echo "== CPython $$version ($$python, $$venv)"; \
 	  if { test -x $$venv/bin/python || $$python -m venv $$venv; } \
-	     && rm -rf build && $$venv/bin/python -m pip install -q ".[test]" \
-	     && $$venv/bin/pytest -q && $$venv/bin/mypy --strict apply_patch tests; \
+	     && $$venv/bin/python -m pip install -q ".[test]" \
+	     && $$venv/bin/pytest -q && $$venv/bin/mypy --strict apply_patch tests && $$venv/bin/lint-imports; \
 	  then summary="$$summary\n  CPython $$version: passed"; \
 	  else summary="$$summary\n  CPython $$version: FAILED"; failed="$$failed $$version"; fi; \
 	done; \
 	printf "make test-all:$$summary\n"; test -z "$$failed"
-
-# After a change to grammar/apply_patch.lark: rebuild the LALR tables the parser runs.
-tables: $(BIN)/python
-	@$(INSTALL) .  # lark, to build the tables
-	$(BIN)/python -m apply_patch.format._tablegen grammar/apply_patch.lark apply_patch/format/_tables.py
 
 # The reference executable is timed too when APPLY_PATCH_REFERENCE names it (DEVELOPERS.md);
 # ROBUSTNESS_ARGS go to benchmarks/robustness.py (--quick: 8 cases per mistake).

@@ -1,23 +1,34 @@
-"""The grammar shipped with the package, and the LALR tables Lark built from it.
+"""The grammar shipped with the package, and the Lark parser built from it.
 
-The parser runs tables that Lark built from `grammar/apply_patch.lark` at
-development time (`_tables.py`, `make tables`), so parsing never imports lark.
-If the grammar no longer matches them (edited without `make tables`), the
-tables are built again with Lark when first needed: slower, still exact.
+`grammar/apply_patch.lark` is the one source of the format. When the package is
+built, Lark builds its LALR parser from it and the build saves it with
+`Lark.save` beside the grammar (`apply_patch/grammar/apply_patch.lalr`, made by
+`hatch_build.py`), headed by the grammar's SHA-256 and the Lark version that
+built it. At run time the parser is loaded from there with `Lark.load`; when
+the file is missing (a source checkout), was built from another grammar text or
+by another Lark, or the installed Lark cannot load it, it is built again from
+the grammar in memory: slower, still exact. Nothing is ever read from or
+written to a shared folder (Lark's `cache=True` would load a pickle from the
+temporary folder without checking who wrote it).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+from typing import BinaryIO, Final
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ._lalr import Tables
+from lark import Lark
 
-GRAMMAR_RESOURCE = "grammar/apply_patch.lark"
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # apply_patch/
+GRAMMAR_RESOURCE: Final = "grammar/apply_patch.lark"
+PARSER_RESOURCE: Final = "grammar/apply_patch.lalr"
+# The grammar's start rules: `start` is the tool's; `patch` what `parse_patch` reads;
+# `update_diff` and `create_diff` the native tool's operations (`_operations`).
+START_RULES: Final = ("start", "patch", "update_diff", "create_diff")
+_HEADER: Final = b"apply_patch LALR parser"
+_PACKAGE: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # apply_patch/
 
-_tables: Tables | None = None
+_parser: Lark | None = None
 
 
 def grammar_text() -> str:
@@ -36,17 +47,42 @@ def grammar_text() -> str:
     return resources.files("apply_patch").joinpath(GRAMMAR_RESOURCE).read_text(encoding="utf-8")
 
 
-def tables() -> Tables:
-    """The LALR tables of the grammar: the shipped ones if up to date, else built now."""
-    global _tables
-    if _tables is None:
-        from ._tables import TABLES
+def build_parser(grammar: str) -> Lark:
+    """Lark's LALR parser of `grammar`, with its contextual lexer and every start rule."""
+    return Lark(grammar, parser="lalr", lexer="contextual", start=list(START_RULES))
 
+
+def header(grammar: str) -> bytes:
+    """The first line of a saved parser: what it was built from and by."""
+    import lark
+
+    digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()
+    return b"%s %s lark %s\n" % (_HEADER, digest.encode(), lark.__version__.encode())
+
+
+def save_parser(grammar: str, file: BinaryIO) -> None:
+    """Write the parser of `grammar` to `file` (the package build does, once)."""
+    file.write(header(grammar))
+    build_parser(grammar).save(file)
+
+
+def parser() -> Lark:
+    """The parser of the shipped grammar: the saved one if it is of this grammar and this
+    Lark and loads, else built now (once per process)."""
+    global _parser
+    if _parser is None:
         grammar = grammar_text()
-        if TABLES["grammar"] == grammar:
-            _tables = TABLES
-        else:
-            from ._tablegen import build
+        _parser = _saved_parser(grammar) or build_parser(grammar)
+    return _parser
 
-            _tables = build(grammar)
-    return _tables
+
+def _saved_parser(grammar: str) -> Lark | None:
+    """The parser saved in the package, or None when there is none of this grammar and Lark."""
+    path = os.path.join(_PACKAGE, PARSER_RESOURCE)
+    try:
+        with open(path, "rb") as file:
+            if file.readline() != header(grammar):
+                return None
+            return Lark.load(file)
+    except Exception:  # missing, or saved by a Lark whose format this one no longer reads
+        return None

@@ -32,9 +32,8 @@ from collections.abc import Mapping
 
 from . import _constants as C
 from .._errors import OperationSyntaxError, PatchSyntaxError, escaped
-from ._lalr import ParseError
 from ._model import AddFile, Chunk, DeleteFile, Operation, UpdateFile
-from ._parse import EMPTY_CHUNK, EMPTY_UPDATE, UNEXPECTED_LINE, parser_from
+from ._parse import EMPTY_CHUNK, EMPTY_UPDATE, UNEXPECTED_LINE, ParseError, parse_canonical
 from ._syntax_hints import quoted, syntax_hints
 from ._unwrap import check_unicode
 
@@ -128,7 +127,7 @@ def _parse_diff(diff: str, kind: str, path: str) -> AddFile | UpdateFile:
         while lines and not lines[-1]:  # line breaks after the content, not lines of the file
             lines.pop()
     try:
-        parsed = parser_from(start).parse("".join(line + "\n" for line in lines))
+        parsed = parse_canonical("".join(line + "\n" for line in lines), start)
     except ParseError as exc:
         raise _diff_error(exc, lines, kind, path, syntax_hints(diff, exc.line)) from None
     assert isinstance(parsed, (AddFile, UpdateFile))
@@ -154,13 +153,16 @@ def _diff_error(
     exc: ParseError, lines: list[str], kind: str, path: str, hints: tuple[str, ...]
 ) -> OperationSyntaxError:
     number = exc.line
+    if kind == "create_file" and exc.found == "BLANK":  # blank lines are `+` lines only before one
+        while number <= len(lines) and lines[number - 1] == "":
+            number += 1
     raw = lines[number - 1] if number <= len(lines) else ""
     if kind == "create_file":
         return OperationSyntaxError(
             NOT_ADDED_LINE.format(quoted(raw)), operation=kind, path=path, line=number, text=raw,
             hints=hints,
         )
-    if exc.found == "$END" or (exc.found == "END_OF_FILE" and "CONTEXT_LINE" in exc.expected):
+    if exc.found == "$END" or (exc.found == "END_OF_FILE" and "CHANGE_LINES" in exc.expected):
         return OperationSyntaxError(EMPTY_CHUNK, operation=kind, path=path, line=number, text=raw, hints=hints)
     return OperationSyntaxError(
         UNEXPECTED_LINE.format(raw), operation=kind, path=path, line=number, text=raw, hints=hints

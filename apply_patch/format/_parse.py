@@ -1,27 +1,23 @@
-"""Patch text → `Patch`: unwrap, parse with the LALR grammar, name errors as the reference does.
+"""Patch text → `Patch`: unwrap, parse with Lark's LALR parser of the grammar, name errors as the reference does.
 
-The parser runs the tables Lark built from the grammar (`_grammar.tables`)
-with our driver (`_lalr`), which calls the `_ToModel` methods as it reduces,
-the way a Lark transformer is called; tokens are `(terminal, text, line)`.
-A plain patch (`_quick`) is read line by line into the same model instead.
+The parser is the one Lark builds from `grammar/apply_patch.lark` (`_grammar.parser`);
+`_ToModel`, a Lark transformer, turns its tree into the model.
 """
 
 from __future__ import annotations
 
+from typing import Final
+
+from lark import Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedToken, VisitError
+
 from . import _constants as C
-from ._grammar import tables
-from ._lalr import ParseError, Parser
-from ._model import AddFile, Chunk, DeleteFile, Patch, UpdateFile
-from ._quick import parsed
 from ._constants import LAST_LINE_ERROR
+from ._grammar import parser
+from ._model import AddFile, Chunk, DeleteFile, Patch, UpdateFile
 from .._errors import BareSyntaxError
+from ._syntax_hints import with_facts
 from ._unwrap import Unwrapped, unwrap
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Final
-
-    from ._lalr import Token
 
 INVALID_HEADER: Final = (
     "'{}' is not a valid hunk header. Valid hunk headers: "
@@ -50,15 +46,13 @@ def parse_patch(text: str, *, decode: bool = False) -> Patch:
     try:
         source = unwrap(text, decode=decode)
         origin = source.origin
-        try:  # a plain patch is read line by line (the same model); any other by the driver
-            patch = parsed(source.text) or parser_from().parse(source.text)
+        try:
+            patch = parse_canonical(source.text)
         except ParseError as exc:
             raise _syntax_error(exc, source) from None
         if source.text_after_end:
             raise BareSyntaxError(LAST_LINE_ERROR)
     except BareSyntaxError as bare:  # built once, with its facts, from the text its lines are counted in
-        from ._syntax_hints import with_facts  # failures only: start-up time
-
         raise with_facts(origin, bare) from None
     assert isinstance(patch, Patch)
     if source.workdir is None and not source.notes:
@@ -66,15 +60,35 @@ def parse_patch(text: str, *, decode: bool = False) -> Patch:
     return Patch(patch.operations, patch.environment_id, workdir=source.workdir, notes=source.notes)
 
 
-_PARSERS: dict[str, Parser] = {}
+class ParseError(Exception):
+    """Canonical text that the grammar does not take.
+
+    `line` is where the parser stopped; `expected` the terminals it could accept
+    there; `found` the terminal it found instead ("$END" at the end of the text),
+    or None when no terminal matches the text there.
+    """
+
+    def __init__(self, line: int, expected: frozenset[str], found: str | None) -> None:
+        super().__init__(f"line {line}: expected one of {sorted(expected)}, found {found}")
+        self.line = line
+        self.expected = expected
+        self.found = found
 
 
-def parser_from(start: str = "patch") -> Parser:
-    """The parser from start rule `start`, built on first use (it compiles the terminals' expressions)."""
-    parser = _PARSERS.get(start)
-    if parser is None:
-        parser = _PARSERS[start] = Parser(tables(), _ToModel(), start)
-    return parser
+def parse_canonical(text: str, start: str = "patch") -> object:
+    """Canonical `text` read from the grammar's rule `start` into the model (`_ToModel`).
+
+    Raises ParseError where the grammar refuses the text, BareSyntaxError where
+    the model does (an Update with neither chunk nor move).
+    """
+    try:
+        return _TO_MODEL.transform(parser().parse(text, start=start))
+    except UnexpectedToken as exc:  # at the end of the text, "$END" on the last token's line
+        raise ParseError(exc.token.line or 1, frozenset(exc.expected), exc.token.type) from None
+    except UnexpectedCharacters as exc:  # no terminal at all matches there
+        raise ParseError(exc.line, frozenset(exc.allowed), None) from None
+    except VisitError as exc:  # a transformer method refused the text
+        raise exc.orig_exc from None
 
 
 class _EnvironmentId(str):
@@ -86,11 +100,12 @@ class _EndOfFile:
 
 
 def _text(token: Token, prefix: str) -> str:
-    return token[1][len(prefix) :].removesuffix("\n")
+    return token[len(prefix) :].removesuffix("\n")
 
 
-class _ToModel:
-    """Builds the model as the LALR parser reduces; docstrings quote the rules."""
+class _ToModel(Transformer[Token, object]):
+    """Builds the model from the parser's tree; docstrings quote the rules."""
+
 
     def patch(self, children: list[object]) -> Patch:
         """patch: BEGIN_PATCH environment? hunk* END_PATCH"""
@@ -107,14 +122,14 @@ class _ToModel:
         return _EnvironmentId(_text(children[0], C.ENVIRONMENT_ID).strip(C.WHITESPACE))
 
     def add_file(self, children: list[Token]) -> AddFile:
-        """add_file: ADD_FILE _added_lines"""
-        header, *tokens = children
-        texts, endings = _added_lines(tokens)
+        """add_file: ADD_FILE ADDED_LINES?"""
+        header = children[0]
+        texts, endings = _added_lines(children[1] if len(children) > 1 else "")
         return AddFile(_text(header, C.ADD_FILE), texts, line=_line(header), endings=endings)
 
     def create_diff(self, children: list[Token]) -> AddFile:
-        """create_diff: _added_lines (the path is the operation's: set by the caller)"""
-        texts, endings = _added_lines(children)
+        """create_diff: ADDED_LINES? (the path is the operation's: set by the caller)"""
+        texts, endings = _added_lines(children[0] if children else "")
         return AddFile("", texts, line=1, endings=endings)
 
     def delete_file(self, children: list[Token]) -> DeleteFile:
@@ -126,13 +141,13 @@ class _ToModel:
         header: Token = children[0]  # type: ignore[assignment]
         path = _text(header, C.UPDATE_FILE)
         move_to = next(
-            (_text(c, C.MOVE_TO) for c in children if isinstance(c, tuple) and c[0] == "MOVE_TO"),
+            (_text(c, C.MOVE_TO) for c in children if isinstance(c, Token) and c.type == "MOVE_TO"),
             None,
         )
         chunks = tuple(c for c in children if isinstance(c, Chunk))
         if move_to is None and not chunks:
             raise BareSyntaxError(
-                EMPTY_UPDATE.format(path), line=_line(header), text=header[1].removesuffix("\n")
+                EMPTY_UPDATE.format(path), line=_line(header), text=header.removesuffix("\n")
             )
         return UpdateFile(path, move_to, chunks, line=_line(header))
 
@@ -141,11 +156,11 @@ class _ToModel:
         return UpdateFile("", None, tuple(c for c in children if isinstance(c, Chunk)), line=1)
 
     def first_chunk(self, children: list[object]) -> Chunk:
-        """first_chunk: _change_lines end_of_file?"""
+        """first_chunk: CHANGE_LINES end_of_file?"""
         return _chunk(children)
 
     def chunk(self, children: list[object]) -> Chunk:
-        """chunk: CHUNK_HEADER+ _change_lines end_of_file?"""
+        """chunk: (CHUNK | CHUNK_HEADER+ CHANGE_LINES) end_of_file?"""
         return _chunk(children)
 
     def end_of_file(self, children: list[Token]) -> _EndOfFile:
@@ -153,83 +168,82 @@ class _ToModel:
         return _EndOfFile()
 
 
-def _added_lines(tokens: list[Token]) -> tuple[tuple[str, ...], tuple[tuple[int, str], ...]]:
-    """_added_lines: the texts of the `+` lines (a blank line is an empty one), and their endings."""
+_TO_MODEL: Final = _ToModel(visit_tokens=False)  # no method is named after a terminal
+
+
+def _added_lines(run: str) -> tuple[tuple[str, ...], tuple[tuple[int, str], ...]]:
+    """ADDED_LINES: the texts of the `+` lines (a blank line is an empty one), and their endings."""
+    lines = run.split("\n")[:-1]
     start = len(C.ADDED)
-    texts = [
-        "" if kind == "BLANK" else text[start:].removesuffix("\n")
-        for kind, text, _ in tokens
-        if kind not in _ENDING_MARKERS
-    ]
-    endings = _explicit_endings(tokens) if len(texts) < len(tokens) else ()
+    texts = [line[start:] for line in lines if not line.startswith("\\")]
+    endings = _explicit_endings(lines) if len(texts) < len(lines) else ()
     return tuple(texts), endings
 
 
 def _chunk(children: list[object]) -> Chunk:
-    """The children of `chunk` or `first_chunk`: `@@` lines, change lines, maybe the end mark."""
+    """The children of `chunk` or `first_chunk`: `@@` lines, the change lines, maybe the end mark."""
     end_of_file = isinstance(children[-1], _EndOfFile)
     tokens: list[Token] = children[:-1] if end_of_file else children  # type: ignore[assignment]
+    text = "".join(tokens)
+    lines = text.split("\n")[:-1]
     headers = 0
-    while tokens[headers][0] == "CHUNK_HEADER":
+    while lines[headers].startswith(C.CHUNK_HEADER):  # no change line starts so
         headers += 1
     contexts = []
-    for _, text, _ in tokens[:headers]:
-        context = text[len(C.CHUNK_HEADER_WITH_CONTEXT) :].removesuffix("\n")
+    for header in lines[:headers]:
+        context = header[len(C.CHUNK_HEADER_WITH_CONTEXT) :]
         if context.strip(C.WHITESPACE):
             contexts.append(context)
-    changes = tokens[headers:]
-    lines = [  # a blank line is an empty context line
-        C.CONTEXT if kind == "BLANK" else text.removesuffix("\n")
-        for kind, text, _ in changes
-        if kind not in _ENDING_MARKERS
-    ]
-    endings = _explicit_endings(changes) if len(lines) < len(changes) else ()
+    changes = lines[headers:]
+    texts: list[str] = changes
+    endings: tuple[tuple[int, str], ...] = ()
+    if "\n\\" in text:  # `\\` lines: an added line's ending
+        texts = [line for line in changes if not line.startswith("\\")]
+        endings = _explicit_endings(changes)
+    if "" in texts:  # a blank line is an empty context line
+        texts = [line or C.CONTEXT for line in texts]
     # A line without ending ends the file: the chunk is pinned there.
     end_of_file = end_of_file or any(ending == "" for _, ending in endings)
-    return Chunk(tuple(contexts), tuple(lines), end_of_file, line=_line(tokens[0]), endings=endings)
+    return Chunk(tuple(contexts), tuple(texts), end_of_file, line=_line(tokens[0]), endings=endings)
 
 
-# `\ Line ending: CRLF` / `\ No newline at end of file` after a `+` line.
-_ENDING_MARKERS: Final = ("LINE_ENDING", "NO_NEWLINE")
+# A `\` line after a `+` line: `\ Line ending: CRLF` or `\ No newline at end of file`.
 _ENDINGS_BY_NAME: Final = {name: ending for ending, name in C.ENDING_NAMES.items()}
 
 
-def _explicit_endings(tokens: list[Token]) -> tuple[tuple[int, str], ...]:
-    """(index of the line among the non-marker tokens, ending) for each marker token."""
+def _explicit_endings(lines: list[str]) -> tuple[tuple[int, str], ...]:
+    """(index of the line among the lines that are not `\\` lines, ending) for each `\\` line."""
     endings: list[tuple[int, str]] = []
     index = -1
-    for kind, text, _ in tokens:
-        if kind == "NO_NEWLINE":
+    for line in lines:
+        if line == C.NO_NEWLINE:
             endings.append((index, ""))
-        elif kind == "LINE_ENDING":
-            name = text.removesuffix("\n")[len(C.LINE_ENDING) :]
-            endings.append((index, _ENDINGS_BY_NAME[name]))
+        elif line.startswith(C.LINE_ENDING):
+            endings.append((index, _ENDINGS_BY_NAME[line[len(C.LINE_ENDING) :]]))
         else:
             index += 1
     return tuple(endings)
 
 
 def _line(token: Token) -> int:
-    return token[2]
+    return token.line or 1
 
 
 def _syntax_error(exc: ParseError, source: Unwrapped) -> BareSyntaxError:
     """Name a grammar error the way the reference does, from the parser's state.
 
     The set of terminals the parser expected tells where it stood: inside an
-    Update (change lines expected), inside an Add after blank lines (only
-    `+` lines expected), or between hunks.
+    Update (change lines or `@@` expected), at blank lines that end an Add
+    (blank lines belong to an Add only when more `+` lines follow), or between
+    hunks.
     """
     expected, found, number = set(exc.expected), exc.found, exc.line
     raw = source.raw_lines[number - 1]
     canonical = source.text.split("\n")
-    if "CONTEXT_LINE" in expected or "CHUNK_HEADER" in expected:
+    if "CHANGE_LINES" in expected or "CHUNK_HEADER" in expected:
         return _update_error(number, raw, expected, found, canonical)
-    if "ADD_LINE" in expected and "ADD_FILE" not in expected:
-        first_blank = number
-        while canonical[first_blank - 2] == "":
-            first_blank -= 1
-        return BareSyntaxError(INVALID_HEADER.format(""), line=first_blank, text="")
+    if found == "BLANK" and _ends_added_lines(canonical[number - 2]):
+        return BareSyntaxError(INVALID_HEADER.format(""), line=number, text="")
     if found == "ENVIRONMENT_ID" and canonical[number - 2].startswith(C.ENVIRONMENT_ID):
         return BareSyntaxError(REPEATED_ENVIRONMENT)
     return BareSyntaxError(INVALID_HEADER.format(raw.strip(C.WHITESPACE)), line=number, text=raw)
@@ -238,12 +252,17 @@ def _syntax_error(exc: ParseError, source: Unwrapped) -> BareSyntaxError:
 def _update_error(
     number: int, raw: str, expected: set[str], found: str | None, canonical: list[str]
 ) -> BareSyntaxError:
-    in_empty_chunk = "CONTEXT_LINE" in expected and "ADD_FILE" not in expected
+    in_empty_chunk = "CHANGE_LINES" in expected and "ADD_FILE" not in expected
     if in_empty_chunk and found in ("END_PATCH", "END_OF_FILE"):
         return BareSyntaxError(EMPTY_CHUNK, line=number, text=raw)
-    if in_empty_chunk or ("CONTEXT_LINE" in expected and not _chunk_since_header(canonical, number)):
+    if in_empty_chunk or ("CHANGE_LINES" in expected and not _chunk_since_header(canonical, number)):
         return BareSyntaxError(UNEXPECTED_LINE.format(raw), line=number, text=raw)
     return BareSyntaxError(EXPECTED_CHUNK_HEADER.format(raw), line=number, text=raw)
+
+
+def _ends_added_lines(line: str) -> bool:
+    """Whether `line` is an Add's header, or a line of its that more lines may follow."""
+    return line.startswith((C.ADD_FILE, C.ADDED, C.LINE_ENDING))
 
 
 def _chunk_since_header(canonical: list[str], number: int) -> bool:
