@@ -23,6 +23,7 @@ the root); the commit walks every folder again from `/` and refuses it
 
 import errno
 import os
+import signal
 import stat
 
 from .._errors import PatchIOError
@@ -30,12 +31,6 @@ from ._dirs import FolderChanged, Folders
 from ._paths import Location, Resolver, check_name, lstat
 from .._policy import Policy
 from ._tree import FileState, Kind, Reading, State, Tree
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # typeshed knows `signal` only
-    import signal as _signal
-else:  # `signal` without its enums (start-up time, `_signals`)
-    import _signal
 
 
 _NOT_WALKED = (".git", ".hg", ".svn")  # version control data: never a file a patch means
@@ -69,7 +64,7 @@ def missing_calls() -> list[str]:
     absent += [f"os.{name}" for name in ("O_NOFOLLOW", "O_DIRECTORY") if not hasattr(os, name)]
     if os.open not in os.supports_dir_fd:
         absent.append("dir_fd")
-    if not hasattr(_signal, "pthread_sigmask"):
+    if not hasattr(signal, "pthread_sigmask"):
         absent.append("signal.pthread_sigmask")
     return absent
 

@@ -18,10 +18,10 @@ folders that could be locked. Writers that take no lock are not excluded;
 the commit checks every file again (see `_commit`).
 """
 
-import _thread  # threading itself costs the executable's start-up 3 ms
 import os
+import threading
 
-_THREADS = _thread.RLock()
+_THREADS = threading.RLock()
 _held: list[str] = []  # roots this process holds (only touched with _THREADS held)
 
 

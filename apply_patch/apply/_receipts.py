@@ -27,10 +27,11 @@ receipt, imports none of it (start-up time).
 
 from __future__ import annotations
 
-import _thread  # (built in, already loaded by the interpreter)
 import errno
+import json
 import os
 import stat
+import threading
 import time
 
 from .._errors import PatchIOError, UndoError, os_reason
@@ -282,7 +283,7 @@ class Recorder:
         self.receipt: str | None = None
         self.warning: str | None = None
         self._hashes: dict[int, str] = {}  # id() of each content of the plan → its SHA-256
-        self._hashing: list[_thread.LockType] = []  # each released when its thread is done
+        self._hashing: list[threading.Thread] = []  # each joined before a hash is used
 
     def prepare(self, plan: Plan) -> None:
         """Start hashing the plan's contents (old and new) beside the commit's own checks:
@@ -307,28 +308,25 @@ class Recorder:
             sizes[least] += len(data)
 
         for share in shares:
-            done = _thread.allocate_lock()
-            done.acquire()
-            try:  # (`_thread`: `threading` costs a large patch's run 1 ms to import)
-                _thread.start_new_thread(self._hash, (share, done))
+            thread = threading.Thread(target=self._hash, args=(share,), daemon=True)
+            try:
+                thread.start()
             except RuntimeError:  # no thread to be had: hashed when written
-                done.release()
-            self._hashing.append(done)
+                continue
+            self._hashing.append(thread)
 
-    def _hash(self, share: list[bytes], done: _thread.LockType) -> None:
-        """Hash the contents of `share` (in a thread of its own), then release `done`. One
-        that fails (no memory left) is hashed again when written, where its error is raised."""
+    def _hash(self, share: list[bytes]) -> None:
+        """Hash the contents of `share` (in a thread of its own). One that fails (no memory
+        left) is hashed again when written, where its error is raised."""
         try:
             for data in share:
                 self._hashes[id(data)] = digest(data)
         except Exception:  # noqa: BLE001  (never a traceback from a thread: `_digest` retries)
             pass
-        finally:
-            done.release()
 
     def _digest(self, data: bytes) -> str:
         while self._hashing:  # every thread done
-            self._hashing.pop().acquire()
+            self._hashing.pop().join()
         return self._hashes.get(id(data)) or digest(data)
 
     def write(
@@ -408,7 +406,7 @@ class Recorder:
         temp = f".{receipt}.tmp"
         fd = os.open(temp, _FILE_NEW, 0o600, dir_fd=store.fd)
         try:
-            _write_all(fd, _text(document, len(files)).encode())
+            _write_all(fd, _text(document).encode())
             _fsync(fd)
         finally:
             os.close(fd)
@@ -466,43 +464,10 @@ def _save(
         os.close(fd)
 
 
-_MANY_FILES = 100  # a receipt of more files is written by `json` (its C encoder)
-
-
-def _text(document: dict[str, Any], files: int) -> str:
-    """The receipt `document` (of `files` files) as JSON text, every character outside ASCII
-    escaped: `_json` for a small patch (no import at start-up), `json.dumps` past
-    _MANY_FILES, where `_json`'s recursion in Python costs more than the import (50 ms for
-    1,000 files). Both read back alike (`json.dumps` writes `\\"` where `_json` writes `\\u0022`)."""
-    if files <= _MANY_FILES:
-        return _json(document)
-    import json
-
+def _text(document: dict[str, Any]) -> str:
+    """The receipt `document` as JSON text, every character outside ASCII escaped (lone
+    surrogates of undecodable names included, as `json` reads them back)."""
     return json.dumps(document, ensure_ascii=True)
-
-
-def _json(value: object) -> str:
-    """`value` (dicts, lists, str, int, None) as JSON text, every character outside printable
-    ASCII escaped (lone surrogates of undecodable names included, as `json` reads them back).
-    Not `json.dumps`: importing `json` is a good part of a small patch's start-up time."""
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_json(str(k))}: {_json(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_json(item) for item in value) + "]"
-    if isinstance(value, str):
-        if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
-            return f'"{value}"'  # hashes, most paths: nothing to escape
-        return '"' + "".join(c if " " <= c <= "~" and c not in '"\\' else _escape(ord(c)) for c in value) + '"'
-    if value is None:
-        return "null"
-    return str(int(value))  # type: ignore[call-overload]
-
-
-def _escape(code: int) -> str:
-    if code > 0xFFFF:  # a surrogate pair, as JSON writes a character beyond the BMP
-        code -= 0x10000
-        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
-    return f"\\u{code:04x}"
 
 
 def _write_all(fd: int, data: bytes) -> None:

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from .._errors import UndoError, os_reason
 from ._plan import FileChange, OperationResult, Plan
-from ._receipts import _FILE_NEW, _FILE_READ, Store, Unavailable, _fsync, _json, _new_id, _private, _write_all, digest
+from ._receipts import _FILE_NEW, _FILE_READ, Store, Unavailable, _fsync, _new_id, _text, _private, _write_all, digest
 from ._tree import FileState
 
 TYPE_CHECKING = False
@@ -265,7 +265,7 @@ def stage(root: str, staged: Staged) -> str:
             temp = f".{receipt}.tmp"
             fd = os.open(temp, _FILE_NEW, 0o600, dir_fd=folder)
             try:
-                _write_all(fd, _json(document).encode())
+                _write_all(fd, _text(document).encode())
                 _fsync(fd)
             finally:
                 os.close(fd)

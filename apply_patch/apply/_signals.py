@@ -25,23 +25,14 @@ calls the handler in the main thread. So, from the strongest to the weakest:
 
 from __future__ import annotations
 
-import _thread  # threading costs the executable's start-up 3 ms
 import os
+import signal
 import sys
+import threading
+from types import FrameType
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # typeshed knows `signal` only
-    import signal
-    from types import FrameType
-else:  # the functions of `signal` without its enums (start-up time: see below)
-    import _signal as signal
-
-# `signal` is `_signal` with each number and handler constant made an IntEnum member, built
-# from `_signal`'s names at import: about a tenth of a bare interpreter's start-up, for
-# nothing here (a member equals its number; `getsignal` gives ints or functions either way).
-# SIGHUP is missing on Windows, where no commit runs (`_disk_tree.check_platform`): the package imports.
 HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
-_lock = _thread.RLock()  # re-entrant: the handler may run in the main thread while it holds it
+_lock = threading.RLock()  # re-entrant: the handler may run in the main thread while it holds it
 _running = 0  # commits running in this process, in any thread
 _noted: list[int] = []  # signals that arrived while one ran
 _mode: str | None = None  # "defer" (the executable), "end" (serve), None (a library caller)
@@ -147,7 +138,4 @@ def _install_for_now() -> dict[int, object]:
 
 
 def _in_main_thread() -> bool:
-    # Without `threading` imported no other Python thread was started through it
-    # (importing it here would cost the executable's start-up 3 ms).
-    threading = sys.modules.get("threading")
-    return threading is None or threading.current_thread() is threading.main_thread()
+    return threading.current_thread() is threading.main_thread()

@@ -6,19 +6,18 @@ Exit codes, as the reference's: 0 applied, 1 not applied (nothing changed),
 
 from __future__ import annotations
 
+import argparse
 import gc
+import json
 import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from ..apply import signals as _signals
 from .._errors import InputError, PatchError, escaped, os_reason
 from . import _options, _output
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # start-up time: typing, argparse and importlib.metadata cost more than the rest
-    import argparse
-    from collections.abc import Sequence
-    from typing import Any, Final, TextIO
-
+if TYPE_CHECKING:
     from ..apply import ApplyResult
 
 USAGE: Final = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch"
@@ -184,18 +183,9 @@ def _main(argv: Sequence[str] | None) -> int:
         module = importlib.import_module(name, __package__)
         exit_code: int = getattr(module, function or "main")(args[1:])
         return exit_code
-    if len(args) == 1 and args[0] in ("-V", "--version"):  # as the parser would say it, without argparse
-        _options.print_version("apply_patch")
-        return 0
-    options: argparse.Namespace | _options.Defaults | int
-    if not args or (len(args) == 1 and not args[0].startswith("-")):  # no option
-        options = _options.Defaults(_argument_parser, args)
-    elif (format_only := _options.format_only(args)) is not None:  # --format alone
-        options = _options.Defaults(_argument_parser, format_only[1], format_only[0])
-    else:
-        options = _options.parse(_argument_parser, args)
-        if isinstance(options, int):  # --help, --version, or a usage error
-            return options
+    options = _options.parse(_argument_parser, args)
+    if isinstance(options, int):  # --help, --version, or a usage error
+        return options
     patch = _read_patch(options.patch, sys.stdin, sys.stderr)
     if isinstance(patch, int):
         return patch
@@ -236,7 +226,7 @@ def _main(argv: Sequence[str] | None) -> int:
     return 0
 
 
-def _print_result(result: ApplyResult, options: argparse.Namespace | _options.Defaults, chosen: str) -> None:
+def _print_result(result: ApplyResult, options: argparse.Namespace, chosen: str) -> None:
     from ..apply import result_json, warnings_text
 
     if options.json:
@@ -272,7 +262,6 @@ def _with_format(document: dict[str, Any], asked: str, chosen: str) -> dict[str,
 
 
 def _print_json(document: dict[str, object]) -> None:
-    import json  # only when asked for: start-up time matters
 
     _output.write(_options.json_safe(json.dumps(document, indent=2, ensure_ascii=False)) + "\n")
 
@@ -310,7 +299,6 @@ def _read_patch(arguments: list[str], stdin: TextIO | None, stderr: TextIO) -> s
 
 
 def _argument_parser() -> argparse.ArgumentParser:
-    import argparse
 
     parser, options = _options.new_parser(
         prog="apply_patch",

@@ -2,24 +2,17 @@
 
 Each command builds its argparse parser from these pieces (`apply_patch`,
 `extract --apply`, `calls`, `serve`...), so an option means the same thing
-and says the same help everywhere. Nothing here imports argparse until a
-parser is built, and a command given no option builds none (`Defaults`):
-argparse is a good part of the executable's start-up time (and `--version`
-reads the version from `_version`, never from `importlib.metadata`). A parser made by
-`new_parser` creates no help formatter before it prints something, so that
-`shutil` (with bz2, lzma, fnmatch) is imported only to print help or an error.
+and says the same help everywhere. `--version` reads the version from
+`_version`, the one place it is written.
 """
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable, Sequence
+from typing import Any, Final, NoReturn
 
 from .._policy import CHOICES, CODEX, DEFAULT, HELP, NAMED, Policy
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # start-up time: typing and argparse are imported only when used
-    import argparse
-    from collections.abc import Callable, Sequence
-    from typing import Any, Final, NoReturn
 
 
 # `apply_patch --format`: the formats the executable reads (cli/_formats applies them).
@@ -37,7 +30,6 @@ def new_parser(**settings: Any) -> tuple[argparse.ArgumentParser, argparse._Argu
     metavar, but not at an argument group's. So `-h` and every option go in
     a group titled as argparse's own, which help shows in the same place.
     """
-    import argparse
 
     parser = argument_parser(add_help=False, **settings)
     options = parser.add_argument_group("options")
@@ -49,7 +41,6 @@ def new_parser(**settings: Any) -> tuple[argparse.ArgumentParser, argparse._Argu
 def argument_parser(**settings: Any) -> argparse.ArgumentParser:
     """`argparse.ArgumentParser(**settings)`, whose usage errors also say what was probably
     meant: `unrecognized arguments: --dryrun (did you mean --dry-run?)`."""
-    import argparse
 
     class _Parser(argparse.ArgumentParser):
         def error(self, message: str) -> NoReturn:
@@ -123,7 +114,7 @@ def add_policies(parser: argparse.ArgumentParser, options: argparse._ActionsCont
         policies.add_argument("--" + name.replace("_", "-"), dest=name, metavar=metavar, help=help)
 
 
-def policy(options: argparse.Namespace | Defaults) -> Policy:
+def policy(options: argparse.Namespace) -> Policy:
     """The policy the options of `add_policies` describe."""
     base = CODEX if options.codex else DEFAULT
     overrides = {name: getattr(options, name) for name in (*CHOICES, *NAMED) if getattr(options, name)}
@@ -134,7 +125,6 @@ def policy(options: argparse.Namespace | Defaults) -> Policy:
 
 def add_version(parser: argparse._ActionsContainer) -> None:
     """`-V`, `--version`: prints `PROG VERSION`; the version is read only then."""
-    import argparse
 
     class _Version(argparse.Action):
         def __init__(self, option_strings: Sequence[str], dest: str, **_: Any) -> None:
@@ -177,51 +167,3 @@ def version() -> str:
     from .._version import VERSION
 
     return VERSION
-
-
-def format_only(args: Sequence[str]) -> tuple[str, list[str]] | None:
-    """The format and the patch argument (none or one) when `args` give `--format` and
-    nothing else (`--format F` or `--format=F`, F one of FORMATS, then at most a patch
-    that does not look like an option): what argparse reads there, without building a
-    parser (`git diff | apply_patch --format unified-diff`); None for any other `args`."""
-    if args[:1] == ["--format"] and len(args) > 1:
-        chosen, rest = args[1], list(args[2:])
-    elif args and args[0].startswith("--format="):
-        chosen, rest = args[0].removeprefix("--format="), list(args[1:])
-    else:
-        return None
-    if chosen not in FORMATS or len(rest) > 1 or (rest and rest[0].startswith("-")):
-        return None
-    return chosen, rest
-
-
-class Defaults:
-    """The options when none is given but the patch (or `--format`: `format_only`): each
-    one's default, as argparse sets it.
-
-    `KNOWN` holds the usual ones, so that no parser is built; any other is
-    asked of `build()`'s parser when first read (tests/cli/test_startup.py
-    checks both against argparse).
-    """
-
-    KNOWN: Final[dict[str, object]] = {
-        "root": ".",
-        "codex": False,
-        "dry_run": False,
-        "stage": False,
-        "diff": False,
-        "json": False,
-        "unique": False,
-        "format": "codex",
-        "color": "auto",
-        **dict.fromkeys(CHOICES),
-        **dict.fromkeys(NAMED),
-    }
-
-    patch: list[str]
-
-    def __init__(self, build: Callable[[], argparse.ArgumentParser], patch: list[str], format: str = "codex") -> None:
-        self.__dict__.update(self.KNOWN, patch=patch, _build=build, format=format)
-
-    def __getattr__(self, name: str) -> Any:  # an option not in KNOWN
-        return getattr(self.__dict__["_build"]().parse_args(self.patch), name)

@@ -444,24 +444,24 @@ def test_large_contents_hashed_without_their_threads(
 ) -> None:
     # A thread that cannot be started, or whose hashing fails (no memory left): the commit
     # hashes those contents itself, and says nothing of it.
-    import _thread
     import hashlib
+    import threading
 
     from apply_patch.apply import _receipts
 
-    main = _thread.get_ident()
+    main = threading.get_ident()
     real = _receipts.digest
 
     def failing(data: bytes) -> str:
-        if _thread.get_ident() != main:
+        if threading.get_ident() != main:
             raise MemoryError
         return real(data)
 
-    def no_thread(*_: object) -> int:
+    def no_thread(*_: object) -> None:
         raise RuntimeError("can't start new thread")
 
     if failure == "no thread":
-        monkeypatch.setattr(_thread, "start_new_thread", no_thread)
+        monkeypatch.setattr(threading.Thread, "start", no_thread)
     else:
         monkeypatch.setattr(_receipts, "digest", failing)
     state = _state(tmp_path, monkeypatch)
