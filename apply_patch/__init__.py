@@ -33,10 +33,9 @@ from ._errors import (
     UnsupportedChangeError,
 )
 from ._lazy import load as _load
-from ._policy import CODEX, DEFAULT, Policy
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ._policy import CODEX, DEFAULT, Policy
     from .apply import ApplyResult, FileResult, apply_patch, apply_to_mapping
     from .format import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile, grammar_text, parse_patch
     from .extract import BrokenPatch, Extracted, FoundEdits, FoundPatch, extract_patches
@@ -58,7 +57,7 @@ if TYPE_CHECKING:
 
 # Every part is imported on first use of one of its names: applying a patch does not pay
 # for extraction, making patches, streaming and tool definitions (tree-sitter, difflib,
-# json...), and `apply_patch --version` or a subcommand not for the engine.
+# json...), and `apply_patch --version` not for the engine nor the records (`_policy`).
 _LAZY = {
     **dict.fromkeys(("ApplyResult", "FileResult", "apply_patch", "apply_to_mapping"), ".apply"),
     **dict.fromkeys(
@@ -75,6 +74,7 @@ _LAZY = {
     "tool_definitions": ".tools",
     "RepairRequest": ".apply",
     **dict.fromkeys(("Receipt", "history", "show", "undo"), ".apply"),
+    **dict.fromkeys(("CODEX", "DEFAULT", "Policy"), "._policy"),
 }
 
 
