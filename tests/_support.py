@@ -12,11 +12,6 @@ from hypothesis import HealthCheck, settings
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
-SHARED = REPO.parent / "shared"
-SHARED_MISSING = (
-    "needs the reference implementation's conformance scenarios "
-    "(shared/conformance/codex-scenarios beside the checkout), which are missing"
-)
 NOTHING_CHANGED = "The patch was not applied; no file was changed.\n"
 # Every policy option of the executable, written out (not derived from the policy's
 # CHOICES, which the help is generated from: a test of the help must be able to fail).

@@ -11,17 +11,15 @@ from pathlib import Path
 import pytest
 
 from _support import (
+    FIXTURES,
     NOTHING_CHANGED,
-    SHARED,
-    SHARED_MISSING,
     copy_tree,
     files_of,
     run_cli,
     snapshot,
 )
 
-SCENARIOS = SHARED / "conformance" / "codex-scenarios"
-pytestmark = pytest.mark.skipif(not SCENARIOS.is_dir(), reason=SHARED_MISSING)
+SCENARIOS = FIXTURES / "codex_scenarios"  # the reference's, copied: PROVENANCE.md there
 
 ALL_OR_NOTHING = "semantics.md §4/§5: a later hunk fails → nothing changes (both modes)"
 DIVERGENT = {
@@ -37,8 +35,6 @@ DIVERGENT = {
 
 
 def _manifest() -> dict[str, dict[str, object]]:
-    if not SCENARIOS.is_dir():
-        return {}
     data = json.loads((SCENARIOS / "MANIFEST.json").read_text(encoding="utf-8"))
     scenarios: dict[str, dict[str, object]] = data["scenarios"]
     return scenarios

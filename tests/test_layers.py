@@ -1,8 +1,7 @@
 """The package's parts: imports run one way, and a part is entered through its `__init__`.
 
-`../shared/tools/layers.py` reads every import of `apply_patch/` (cycles, imports
-against the layers, imports of another part's private modules: each must be 0).
-Each part's `__init__` names what it offers in a table read on first use; the
+The layers themselves are import-linter's contracts (pyproject.toml, `lint-imports`,
+run by `make test`). Each part's `__init__` names what it offers in a table read on first use; the
 names its type checker sees (the `TYPE_CHECKING` imports) must be the table's,
 and importing a part must load none of its modules.
 """
@@ -15,19 +14,9 @@ from pathlib import Path
 import pytest
 
 import apply_patch
-from _support import REPO, SHARED, SHARED_MISSING
+from _support import REPO
 
-LAYERS = SHARED / "tools" / "layers.py"
 PARTS = ("apply_patch.format", "apply_patch.apply", "apply_patch.extract", "apply_patch.make", "apply_patch.cli")
-
-
-@pytest.mark.skipif(not LAYERS.is_file(), reason=SHARED_MISSING)
-def test_imports_run_one_way_and_enter_parts_through_their_init() -> None:
-    result = subprocess.run(
-        [sys.executable, str(LAYERS), str(REPO / "apply_patch")], capture_output=True, text=True, timeout=60
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "0 import cycles, 0 imports against the layers, 0 imports of another part's private modules" in result.stdout
 
 
 def _init_tree(package: str) -> ast.Module:
