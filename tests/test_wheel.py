@@ -48,3 +48,32 @@ def test_wheel_installs_into_a_fresh_venv_and_parses(tmp_path: Path) -> None:
     on_path = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin"}
     version = subprocess.run(["apply_patch", "-V"], capture_output=True, text=True, env=on_path, timeout=60)
     assert version.stdout.startswith("apply_patch ")
+
+
+def test_a_module_removed_between_two_builds_is_not_in_the_second_wheel(tmp_path: Path) -> None:
+    """Issue 36, "Install": a build leaves no `build/` folder that a later install (`pip
+    install .`, `pipx install .`, `uv tool install .`) would take a removed module from."""
+    import shutil
+    import zipfile
+
+    clone = tmp_path / "clone"
+    shutil.copytree(REPO / "apply_patch", clone / "apply_patch", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(REPO / "grammar", clone / "grammar")
+    for name in ("pyproject.toml", "hatch_build.py", "README.md", "LICENSE"):
+        shutil.copy(REPO / name, clone / name)
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q", "wheel", "--no-deps",
+           "--no-build-isolation"]  # fmt: skip
+    removed = "apply_patch/format/_stream.py"
+
+    def built(dist: str) -> set[str]:
+        _run(*pip, "-w", tmp_path / dist, clone)
+        (wheel,) = (tmp_path / dist).glob("apply_patch-*.whl")
+        with zipfile.ZipFile(wheel) as archive:
+            return set(archive.namelist())
+
+    first = built("first")
+    assert {removed, "apply_patch/grammar/apply_patch.lark", "apply_patch/grammar/apply_patch.lalr"} <= first
+    (clone / removed).unlink()
+    second = built("second")
+    assert removed not in second and first - second == {removed}
+    assert not (clone / "build").exists()
