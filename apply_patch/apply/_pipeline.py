@@ -520,14 +520,19 @@ def undo(
     policy: Policy = DEFAULT,
     **options: str,
 ) -> ApplyResult:
-    """Undo the commit of `receipt` under `root` (an id from `history`, or the start of one;
-    None: the newest patch in effect that is not itself an undo), all or nothing.
+    """Undo the commit of `receipt` under `root` (an id from `history`, or a start of one of
+    at least 4 characters; None: the newest patch in effect that is not itself an undo),
+    all or nothing.
 
     Every file the receipt touched must still hold the bytes that commit left
     (or, for a commit that was interrupted, those it replaced); otherwise
-    UndoError names each file changed since, and nothing changes. The undo is
-    a commit like any other (locks, signals held, its own receipt: undoing
-    it redoes).
+    UndoError names each file changed since and what to do, and nothing
+    changes. Files come back with their mode, owner and group (where those
+    cannot be given back, without setuid and setgid). The undo is a commit
+    like any other (locks, signals held, its own receipt: undoing it redoes).
+    A receipt that fails a check is skipped, with a `journal` warning naming
+    it in the result; UndoError for a receipt of another root names that
+    root.
     """
     from ._receipts_read import open_store, pick, read_records, undo_plan
 
