@@ -14,6 +14,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -230,7 +231,7 @@ def _two_receipts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path
     return state, root, first, second
 
 
-BAD = {
+BAD: dict[str, Callable[[dict[str, Any]], bytes]] = {
     "not json": lambda document: b"{",
     "deeply nested": lambda document: b"[" * 100_000,
     "no files": lambda document: json.dumps({k: v for k, v in document.items() if k != "files"}).encode(),
