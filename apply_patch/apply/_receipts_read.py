@@ -93,9 +93,10 @@ def open_store(root_real: str, receipt: str | None, command: str) -> Store:
     try:
         return Store(root_real, create=False)
     except Unavailable as exc:
+        why = "" if isinstance(exc.__cause__, FileNotFoundError) else f" ({exc})"  # (none yet: plain)
         if receipt is None:
             raise UndoError(
-                f"Nothing to {command}: no receipts for the root {root_real} ({exc})"
+                f"Nothing to {command}: no receipts for the root {root_real}{why}"
                 + elsewhere(root_real, None, command)
             ) from None
         raise UndoError(_unknown(root_real, receipt, command)) from None
@@ -150,7 +151,7 @@ def pick(records: Records, receipt: str | None, root: str, command: str = "undo"
 
 
 def _unknown(root: str, receipt: str, command: str) -> str:
-    found = elsewhere(root, receipt, command)
+    found = elsewhere(root, receipt, command) or elsewhere(root, None, "history")
     return f"No receipt {receipt!r} for the root {root}" + (found or ": run `apply_patch history` for the ids")
 
 
