@@ -19,8 +19,9 @@ if TYPE_CHECKING:
     from ._paths import Location, is_windows_absolute
     from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping, undo
     from ._plan import OperationResult, decode_file, file_encoding, file_text
-    from ._receipts import Unavailable
-    from ._receipts_read import Receipt, Staged, drop_pending, history, pending, show, stage
+    from ._receipts import Unavailable, base_folder
+    from ._receipts_read import Receipt, Staged, drop_pending, history, list_receipts, pending, show, show_receipt, stage
+    from ._sweep import KEEP_ALL_BYTES, KEEP_DAYS, Pruned, sweep
     from ._repair import RepairRequest
     from ._report import (
         MAX_CHARACTERS,
@@ -71,6 +72,13 @@ _NAMES = {
     "drop_pending": "._receipts_read",
     "pending": "._receipts_read",
     "stage": "._receipts_read",
+    "list_receipts": "._receipts_read",
+    "show_receipt": "._receipts_read",
+    "KEEP_ALL_BYTES": "._sweep",
+    "KEEP_DAYS": "._sweep",
+    "Pruned": "._sweep",
+    "sweep": "._sweep",
+    "base_folder": "._receipts",
     "OperationResult": "._plan",
     "decode_file": "._plan",
     "file_encoding": "._plan",
@@ -110,7 +118,8 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "ApplyResult", "BOM", "CELL_TYPES", "MODES", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState",
+    "ApplyResult", "BOM", "KEEP_ALL_BYTES", "KEEP_DAYS", "Pruned", "base_folder", "list_receipts",
+    "show_receipt", "sweep", "CELL_TYPES", "MODES", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState",
     "FolderChanged", "Kind", "LineIndex", "LineReader", "Location", "MAX_CHARACTERS",
     "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OUTLINE_BYTES", "OperationResult",
     "PatchWarning", "Policy", "PolicyValueError", "Receipt", "RepairRequest", "Replay",

@@ -41,8 +41,9 @@ other commands (each has --help):
   apply_patch calls [FILE]     apply the Responses API's apply_patch_call items (JSON)
   apply_patch serve            run an MCP server over stdio (needs apply-patch[mcp])
   apply_patch history          list the receipts of the patches applied under the root
-  apply_patch show ID          print a receipt as a diff
+  apply_patch show [ID]        print the last receipt (or receipt ID) as a diff
   apply_patch undo [ID]        undo the last patch (or receipt ID), if its files are unchanged since
+  apply_patch prune            cap the receipts of every root by age and size; drop those of roots gone
   apply_patch pending          list the patches kept by --stage, with their diffs
   apply_patch accept [ID|--all]  apply a staged patch, if its files are unchanged since
   apply_patch reject [ID|--all]  drop a staged patch
@@ -76,6 +77,7 @@ SUBCOMMANDS: Final[dict[str, str]] = {
     "accept": "._history:accept_main",
     "history": "._history:history_main",
     "pending": "._history:pending_main",
+    "prune": "._history:prune_main",
     "reject": "._history:reject_main",
     "serve": "._serve",
     "show": "._history:show_main",
