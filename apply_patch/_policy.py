@@ -90,7 +90,7 @@ class Policy:
     encoding: str = field(
         default="",
         metadata={
-            "help": "the encoding of the files edited and created (any name Python knows: gbk, "
+            "help": "the encoding of the files edited and created (a character encoding Python knows: gbk, "
             "shift_jis, cp1252, utf-16...), over what the repository declares and a byte-order mark",
             "metavar": "NAME",
         },

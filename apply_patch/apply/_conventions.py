@@ -20,6 +20,11 @@ Nearest first: a property declared in a folder closer to the file wins over
 one declared further up; in one folder `.gitattributes` (what git checks out)
 wins over `.editorconfig`. The reading itself is the caller's (`read`): these
 functions see only the texts.
+
+The texts are input someone else wrote: each glob is matched in time linear in the
+name (`_glob`), and a section or pattern past one of its bounds is left out and
+reported (`Conventions.ignored`, for the caller's warning); a declared charset is
+returned as written, for the caller to check (`_policy.character_codec`).
 """
 
 from __future__ import annotations
