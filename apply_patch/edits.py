@@ -464,6 +464,10 @@ def _whole_format(text: str, parts: list[ReplyPart], codex_only: bool) -> str | 
         return CODEX_KIND if codex_only else detected_format(text)
     if len(parts) == 1 and parts[0].text.strip() == text.strip():
         return parts[0].kind
+    from .format import looks_like_shell
+
+    if looks_like_shell(text):  # a script: the patch alone, or `apply_patch extract` (its hint)
+        return CODEX_KIND
     try:  # a patch in JSON or a shell form (`cd DIR && apply_patch <<EOF`): its own rules
         parse_patch(text, decode=True)
     except PatchError:

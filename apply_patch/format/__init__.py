@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from ._reply import CODEX_KIND, ReplyPart, detected_format, reply_parts
     from ._search_replace import SEARCH, parse_search_replace
     from ._stream import PartialOperation, PartialPatch, parse_partial
-    from ._syntax_hints import cut, quoted
+    from ._syntax_hints import cut, looks_like_shell, quoted
     from ._unidiff import FileDiff, Hunk, Line, parse_unified_diff
     from ._unified import unified_operations
     from . import _constants as constants, _shell as shell
@@ -96,6 +96,7 @@ _NAMES = {
     "PartialPatch": "._stream",
     "parse_partial": "._stream",
     "cut": "._syntax_hints",
+    "looks_like_shell": "._syntax_hints",
     "quoted": "._syntax_hints",
     "FileDiff": "._unidiff",
     "Hunk": "._unidiff",
@@ -121,7 +122,7 @@ __all__ = [
     "Operation", "PartialOperation", "PartialPatch", "Patch", "ReplyPart", "SEARCH", "StrReplace",
     "TextReplacement", "UpdateFile", "WHITESPACE", "as_patch", "classify_argv", "constants", "cut", "detected_format", "grammar_text",
     "introduced_placeholders", "is_apply_patch", "item_field", "liberal_arguments",
-    "liberal_script", "omission_placeholders", "parse_partial", "parse_patch",
+    "liberal_script", "looks_like_shell", "omission_placeholders", "parse_partial", "parse_patch",
     "parse_search_replace", "parse_unified_diff", "printable", "program_name", "quoted",
     "read_operation", "refusal", "reply_parts", "shell", "to_operation", "unified_operations", "whole_text", "write_refusal",
 ]
