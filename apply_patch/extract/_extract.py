@@ -99,7 +99,8 @@ def extract_patches(source: str) -> tuple[Extracted, ...]:
     found: list[tuple[ShellCall, str]] = []
     outcomes: dict[str, str] = {}
     literal: list[tuple[int, set[int]]] = []  # each shell region's first line, and its rows of data
-    session_text = False  # a terminal transcript or JSON: no chat reply
+    session_text = False  # a terminal transcript or JSON: no chat reply in its own lines
+    values: list[tuple[object, int]] = []  # the JSON values: their assistant texts may be replies
     state, session = ShellState(), Session()
     for region in regions(source):
         if isinstance(region, ShellText):
@@ -115,10 +116,13 @@ def extract_patches(source: str) -> tuple[Extracted, ...]:
             outcomes.update(call_outcomes(region.value))
             label = "argv" if is_argv(region.value) else "log"
             session_text = True
+            values.append((region.value, region.line))
         found.extend((call, label) for call in calls)
     blocks = _reply_blocks(source)  # in JSON, blocks are in strings: no line of the text is a marker
     if not found and not session_text:  # no call: a chat reply, whose patches are bare or fenced
         blocks += _reply_patches(source, literal)
+    elif not found:  # JSON without a call: the assistant's texts may be replies
+        blocks += _assistant_replies(values)
     if blocks:
         found = sorted(found + blocks, key=lambda pair: pair[0].line)
     return tuple(_parsed(call, label, _outcome(call, outcomes)) for call, label in found)
@@ -153,6 +157,23 @@ def _reply_patches(source: str, literal: list[tuple[int, set[int]]]) -> list[tup
         if part.kind == "search-replace" or part.line in data:
             continue
         patches.append((ShellCall(part.text, ".", part.line, unified=part.kind != CODEX_KIND), "reply"))
+    return patches
+
+
+def _assistant_replies(values: list[tuple[object, int]]) -> list[tuple[ShellCall, str]]:
+    """The Codex patches and fenced unified diffs in the assistant's texts of JSON values,
+    each at the line of its value."""
+    from ..format import CODEX_KIND, reply_parts
+    from ._records import assistant_texts
+
+    patches: list[tuple[ShellCall, str]] = []
+    for value, line in values:
+        for text in assistant_texts(value):
+            parts = reply_parts(text) if "*** Begin Patch" in text or "--- " in text else ()
+            patches += [
+                (ShellCall(part.text, ".", line, unified=part.kind != CODEX_KIND), "reply")
+                for part in parts if part.kind != "search-replace"
+            ]  # fmt: skip
     return patches
 
 

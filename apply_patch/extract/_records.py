@@ -15,6 +15,8 @@ until an object is one of these tool calls:
 - an OpenCode tool part (`{"type": "tool", "tool": "apply_patch", "state":
   {"status": "completed", "input": {"patchText": ...}}}`, and its `edit`,
   `multiedit`, `write`: `_edit_calls`), when it completed or failed;
+- Codex's code-mode `exec` tool: each `tools.apply_patch("...")` in its
+  JavaScript body, or the body itself when it is a patch (`_code_mode`);
 - an `apply_patch_call` of the Responses API's native tool (a Responses
   transcript, an agent SDK's run item, a rollout that records them): its
   `operation` (or `operations`) as the equivalent `*** Begin Patch` text, in the
@@ -37,6 +39,7 @@ from collections.abc import Mapping
 from .._dataclass import replace
 
 from ..format import is_apply_patch
+from ._code_mode import body_of, exec_patches, is_exec_tool
 from ._edit_calls import OPENCODE_TOOLS, edit_calls, opencode_calls, reply_calls
 from ._session import Session
 from ._script import ShellCall, ShellState, argv_calls, script_calls
@@ -106,6 +109,35 @@ def _call_id(record: Mapping[str, object]) -> str | None:
     return tool_use_id if record.get("type") == "tool_use" and isinstance(tool_use_id, str) else None
 
 
+_TEXT_PARTS: Final = ("text", "output_text")
+
+
+def assistant_texts(value: object) -> list[str]:
+    """The texts of the assistant's messages in the JSON value `value`, in order: a message
+    whose `role` is `assistant` (a chat completion's, a Responses `message` item, Claude
+    Code's `message`), its `content` text or its `text`/`output_text` parts. Never a
+    system, developer, user or tool text (Codex's own instructions hold an example patch)."""
+    texts: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, Mapping):
+            if item.get("role") == "assistant":
+                content = item.get("content")
+                if isinstance(content, str):
+                    texts.append(content)
+                elif isinstance(content, list):
+                    texts += [
+                        part["text"] for part in content
+                        if isinstance(part, Mapping) and part.get("type") in _TEXT_PARTS and isinstance(part.get("text"), str)
+                    ]  # fmt: skip
+            else:
+                stack.extend(reversed(list(item.values())))
+    return texts
+
+
 def call_outcomes(value: object) -> dict[str, str]:
     """What the JSON value `value` records of the tool calls it answers: each call's id →
     `applied` or `failed`.
@@ -154,6 +186,8 @@ def _tool_call(record: Mapping[str, object], line: int, session: Session) -> lis
         return edits
     name, given = record.get("name"), record.get("input")
     arguments = _decoded(record.get("arguments"))
+    if is_exec_tool(name) and (body := body_of(given, arguments)) is not None:  # Codex's code mode
+        return [ShellCall(patch, session.folder(None), line) for patch in exec_patches(body)]
     if isinstance(name, str) and is_apply_patch(name, strict=False):
         patch = next((p for p in (given, arguments) if isinstance(p, str)), None)
         patch = patch or _text(arguments, _PATCH_KEYS) or _text(given, _PATCH_KEYS)
