@@ -176,7 +176,7 @@ def _say(text: str) -> None:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    args = _subcommand_first(list(sys.argv[1:] if argv is None else argv))
     if args and args[0] in SUBCOMMANDS:
         import importlib  # with warnings: only for a subcommand
 
@@ -247,6 +247,20 @@ def _main(argv: Sequence[str] | None) -> int:
         _output.drop()  # said once: the interpreter's last flush must not fail again
         _say(f"apply_patch: the patch {done}, but its summary could not be printed: {reason}\n")
     return 0
+
+
+def _subcommand_first(args: list[str]) -> list[str]:
+    """`args` with a subcommand that follows options moved before them, as git takes them:
+    `apply_patch -C DIR history` is `apply_patch history -C DIR`. Only options (and the
+    values of those that take one) may come before it: a first word that is neither is
+    the patch, and stays where it is."""
+    index = 0
+    while index < len(args) and args[index].startswith("-") and args[index] not in ("-", "--"):
+        option = args[index]
+        index += 2 if "=" not in option and _options.valued(option) else 1
+    if 0 < index < len(args) and args[index] in SUBCOMMANDS:
+        return [args[index], *args[:index], *args[index + 1 :]]
+    return args
 
 
 def _is_one_patch(text: str) -> bool:
