@@ -18,7 +18,6 @@ a comment or inside a string is none.
 
 from __future__ import annotations
 
-import json
 import re
 
 TYPE_CHECKING = False
@@ -157,15 +156,12 @@ def is_exec_tool(name: object) -> bool:
 
 
 def body_of(given: object, arguments: object) -> str | None:
-    """The JavaScript body of an `exec` call: its `input` text (a custom tool), or the
-    `input`/`code`/`source` field of its arguments (a function tool), else None."""
-    if isinstance(given, str):
-        return given
-    if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments)
-        except (ValueError, RecursionError):
-            return arguments
+    """The JavaScript body of an `exec` call: its `input` text (a custom tool), its
+    `arguments` when they are text that is no JSON, or the `input`/`code`/`source` field
+    of its arguments (a function tool: `arguments` already decoded), else None."""
+    for text in (given, arguments):
+        if isinstance(text, str):
+            return text
     for holder in (arguments, given):
         if isinstance(holder, dict):
             for key in ("input", "code", "source"):

@@ -41,7 +41,7 @@ async def _session(
     offered = [list(roots[0])] if roots else []
 
     async def list_roots(context: Any) -> types.ListRootsResult:
-        return types.ListRootsResult(roots=[types.Root(uri=folder.as_uri()) for folder in offered[0]])
+        return types.ListRootsResult(roots=[types.Root.model_validate({"uri": folder.as_uri()}) for folder in offered[0]])
 
     callback = list_roots if roots is not None else None
     results: list[Outcome] = []
