@@ -449,11 +449,30 @@ def apply_reply(
 
     check_text(text, "The reply")
     chosen = policy_of(policy, options)
-    parts = [p for p in reply_parts(text) if p.kind == CODEX_KIND or not codex_only]
+    found = reply_parts(text)
+    parts = [p for p in found if p.kind == CODEX_KIND or not codex_only]
     whole = _whole_format(text, parts, codex_only)
     if whole is not None:
         return _apply_whole(text, whole, root, workdir, dry_run, chosen)
-    return _apply_parts(text, parts, os.fspath(root), os.fspath(workdir), dry_run, chosen)
+    result = _apply_parts(text, parts, os.fspath(root), os.fspath(workdir), dry_run, chosen)
+    left = [part for part in found if part not in parts]
+    return replace(result, warnings=(*_left_out(left), *result.warnings)) if left else result
+
+
+def _left_out(parts: list[ReplyPart]) -> list[PatchWarning]:
+    """A warning for each part of a reply that `codex_only` did not apply: the result must
+    not look like the whole reply's."""
+    from .apply import PatchWarning
+
+    what = {"unified-diff": "a unified diff", "search-replace": "SEARCH/REPLACE blocks"}
+    return [
+        PatchWarning(
+            "input", None, part.line, None, None, (),
+            f"the reply also holds {what[part.kind]} at line {part.line}, not applied: "
+            "only its Codex patches are read (--format auto reads every format).",
+        )
+        for part in parts
+    ]
 
 
 def _whole_format(text: str, parts: list[ReplyPart], codex_only: bool) -> str | None:
@@ -500,7 +519,7 @@ def _apply_parts(
             found = _part_operations(text, part, names, trial.tree(workdir))
             trial.apply_operations(found, workdir)
         except PatchError as error:
-            error.hints = (*error.hints, _which_part(part, number, len(parts)))
+            error.hints = (*error.hints, _which_part(part, number, len(parts), dry_run))
             raise
         operations += found
     result = Replay(root, dry_run=dry_run, policy=policy).apply_operations(operations, workdir)
@@ -521,9 +540,11 @@ def _part_operations(text: str, part: ReplyPart, names: _Names, tree: Tree) -> l
     return list(parse_patch(part.text).operations)
 
 
-def _which_part(part: ReplyPart, number: int, count: int) -> str:
+def _which_part(part: ReplyPart, number: int, count: int, dry_run: bool) -> str:
+    """The hint naming the part of a reply an error is about."""
     what = {"codex": "patch", "unified-diff": "unified diff", "search-replace": "SEARCH/REPLACE blocks"}[part.kind]
+    none = "would be applied" if dry_run else "was applied"
     return (
         f"This is the {what} at line {part.line} of the reply ({number} of {count} found in it; "
-        f"its own line numbers count from its first line). None of the reply's patches was applied."
+        f"its own line numbers count from its first line). None of the reply's patches {none}."
     )

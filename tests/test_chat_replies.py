@@ -168,6 +168,18 @@ def test_the_default_mode_takes_only_codex_patches_from_a_reply(tmp_path: Path) 
     assert snapshot(root) == before
 
 
+def test_the_default_mode_says_what_of_a_reply_it_left_out(tmp_path: Path) -> None:
+    """A reply holding a Codex patch and a unified diff: the default applies the patch and
+    warns that the diff was not applied (the summary alone would look like the whole reply's)."""
+    root = _tree(tmp_path, GREET)
+    text = f"Add notes:\n{_fenced(ADD_NOTES)}\nFix greet:\n{_fenced(DIFF.rstrip(), 'diff')}\n"
+    result = run_cli([], root, stdin=text.encode())
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode() == "Success. Updated the following files:\nA notes.md\n"
+    assert "the reply also holds a unified diff at line 10, not applied" in result.stderr.decode()
+    assert _files(root) == {**GREET, "notes.md": "# Notes\n"}
+
+
 def test_a_reply_is_one_summary_and_a_dry_run_writes_nothing(tmp_path: Path) -> None:
     root = _tree(tmp_path, GREET)
     before = snapshot(root)
@@ -177,6 +189,21 @@ def test_a_reply_is_one_summary_and_a_dry_run_writes_nothing(tmp_path: Path) -> 
     assert result.stdout.decode() == (
         "Dry run, nothing was written. The patch applies and would update:\nA notes.md\nM greet.py\n"
     )
+    assert snapshot(root) == before
+
+
+def test_an_error_after_a_fence_never_blames_the_prose(tmp_path: Path) -> None:
+    """Prose after the closing fence, the patch failing: the error is about the patch,
+    named by its line in the reply, never about text before it; and a dry run says none
+    would be applied."""
+    root = _tree(tmp_path, GREET)
+    before = snapshot(root)
+    text = f"{_fenced(MISSING)}\nThat should do it, it's a small fix.\n"
+    for args in ([], ["--dry-run"]):
+        stderr = run_cli(args, root, stdin=text.encode()).stderr.decode()
+        assert stderr.startswith("Failed to find expected lines in greet.py:"), stderr
+        assert "text before" not in stderr and "patch at line 2 of the reply" in stderr
+    assert "None of the reply's patches would be applied." in stderr
     assert snapshot(root) == before
 
 
