@@ -24,7 +24,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
     from typing import Final, TextIO
 
-    from ..format import Operation
+    from ..format import Edit, Operation
 
 NONE_FOUND: Final = "no apply_patch call found"
 OUTSIDE_ROOT: Final = "Working folder '{}' is outside the root folder {}"
@@ -72,7 +72,7 @@ def main(argv: Sequence[str]) -> int:
         return _none_found()
     if options.apply:
         replay = Replay(options.root, dry_run=options.dry_run, policy=_options.policy(options))
-        if len(found) > 1 and all(item.source == "reply" for item in found):
+        if len(found) > 1 and all(_of_reply(item) for item in found) and any(i.source == "reply" for i in found):
             return _apply_reply(found, replay, as_json=options.json)
         return _apply_all(found, replay, as_json=options.json)
     if not options.json:
@@ -190,13 +190,18 @@ def _apply_reply(found: Sequence[Extracted], replay: Replay, *, as_json: bool) -
     """A chat reply's patches, as one commit: each planned over the files the ones before it
     leave (nothing written), then all committed together; any failure applies none."""
     trial = Replay(replay.root, dry_run=True, policy=replay.policy)
-    operations: list[Operation] = []
+    operations: list[Operation | Edit] = []
     for number, item in enumerate(found, 1):
         outcome = _apply_one(item, trial)
         if isinstance(outcome, PatchError):
             return _reply_failed(found, number, outcome, replay, as_json)
-        assert isinstance(item, FoundPatch)  # a reply's patches are Codex patches and diffs
-        operations += item.parsed.operations
+        if isinstance(item, FoundEdits):  # its SEARCH/REPLACE blocks, numbered and checked
+            from ..edits import checked
+
+            operations += checked(item.edits)
+        else:
+            assert isinstance(item, FoundPatch)  # a reply's patches are Codex patches and diffs
+            operations += item.parsed.operations
     try:
         result = replay.apply_operations(operations)
     except PatchError as error:
@@ -210,6 +215,14 @@ def _apply_reply(found: Sequence[Extracted], replay: Replay, *, as_json: bool) -
         _output.write(f"# patches 1 to {len(found)} of {len(found)}: a reply's patches, {REPLY_COMMIT}\n" + result.summary)
         sys.stderr.write(warnings_text(result.warnings))
     return 0
+
+
+def _of_reply(item: Extracted) -> bool:
+    """Whether `item` may be one of a chat reply's patches: a patch found in a reply, or
+    SEARCH/REPLACE blocks in text (not another tool's edits in a log)."""
+    if isinstance(item, FoundEdits):
+        return item.kind == "search-replace" and item.source == "markdown"
+    return item.source == "reply"
 
 
 def _reply_failed(found: Sequence[Extracted], number: int, error: PatchError, replay: Replay, as_json: bool) -> int:

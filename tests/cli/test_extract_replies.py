@@ -57,6 +57,20 @@ def test_extract_apply_of_a_reply_whose_second_patch_fails_applies_none(tmp_path
     assert documents[0]["error"] is None and documents[1]["error"]["kind"] == "context_not_found"
 
 
+def test_search_replace_blocks_and_a_patch_of_one_reply_are_one_commit(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    before = snapshot(root)
+    blocks = "a.txt\n<<<<<<< SEARCH\nhello\n=======\nhi\n>>>>>>> REPLACE"
+    text = f"Notes:\n```\n{ADD}\n```\nAnd:\n```\n{blocks}\n```\n"
+    failing = run_cli(["extract", "--apply"], root, stdin=text.replace("SEARCH\nhello", "SEARCH\nhowdy").encode())
+    assert failing.returncode == 1 and "none of its 2 was applied" in failing.stderr.decode()
+    assert snapshot(root) == before
+    applied = run_cli(["extract", "--apply"], root, stdin=text.encode())
+    assert applied.returncode == 0, applied.stderr
+    assert applied.stdout.decode().startswith("# patches 1 to 2 of 2: a reply's patches, one commit\n")
+    assert (root / "a.txt").read_text() == "hi\n" and (root / "notes.md").exists()
+
+
 def test_an_incomplete_patch_in_a_reply_says_so(tmp_path: Path) -> None:
     root = _root(tmp_path)
     text = "Here it is:\n\n*** Begin Patch\n*** Update File: a.txt\n@@\n-hello\n+hi\n"
