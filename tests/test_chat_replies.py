@@ -72,6 +72,16 @@ REPLIES = [
         HI,
     ),
     Reply(
+        "a fence in a Markdown list item, indented as a whole",
+        "Steps:\n\n1. Apply this:\n\n" + "\n".join("   " + line for line in _fenced(CODEX_PATCH, "diff").split("\n")) + "\n\n2. Run the tests.\n",
+        HI,
+    ),
+    Reply(
+        "four backticks around a patch adding a file with a fence in it",
+        "Here:\n````markdown\n*** Begin Patch\n*** Add File: doc.md\n+```python\n+x = 1\n+```\n*** End Patch\n````\nok",
+        {**GREET, "doc.md": "```python\nx = 1\n```\n"},
+    ),
+    Reply(
         "two patches, the second edits what the first added",
         f"First add the notes:\n{_fenced(ADD_NOTES)}\nThen extend them:\n{_fenced(UPDATE_NOTES)}\n",
         {**GREET, "notes.md": "# Notes\nMore.\n"},

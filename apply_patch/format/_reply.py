@@ -17,6 +17,7 @@ A reply is prose around patches. What is taken as a patch:
   one part, the whole reply, which `parse_search_replace` reads as a whole
   (its names are on the lines above the blocks), at the line of the first marker.
 
+An envelope indented as a whole (in a Markdown list item) loses that indentation.
 A marker inside a line of prose (`` `*** Begin Patch` ``) starts nothing. The
 reply's line numbers count from 1; `\\r\\n` is read as `\\n`.
 """
@@ -107,7 +108,7 @@ def _envelope(lines: Sequence[str], start: int, fence: tuple[str, int] | None) -
     for index in range(start + 1, len(lines)):
         stripped = lines[index].strip(C.WHITESPACE)
         if stripped == C.END_PATCH:
-            text = "\n".join(lines[start : index + 1])
+            text = "\n".join(_dedented(lines[start : index + 1]))
             return ReplyPart(CODEX, text, start + 1, True, fenced), index + 1
         if stripped == C.BEGIN_PATCH or (fence is not None and _closes(stripped, fence[0])):
             return _incomplete(lines, start, index, fenced), index
@@ -121,7 +122,17 @@ def _incomplete(lines: Sequence[str], start: int, stop: int, fenced: bool) -> Re
     end = stop
     while end > start + 1 and not lines[end - 1].strip(C.WHITESPACE):
         end -= 1
-    return ReplyPart(CODEX, "\n".join(lines[start:end]), start + 1, False, fenced)
+    return ReplyPart(CODEX, "\n".join(_dedented(lines[start:end])), start + 1, False, fenced)
+
+
+def _dedented(lines: Sequence[str]) -> Sequence[str]:
+    """An envelope indented as a whole (a fence inside a Markdown list item: every line
+    starts with the indentation of its `*** Begin Patch`), without that indentation."""
+    first = lines[0]
+    indent = first[: len(first) - len(first.lstrip(" \t"))]
+    if not indent or not all(line.startswith(indent) or not line.strip() for line in lines):
+        return lines
+    return [line[len(indent) :] for line in lines]
 
 
 def _closes(stripped: str, marker: str) -> bool:
