@@ -181,19 +181,31 @@ def _fresh(new: list[_Error], old: list[_Error], changed: list[tuple[int, int]])
             kept.append(error)
     if not old:
         return kept
-    return [e for e in kept if any(a - 1 <= e.end_row and e.row <= b + 1 for a, b in changed)]
+    return [e for e in kept if _near(e, changed)]
+
+
+def _near(error: _Error, changed: list[tuple[int, int]]) -> bool:
+    """Whether `error` lies in or next to a range of `changed` (sorted, disjoint): the
+    first range not ending before it decides (a binary search: linear work in all)."""
+    import bisect
+
+    at = bisect.bisect_left(changed, error.row - 1, key=lambda span: span[1])
+    return at < len(changed) and changed[at][0] - 1 <= error.end_row
 
 
 def _row(error: _Error, changed: list[tuple[int, int]]) -> int:
     """The row to show for `error`: the first changed row it spans (where the edit broke
     it, not where the statement it broke starts), else the last changed row just before
-    it (a token found missing only on the next line), else where it starts."""
-    for a, b in changed:
-        if a <= error.end_row and error.row <= b:
-            return max(a, error.row)
-    for a, b in changed:
-        if b == error.row - 1:
-            return b
+    it (a token found missing only on the next line), else where it starts. `changed` is
+    sorted and disjoint: binary searches."""
+    import bisect
+
+    at = bisect.bisect_left(changed, error.row, key=lambda span: span[1])
+    if at < len(changed) and changed[at][0] <= error.end_row:
+        return max(changed[at][0], error.row)
+    before = bisect.bisect_left(changed, error.row - 1, key=lambda span: span[1])
+    if before < len(changed) and changed[before][1] == error.row - 1:
+        return changed[before][1]
     return error.row
 
 
