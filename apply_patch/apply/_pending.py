@@ -38,7 +38,7 @@ VERSION: Final = 2
 MAX_RECORD_BYTES: Final = 256 << 20  # a record bigger than this is not read
 _ID: Final = re.compile(r"[0-9A-Za-z][0-9A-Za-z_.-]{0,63}")
 _HASH: Final = re.compile(r"(|[0-9a-f]{64}|link:(?:[0-9a-f]{2})+)")
-_FORMAT: Final = re.compile(r"[a-z][a-z0-9-]{0,31}")
+FORMATS: Final = ("codex", "search-replace", "unified-diff")  # what a patch is staged as (`auto` decided)
 _FOLDER: Final = "pending"
 
 
@@ -281,7 +281,7 @@ def _check(stem: str, value: Any) -> Staged:
             raise BadRecord(f"its {field} is not a string")
     if value["id"] != stem or not _ID.fullmatch(stem):
         raise BadRecord(f"its id {value['id']!r} is not its name")
-    if not _FORMAT.fullmatch(value["format"]):
+    if value["format"] not in FORMATS:
         raise BadRecord(f"its format {value['format']!r} is not a format's name")
     operations = value["operations"]
     if not isinstance(operations, list) or not all(isinstance(op, str) for op in operations):

@@ -146,6 +146,21 @@ def _pending_folder(root: Path) -> Path:
     return found[0]
 
 
+def _valid_record(folder: Path, name: str) -> Path:
+    """A record valid in every field, at `name` in `folder`."""
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps({
+        "version": 2, "id": name, "time": "t", "format": "codex", "patch": "", "policy": {}, "files": {},
+        "written": {}, "operations": [], "diff": "",
+    }))  # fmt: skip
+    return path
+
+
+def _foreign_record(folder: Path, name: str) -> None:
+    """A valid record another user owns (CI runs as root: a numeric uid that has no name)."""
+    os.chown(_valid_record(folder, name), 54321, 54321)
+
+
 def _linked_record(folder: Path, name: str) -> None:
     """A record that is valid but for its other name, outside the pending folder."""
     elsewhere = folder.parent / "elsewhere.json"
@@ -171,6 +186,12 @@ BAD_RECORDS = {
         "version": 2, "id": "20260101-000000-000000000-0004", "time": "t", "format": "codex", "patch": "",
         "policy": {"encoding": "rot13"}, "files": {}, "written": {}, "operations": [], "diff": "",
     })),
+    "an unknown format": lambda folder: (folder / "20260101-000000-000000000-0009.json").write_text(json.dumps({
+        "version": 2, "id": "20260101-000000-000000000-0009", "time": "t", "format": "auto", "patch": "",
+        "policy": {}, "files": {}, "written": {}, "operations": [], "diff": "",
+    })),
+    "another user's": lambda folder: _foreign_record(folder, "20260101-000000-000000000-000a"),
+    "group-writable": lambda folder: _valid_record(folder, "20260101-000000-000000000-000b").chmod(0o660),
     "a FIFO": lambda folder: os.mkfifo(folder / "20260101-000000-000000000-0005.json"),
     "a symlink": lambda folder: (folder / "20260101-000000-000000000-0006.json").symlink_to("/etc/passwd"),
     "a folder": lambda folder: (folder / "20260101-000000-000000000-0007.json").mkdir(),
