@@ -212,7 +212,12 @@ def _accept(root: str, held: Any) -> bool:
             f"apply_patch: warning: {staged.id} was applied, but its pending record could not be removed "
             f"({os_reason(exc)}): `apply_patch reject {staged.id}` removes it\n"
         )
-    _output.write(_shown(f"Accepted {staged.id}.\n{result.summary}"))
+    try:
+        _output.write(_shown(f"Accepted {staged.id}.\n{result.summary}"))
+        _output.flush()
+    except _output.OutputError as exc:  # stdout on a full disk: still applied, and said so
+        _output.drop()
+        note += f"apply_patch: {staged.id} was accepted, but its summary could not be printed: {exc.reason}\n"
     _say(warnings_text(result.warnings) + note)
     return True
 

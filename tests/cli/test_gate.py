@@ -10,7 +10,9 @@ import os
 import pty
 import subprocess
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -171,7 +173,7 @@ def _linked_record(folder: Path, name: str) -> None:
     os.link(elsewhere, folder / f"{name}.json")
 
 
-BAD_RECORDS = {
+BAD_RECORDS: dict[str, Callable[[Path], object]] = {
     "truncated": lambda folder: (folder / "20260101-000000-000000000-0000.json").write_bytes(b'{"id": "2026'),
     "not an object": lambda folder: (folder / "20260101-000000-000000000-0001.json").write_bytes(b"[1, 2]"),
     "a path outside": lambda folder: (folder / "20260101-000000-000000000-0002.json").write_text(json.dumps({
@@ -226,7 +228,7 @@ def test_a_record_of_the_previous_version_is_read_and_accepted_when_its_diff_hol
     folder = _pending_folder(tmp_path)
     import hashlib
 
-    old = {  # as version 1 wrote it: no version, no written, the policy's choices only
+    old: dict[str, Any] = {  # as version 1 wrote it: no version, no written, the policy's choices only
         "id": "20260101-000000-000000000-abcd", "time": "2026-01-01T00:00:00Z", "format": "codex",
         "patch": "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** End Patch\n",
         "policy": {"add_existing": "error"}, "files": {"a.txt": hashlib.sha256(b"one\ntwo\n").hexdigest()},
@@ -247,3 +249,14 @@ def test_a_record_of_the_previous_version_is_read_and_accepted_when_its_diff_hol
     refused = run_cli(["accept", str(bad["id"])], tmp_path)
     assert refused.returncode == 1 and b"it would now write other than was reviewed" in refused.stderr
     assert snapshot(tmp_path) == before
+
+
+def test_an_accepted_patch_exits_0_though_its_summary_cannot_be_printed(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_bytes(b"one\n")
+    staged_id = _stage(tmp_path, b"*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** End Patch\n")
+    with open("/dev/full", "wb") as full:
+        accepted = subprocess.run([executable(), "accept", staged_id], cwd=tmp_path, stdout=full, stderr=subprocess.PIPE, timeout=120)
+    assert accepted.returncode == 0, accepted.stderr
+    assert (tmp_path / "a.txt").read_bytes() == b"ONE\n"
+    assert f"{staged_id} was accepted, but its summary could not be printed: No space left on device".encode() in accepted.stderr
+    assert run_cli(["pending"], tmp_path).stdout == b""
