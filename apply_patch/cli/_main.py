@@ -74,11 +74,11 @@ SUBCOMMANDS: Final[dict[str, str]] = {
     "convert": "._convert",
     "diff": "._diff",
     "extract": "._extract",
-    "accept": "._history:accept_main",
+    "accept": "._gate:accept_main",
     "history": "._history:history_main",
-    "pending": "._history:pending_main",
+    "pending": "._gate:pending_main",
     "prune": "._history:prune_main",
-    "reject": "._history:reject_main",
+    "reject": "._gate:reject_main",
     "serve": "._serve",
     "show": "._history:show_main",
     "undo": "._history:undo_main",
@@ -206,7 +206,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
     chosen = options.format
     if options.stage:  # the review gate: planned, kept pending, nothing written
-        from ._history import stage_main
+        from ._gate import stage_main
 
         return stage_main(patch, options)
     try:
