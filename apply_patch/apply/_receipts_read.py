@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 
 from .._dataclass import dataclass
 from .._errors import UndoError, os_reason

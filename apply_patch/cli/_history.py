@@ -12,6 +12,7 @@ Exit codes: 0 done, 1 refused (nothing changed), 2 usage error.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
