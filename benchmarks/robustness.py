@@ -52,8 +52,9 @@ The mistakes (what the model wrote, against the file the engine sees):
   indentation of the line below them (as editors leave them) and the model's
   copy has them empty, in hunks that add a blank line of their own (written as
   the model sends it: empty);
-- blank-added: a blank line strictly inside the old text that the file does not
-  have there (the model's copy of the file's lines: the new text has it too);
+- blank-added: a blank line strictly inside the old text, between two non-blank
+  lines, that the file does not have there (a context line, so in the new text
+  too; a removed line between two removed lines);
 - blank-halved: one blank line of a run of two or more strictly inside the old
   text, beside a removed or added line, missing from the model's copy;
 - added-other-unit: the old text exact, the added lines indented in the other
@@ -613,7 +614,9 @@ def blank_added(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | No
     a, b = rng.choice(pairs)
     at = rng.randint(a + 1, b)  # before b, after any added lines between them, or among them
     variant = "beside a change" if any(tag != " " for tag, _ in hunk.lines[a : b + 1]) else "in context"
-    return case_of("blank-added", variant, style, hunk, hunk.lines[:at] + ((" ", ""),) + hunk.lines[at:])
+    # Between two removed lines the model's copy removes it with them; elsewhere it keeps it.
+    tag = "-" if hunk.lines[a][0] == hunk.lines[b][0] == "-" else " "
+    return case_of("blank-added", variant, style, hunk, hunk.lines[:at] + ((tag, ""),) + hunk.lines[at:])
 
 
 def blank_halved(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:

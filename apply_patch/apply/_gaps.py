@@ -11,10 +11,12 @@ each only where it leaves the chunk exactly one place:
   (as context, or removed where they stand between removed lines);
 - **an elided middle**: one expected line is a placeholder (`...`, `# ...
   existing code ...`) kept by the new lines too; the lines before it and after
-  it match, in order, with the file's lines between them kept as they are.
+  it match, in order, with the file's lines between them (one or more) kept as
+  they are. Every such reading counts: the lines after the placeholder found
+  again further down make a second one.
 
 Each returns the chunk's lines rewritten against the file's, and where they
-match; several places are an `AmbiguousChunkError`, no place None.
+match; several readings are an `AmbiguousChunkError` (the caller's), no place None.
 """
 
 from __future__ import annotations
@@ -131,8 +133,14 @@ def _run_is_sure(lines: Sequence[str], number: int, file_lines: Sequence[str], a
 def elided(
     index: LineIndex, file_lines: Sequence[str], lines: Sequence[str], start: int
 ) -> list[tuple[tuple[str, ...], int]]:
-    """Every place from `start` where the chunk `lines`, whose one placeholder line stands for
-    the lines it elides, match: the lines before it, then the first place of those after it."""
+    """Every reading from `start` of the chunk `lines`, whose one placeholder line stands for
+    the lines it elides: a choice of the whole lines (one or more) the placeholder stands
+    for, such that the lines before it and the lines after it match the file there (the
+    lines after it at the tier of those before). Each is the chunk with those lines put in
+    as context, and where it starts; at most `_MAX_PLACES` + 1 of them.
+
+    Two readings may start at the same line: the lines after the placeholder occur again
+    further down (the `return None` of an early return and the one meant)."""
     marks = [i for i, line in enumerate(lines) if line[0] != C.ADDED and _PLACEHOLDER.match(line[1:].strip())]
     if len(marks) != 1 or lines[marks[0]][0] != C.CONTEXT:
         return []  # none, several, or a middle the new lines would drop: no sure reading
@@ -141,12 +149,14 @@ def elided(
     after = [line[1:] for line in lines[mark + 1 :] if line[0] != C.ADDED]
     if not before or not after:
         return []
-    places: list[tuple[tuple[str, ...], int]] = []
+    readings: list[tuple[tuple[str, ...], int]] = []
     match = index.seek(before, start)
-    while match is not None and len(places) <= _MAX_PLACES:
-        tail = index.seek(after, match.index + len(before), tiers=(match.tier,))
-        if tail is not None:
-            middle = [C.CONTEXT + text for text in file_lines[match.index + len(before) : tail.index]]
-            places.append(((*lines[:mark], *middle, *lines[mark + 1 :]), match.index))
+    while match is not None and len(readings) <= _MAX_PLACES:
+        end = match.index + len(before)
+        tail = index.seek(after, end + 1, tiers=(match.tier,))  # the placeholder stands for a line at least
+        while tail is not None and len(readings) <= _MAX_PLACES:
+            middle = [C.CONTEXT + text for text in file_lines[end : tail.index]]
+            readings.append(((*lines[:mark], *middle, *lines[mark + 1 :]), match.index))
+            tail = index.seek(after, tail.index + 1, tiers=(match.tier,))
         match = index.seek(before, match.index + 1, tiers=(match.tier,))
-    return places
+    return readings

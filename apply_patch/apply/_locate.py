@@ -152,7 +152,8 @@ def searched(
             used, endings, pattern, match, slip = numbered
             by_numbers = True
         else:
-            used, endings, pattern, match, slip = _find_chunk(index, lines, chunk, line_index, anchor, where)
+            near = None if chunk.near is None else chunk.near + drift
+            used, endings, pattern, match, slip = _find_chunk(index, lines, chunk, line_index, anchor, where, near)
             by_numbers = False
             if chunk.near is not None:
                 match, by_numbers = _by_numbers(index, pattern, match, chunk, chunk.near + drift, first)
@@ -462,9 +463,10 @@ def _find_chunk(
     line_index: int,
     anchor: int | None,
     where: Location,
+    near: int | None = None,
 ) -> tuple[tuple[str, ...], tuple[str | None, ...], list[str], Match, str | None]:
     """Search the chunk, then retry at its `@@` line, then without a trailing blank line,
-    then with a model's slips undone (`slips`).
+    then with a model's slips undone (`slips`; `near`: where a hunk's numbers place it).
 
     Returns the chunk lines used, their explicit endings (one per line, None
     for none), the pattern searched, the match, and the slip undone (None: none).
@@ -493,7 +495,7 @@ def _find_chunk(
             match = index.seek(pattern, start, eof=chunk.is_end_of_file)
             if match is not None and (used is not without_bom or match.index == 0):
                 return used, used_endings, pattern, match, None
-    found = slips(index, lines, chunk, chunk.lines, endings, line_index, where)
+    found = slips(index, lines, chunk, chunk.lines, endings, line_index, where, near)
     if found is not None:
         return found
     from ._diagnose import missing_chunk  # failures only: start-up time
@@ -509,9 +511,13 @@ def slips(
     endings: tuple[str | None, ...],
     start: int,
     where: Location,
+    near: int | None = None,
 ) -> tuple[tuple[str, ...], tuple[str | None, ...], list[str], Match, str] | None:
     """The chunk `used` found despite a model's slip (`_gaps`: line numbers copied from a
-    view, blank lines dropped or added, an elided middle), if it fits one place only.
+    view, blank lines dropped or added, an elided middle), if it fits one place only, or
+    one reading only: an elision whose lines after the placeholder occur again further
+    down has a reading for each, refused as ambiguous (naming each reading's lines) unless
+    `near` (a hunk's place by its numbers, 0-based) is where exactly one of them starts.
 
     Returns the chunk's lines rewritten against the file, their explicit endings,
     the pattern, its match and the slip's name (a key of `_doubts.SLIP_WORDS`);
@@ -529,9 +535,15 @@ def slips(
     for name, finder in (("blank-lines", blank_tolerant), ("elided-middle", elided)):
         places = [(rewritten, at) for rewritten, at in finder(index, lines, lines_used, start)
                   if not chunk.is_end_of_file or at + _old_count(rewritten) == len(lines)]
+        if len(places) > 1 and near is not None:  # a hunk's numbers may name one of them
+            named = [(rewritten, at) for rewritten, at in places if at == near]
+            places = named if len(named) == 1 else places
         if len(places) > 1:
-            from ._diagnose import ambiguity_error  # failures only: start-up time
+            from ._diagnose import ambiguity_error, readings_error  # failures only: start-up time
 
+            if name == "elided-middle":
+                spans = tuple((at + 1, at + _old_count(rewritten)) for rewritten, at in places)
+                raise readings_error(chunk, spans, where)
             raise ambiguity_error(chunk, tuple(at + 1 for _, at in places), where)
         if places:
             rewritten, at = places[0]

@@ -1,0 +1,215 @@
+"""Issue 34, "never silently wrong": the locator's mistake classes 1, 3 and 4, through the
+public API in every format (a Codex patch, `apply_edits` str_replace, SEARCH/REPLACE, a
+unified diff). Each edit is written once as hunk lines and carried by each format as
+`benchmarks/robustness.py` carries its cases; every refusal leaves the tree byte for byte."""
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from apply_patch import AmbiguousChunkError, PatchError, apply_patch
+from apply_patch.edits import StrReplace, apply_edits, apply_search_replace, apply_unified_diff
+
+FORMATS = ("codex", "str_replace", "search_replace", "unified_diff")
+Line = tuple[str, str]
+
+
+def _apply(fmt: str, root: Path, path: str, lines: Sequence[Line], start: int) -> list[str]:
+    """Apply the hunk `lines` (meant for 1-based line `start`) to `path` in format `fmt`;
+    the messages of its warnings."""
+    old = [text for tag, text in lines if tag != "+"]
+    new = [text for tag, text in lines if tag != "-"]
+    if fmt == "codex":
+        body = "".join(f"{tag}{text}\n" for tag, text in lines)
+        result = apply_patch(f"*** Begin Patch\n*** Update File: {path}\n@@\n{body}*** End Patch\n", root=root)
+    elif fmt == "str_replace":
+        result = apply_edits([StrReplace(path, "\n".join(old), "\n".join(new))], root)
+    elif fmt == "search_replace":
+        block = "".join(f"{t}\n" for t in old) + "=======\n" + "".join(f"{t}\n" for t in new)
+        result = apply_search_replace(f"{path}\n<<<<<<< SEARCH\n{block}>>>>>>> REPLACE\n", root)
+    else:
+        body = "".join(f"{tag}{text}\n" for tag, text in lines)
+        header = f"@@ -{start},{len(old)} +{start},{len(new)} @@\n"
+        result = apply_unified_diff(f"--- a/{path}\n+++ b/{path}\n{header}{body}", root)
+    return [warning.message for warning in result.warnings]
+
+
+def _file(tmp_path: Path, fmt: str, text: str) -> Path:
+    target = tmp_path / fmt / "m.py"
+    target.parent.mkdir(parents=True)
+    target.write_text(text)
+    return target
+
+
+# ------------------------------------------------------------- 1. elision with several readings
+
+EARLY_RETURN = (
+    "def first(items):\n"
+    "    if not items:\n"
+    "        return None\n"
+    "    head = items[0]\n"
+    "        return None\n"
+    "\n"
+    "\n"
+    "def other():\n"
+    "    pass\n"
+)
+ELIDED: tuple[Line, ...] = (
+    (" ", "def first(items):"),
+    (" ", "    ..."),
+    ("-", "        return None"),
+    ("+", "        return head"),
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_elision_with_two_readings_is_refused_naming_both(tmp_path: Path, fmt: str) -> None:
+    # `...` may stand for line 2 (the early return is the one meant) or for lines 2-4.
+    target = _file(tmp_path, fmt, EARLY_RETURN)
+    with pytest.raises(AmbiguousChunkError) as caught:
+        _apply(fmt, tmp_path / fmt, "m.py", ELIDED, 1)
+    message = str(caught.value)
+    assert "lines 1-3" in message and "lines 1-5" in message, message
+    assert "lines around the change" in message
+    assert target.read_text() == EARLY_RETURN
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_elision_with_one_reading_applies(tmp_path: Path, fmt: str) -> None:
+    text = EARLY_RETURN.replace("    head = items[0]\n        return None\n", "    head = items[0]\n    return head\n")
+    target = _file(tmp_path, fmt, text)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", ELIDED, 1)
+    assert target.read_text() == text.replace("        return None", "        return head")
+    assert any("placeholder" in w for w in warnings)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_elision_stands_for_one_line_or_more(tmp_path: Path, fmt: str) -> None:
+    # The early return right after the head: `...` would stand for no line there; one reading
+    # (the later return) is left.
+    text = "def first(items):\n        return None\n    x = 1\n        return None\n"
+    target = _file(tmp_path, fmt, text)
+    _apply(fmt, tmp_path / fmt, "m.py", ELIDED, 1)
+    assert target.read_text() == "def first(items):\n        return None\n    x = 1\n        return head\n"
+
+
+# ------------------------------------------------------------- 3. blank-line tolerance
+
+TWO_BLANKS = "import os\n\n\ndef area(width, height):\n    return 1\n"
+ONE_OF_TWO: tuple[Line, ...] = (
+    (" ", "import os"),
+    (" ", ""),
+    ("+", "import sys"),
+    ("+", ""),
+    (" ", "def area(width, height):"),
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_one_blank_line_where_the_file_has_two_beside_the_change_applies(tmp_path: Path, fmt: str) -> None:
+    # The model's blank line stands for the file's run of two: the added lines go after it.
+    target = _file(tmp_path, fmt, TWO_BLANKS)
+    _apply(fmt, tmp_path / fmt, "m.py", ONE_OF_TWO, 1)
+    assert target.read_text() == "import os\n\n\nimport sys\n\ndef area(width, height):\n    return 1\n"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_removed_blank_line_of_a_longer_run_is_refused(tmp_path: Path, fmt: str) -> None:
+    # Which of the file's two blank lines goes, the one before the added line or after it?
+    text = "import os\n\n\ndef area(width, height):\n    return 1\n"
+    lines: tuple[Line, ...] = (
+        (" ", "import os"), ("-", ""), ("+", "import sys"), (" ", "def area(width, height):"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, text)
+    with pytest.raises(PatchError):
+        _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
+    assert target.read_text() == text
+
+
+TWO_METHODS = (
+    "class Tree:\n"
+    "    def root(self):\n"
+    "        return self.below.root\n"
+    "\n"
+    "    def resolve(self, written):\n"
+    "        return self.below.resolve(written)\n"
+    "\n"
+    "    def read(self, key):\n"
+    "        return key\n"
+)
+EXTRA_BLANK: tuple[Line, ...] = (
+    (" ", "    def root(self):"),
+    (" ", "        return self.below.root"),
+    (" ", ""),
+    ("-", "    def resolve(self, written):"),
+    ("-", ""),  # not in the file
+    ("-", "        return self.below.resolve(written)"),
+    ("+", "    def resolve(self, written, line=None):"),
+    ("+", "        return self.below.resolve(written, line=line)"),
+    ("+", ""),
+    ("+", "    def walk(self):"),
+    ("+", "        return []"),
+    (" ", ""),
+    (" ", "    def read(self, key):"),
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_extra_blank_line_in_the_old_text_keeps_the_new_texts_blank_lines(tmp_path: Path, fmt: str) -> None:
+    target = _file(tmp_path, fmt, TWO_METHODS)
+    try:
+        _apply(fmt, tmp_path / fmt, "m.py", EXTRA_BLANK, 2)
+    except PatchError:  # which blank line of the new text is the copy: refused, never guessed
+        assert fmt in ("str_replace", "search_replace")
+        assert target.read_text() == TWO_METHODS
+        return
+    assert target.read_text() == (
+        "class Tree:\n    def root(self):\n        return self.below.root\n\n"
+        "    def resolve(self, written, line=None):\n        return self.below.resolve(written, line=line)\n\n"
+        "    def walk(self):\n        return []\n\n    def read(self, key):\n        return key\n"
+    )
+
+
+# ------------------------------------------------------------- 4. another indentation unit
+
+SPACES = "def f(x):\n    if x:\n        return 1\n    return 2\n"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_added_lines_in_tabs_are_written_in_the_spaces_of_the_file(tmp_path: Path, fmt: str) -> None:
+    lines: tuple[Line, ...] = (
+        (" ", "    if x:"), ("-", "        return 1"), ("+", "\t\ty = x * 2"), ("+", "\t\treturn y"),
+        (" ", "    return 2"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, SPACES)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == "def f(x):\n    if x:\n        y = x * 2\n        return y\n    return 2\n"
+    assert any("lines 3-4" in w and "spaces" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_added_lines_in_spaces_are_written_in_the_tabs_of_the_file(tmp_path: Path, fmt: str) -> None:
+    text = "func f(x int) int {\n\tif x > 0 {\n\t\treturn 1\n\t}\n\treturn 2\n}\n"
+    lines: tuple[Line, ...] = (
+        (" ", "\tif x > 0 {"), ("-", "\t\treturn 1"), ("+", "        if x > 9 {"), ("+", "            return 9"),
+        ("+", "        }"), ("+", "        return 1"), (" ", "\t}"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, text)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == (
+        "func f(x int) int {\n\tif x > 0 {\n\t\tif x > 9 {\n\t\t\treturn 9\n\t\t}\n\t\treturn 1\n\t}\n\treturn 2\n}\n"
+    )
+    assert any("lines 3-6" in w and "tabs" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_added_lines_in_another_unit_than_a_mixed_file_are_written_as_sent_with_a_warning(
+    tmp_path: Path, fmt: str
+) -> None:
+    text = SPACES + "def g():\n\treturn 3\n"  # the file mixes both units: which is its own?
+    lines: tuple[Line, ...] = ((" ", "    if x:"), ("-", "        return 1"), ("+", "\t\treturn 0"))
+    target = _file(tmp_path, fmt, text)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == text.replace("        return 1", "\t\treturn 0")
+    assert any("line 3" in w and "tabs" in w for w in warnings), warnings
