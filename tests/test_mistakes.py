@@ -100,18 +100,32 @@ TWO_BLANKS = "import os\n\n\ndef area(width, height):\n    return 1\n"
 ONE_OF_TWO: tuple[Line, ...] = (
     (" ", "import os"),
     (" ", ""),
-    ("+", "import sys"),
-    ("+", ""),
-    (" ", "def area(width, height):"),
+    ("-", "def area(width, height):"),
+    ("+", "def area(width, height, depth=1):"),
+    (" ", "    return 1"),
 )
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_one_blank_line_where_the_file_has_two_beside_the_change_applies(tmp_path: Path, fmt: str) -> None:
-    # The model's blank line stands for the file's run of two: the added lines go after it.
+    # The model's blank line stands for the file's run of two, whichever it is: the new line
+    # takes the place of the removed one, after both.
     target = _file(tmp_path, fmt, TWO_BLANKS)
-    _apply(fmt, tmp_path / fmt, "m.py", ONE_OF_TWO, 1)
-    assert target.read_text() == "import os\n\n\nimport sys\n\ndef area(width, height):\n    return 1\n"
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", ONE_OF_TWO, 1)
+    assert target.read_text() == "import os\n\n\ndef area(width, height, depth=1):\n    return 1\n"
+    assert any("blank lines are ignored" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_one_blank_line_where_the_file_has_two_beside_inserted_lines_is_refused(tmp_path: Path, fmt: str) -> None:
+    # `import sys` after both blank lines, or between them (the model's being the second)?
+    lines: tuple[Line, ...] = (
+        (" ", "import os"), (" ", ""), ("+", "import sys"), ("+", ""), (" ", "def area(width, height):"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, TWO_BLANKS)
+    with pytest.raises(PatchError):
+        _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
+    assert target.read_text() == TWO_BLANKS
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -213,3 +227,16 @@ def test_added_lines_in_another_unit_than_a_mixed_file_are_written_as_sent_with_
     warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
     assert target.read_text() == text.replace("        return 1", "\t\treturn 0")
     assert any("line 3" in w and "tabs" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("fmt", ["codex", "unified_diff"])
+def test_two_runs_of_blank_lines_sharing_one_run_of_the_file_are_refused(tmp_path: Path, fmt: str) -> None:
+    # The file's four blank lines: how many before `import sys`, how many after?
+    text = "import os\n\n\n\n\ndef area(width, height):\n    return 1\n"
+    lines: tuple[Line, ...] = (
+        (" ", "import os"), (" ", ""), (" ", ""), ("+", "import sys"), (" ", ""), (" ", "def area(width, height):"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, text)
+    with pytest.raises(PatchError):
+        _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
+    assert target.read_text() == text

@@ -512,12 +512,16 @@ def slips(
     start: int,
     where: Location,
     near: int | None = None,
+    *,
+    paired: bool = False,
 ) -> tuple[tuple[str, ...], tuple[str | None, ...], list[str], Match, str] | None:
     """The chunk `used` found despite a model's slip (`_gaps`: line numbers copied from a
     view, blank lines dropped or added, an elided middle), if it fits one place only, or
     one reading only: an elision whose lines after the placeholder occur again further
     down has a reading for each, refused as ambiguous (naming each reading's lines) unless
     `near` (a hunk's place by its numbers, 0-based) is where exactly one of them starts.
+    `paired`: the context lines of `used` come from comparing an old and a new text
+    (`_gaps.blank_tolerant`).
 
     Returns the chunk's lines rewritten against the file, their explicit endings,
     the pattern, its match and the slip's name (a key of `_doubts.SLIP_WORDS`);
@@ -532,8 +536,12 @@ def slips(
         if match is not None:
             return numbered, endings, pattern, match, "line-numbers"
     lines_used = numbered or used
-    for name, finder in (("blank-lines", blank_tolerant), ("elided-middle", elided)):
-        places = [(rewritten, at) for rewritten, at in finder(index, lines, lines_used, start)
+    found = {
+        "blank-lines": lambda: blank_tolerant(index, lines, lines_used, start, paired=paired),
+        "elided-middle": lambda: elided(index, lines, lines_used, start),
+    }
+    for name, finder in found.items():
+        places = [(rewritten, at) for rewritten, at in finder()
                   if not chunk.is_end_of_file or at + _old_count(rewritten) == len(lines)]
         if len(places) > 1 and near is not None:  # a hunk's numbers may name one of them
             named = [(rewritten, at) for rewritten, at in places if at == near]
