@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from apply_patch import AmbiguousChunkError, PatchError, apply_patch
+from apply_patch import CODEX, AmbiguousChunkError, PatchError, apply_patch
 from apply_patch.edits import StrReplace, apply_edits, apply_search_replace, apply_unified_diff
 
 FORMATS = ("codex", "str_replace", "search_replace", "unified_diff")
@@ -240,3 +240,34 @@ def test_two_runs_of_blank_lines_sharing_one_run_of_the_file_are_refused(tmp_pat
     with pytest.raises(PatchError):
         _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
     assert target.read_text() == text
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_one_depth_of_spaces_takes_the_width_that_puts_it_at_the_replaced_lines_level(
+    tmp_path: Path, fmt: str
+) -> None:
+    text = "func f(x int) int {\n\tif x > 0 {\n\t\treturn 1\n\t}\n\treturn 2\n}\n"
+    lines: tuple[Line, ...] = ((" ", "\tif x > 0 {"), ("-", "\t\treturn 1"), ("+", "        return 7"), (" ", "\t}"))
+    target = _file(tmp_path, fmt, text)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == text.replace("\t\treturn 1", "\t\treturn 7")  # 8 spaces: 2 levels of 4
+    assert any("line 3" in w and "written with tabs" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_spaces_of_uncertain_width_in_a_tab_file_are_written_as_sent_with_a_warning(tmp_path: Path, fmt: str) -> None:
+    # 8 spaces for a line at three levels: no width of 2, 4 or 8 puts it there. Not certain.
+    text = "func f(x int) int {\n\tif x > 0 {\n\t\t\treturn 1\n\t}\n\treturn 2\n}\n"
+    lines: tuple[Line, ...] = ((" ", "\tif x > 0 {"), ("-", "\t\t\treturn 1"), ("+", "        return 7"), (" ", "\t}"))
+    target = _file(tmp_path, fmt, text)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == text.replace("\t\t\treturn 1", "        return 7")
+    assert any("line 3" in w and "written as sent" in w for w in warnings), warnings
+
+
+def test_codex_policy_writes_added_lines_as_sent_with_the_warning(tmp_path: Path) -> None:
+    target = _file(tmp_path, "codex", SPACES)
+    patch = "*** Begin Patch\n*** Update File: m.py\n@@\n     if x:\n-        return 1\n+\t\treturn 0\n*** End Patch\n"
+    result = apply_patch(patch, root=tmp_path / "codex", policy=CODEX)
+    assert target.read_text() == SPACES.replace("        return 1", "\t\treturn 0")
+    assert [w.kind for w in result.warnings] == ["indentation"] and "line 3" in result.warnings[0].message

@@ -37,7 +37,7 @@ from __future__ import annotations
 from .._dataclass import dataclass
 
 from ..format import constants as C, Chunk, UpdateFile
-from ._doubts import PatchWarning, Spot, ambiguous_context, doubts, slip_warning
+from ._doubts import PatchWarning, Spot, ambiguous_context, doubts, slip_warning, unit_warning
 from ._paths import Location
 from ._placement import Placement
 from .._policy import Policy
@@ -78,8 +78,46 @@ def update_lines(text: TextFile, update: UpdateFile, policy: Policy, where: Loca
     """Apply every chunk of `update` to `text`; raise ContextNotFoundError if one is not there."""
     chunks = context_chunks(update)
     replacements, placements, warnings = locate(text.lines, chunks, policy, where)
+    replacements, unit_warnings = in_file_units(text.lines, replacements, policy, where)
     new_text = with_explicit_endings(splice(text, replacements, policy), replacements, policy)
-    return Located(_ended(new_text, chunks, policy), tuple(placements), tuple(warnings))
+    return Located(_ended(new_text, chunks, policy), tuple(placements), (*warnings, *unit_warnings))
+
+
+def in_file_units(
+    lines: list[str], replacements: list[Replacement], policy: Policy, where: Location
+) -> tuple[list[Replacement], list[PatchWarning]]:
+    """`replacements` whose added lines are in the file's indentation unit, and a warning for
+    each run of added lines sent in the other one (`_indent.in_file_unit`: tabs in a file
+    indented with spaces, or the reverse), naming their lines in the new file; the lines
+    are rewritten in the file's unit where it uses one throughout (policy
+    `indentation="match"`), else written as sent."""
+    from ._indent import in_file_unit
+
+    has: dict[str, bool] = {}
+
+    def file_has(prefix: str) -> bool:  # whether a line of the file starts with `prefix` (read once)
+        if prefix not in has:
+            has[prefix] = any(line.startswith(prefix) for line in lines)
+        return has[prefix]
+
+    result: list[Replacement] = []
+    found: list[PatchWarning] = []
+    shift = 0  # lines the replacements before this one added, less those they removed
+    for replacement in sorted(replacements, key=lambda r: r.start):
+        start, end = replacement.start, replacement.start + replacement.old_len
+        fix = None
+        if any(line[:1] in (" ", "\t") for line in replacement.new_lines):
+            window = [*lines[max(0, start - INDENT_WINDOW) : start], *lines[end : end + INDENT_WINDOW]]
+            beside = lines[start:end] or [*_nearest(lines, start, -1), *_nearest(lines, end, 1)]
+            fix = in_file_unit(replacement.new_lines, window, file_has, policy.indentation == "match", beside)
+        if fix is not None:
+            numbers = tuple(start + shift + i + 1 for i in fix.changed)
+            found.append(unit_warning(where, numbers, fix.sent, fix.unit, fix.rewritten))
+            if fix.rewritten:
+                replacement = Replacement(start, replacement.old_len, fix.lines, replacement.endings)
+        shift += len(replacement.new_lines) - replacement.old_len
+        result.append(replacement)
+    return result, found
 
 
 def context_chunks(update: UpdateFile) -> tuple[Chunk, ...]:
@@ -181,6 +219,19 @@ def searched(
         _refuse_other_places(index, _sure(spots, alone), where)
         found = [w for w in found if w.kind != "ambiguous"]  # the order leaves one place
     return replacements, placements, warnings + found
+
+
+def _nearest(lines: list[str], at: int, step: int) -> list[str]:
+    """The nearest non-blank line from `at` (before it when `step` is -1, from it when 1),
+    within INDENT_WINDOW lines; none if there is none."""
+    index = at - 1 if step < 0 else at
+    for _ in range(INDENT_WINDOW):
+        if not 0 <= index < len(lines):
+            break
+        if lines[index].strip():
+            return [lines[index]]
+        index += step
+    return []
 
 
 def _plain(
@@ -536,12 +587,12 @@ def slips(
         if match is not None:
             return numbered, endings, pattern, match, "line-numbers"
     lines_used = numbered or used
-    found = {
-        "blank-lines": lambda: blank_tolerant(index, lines, lines_used, start, paired=paired),
-        "elided-middle": lambda: elided(index, lines, lines_used, start),
-    }
-    for name, finder in found.items():
-        places = [(rewritten, at) for rewritten, at in finder()
+    for name in ("blank-lines", "elided-middle"):
+        readings = (
+            blank_tolerant(index, lines, lines_used, start, paired=paired) if name == "blank-lines"
+            else elided(index, lines, lines_used, start)
+        )  # fmt: skip
+        places = [(rewritten, at) for rewritten, at in readings
                   if not chunk.is_end_of_file or at + _old_count(rewritten) == len(lines)]
         if len(places) > 1 and near is not None:  # a hunk's numbers may name one of them
             named = [(rewritten, at) for rewritten, at in places if at == near]
