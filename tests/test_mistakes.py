@@ -271,3 +271,29 @@ def test_codex_policy_writes_added_lines_as_sent_with_the_warning(tmp_path: Path
     result = apply_patch(patch, root=tmp_path / "codex", policy=CODEX)
     assert target.read_text() == SPACES.replace("        return 1", "\t\treturn 0")
     assert [w.kind for w in result.warnings] == ["indentation"] and "line 3" in result.warnings[0].message
+
+
+# ------------------------------------------------------------- 2. whitespace-only lines
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_whitespace_only_line_is_never_written_twice(tmp_path: Path, fmt: str) -> None:
+    # The model's copy has two blank lines where the file has one (holding spaces): is the
+    # file's the one kept or the one removed? Kept, it would stand beside the model's own
+    # "    ": the whitespace-only line written twice.
+    text = "x = 1  \n    \ny = 2\n"
+    lines: tuple[Line, ...] = (
+        (" ", "x = 1"), ("+", "    "), (" ", ""), ("-", ""), ("-", "y = 2"), ("+", "y = 3"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, text)
+    with pytest.raises(PatchError):
+        _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
+    assert target.read_text() == text
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_whitespace_only_line_the_edit_changes_is_written_as_sent(tmp_path: Path, fmt: str) -> None:
+    text = "x = 1  \n    \ny = 2  \n"
+    lines: tuple[Line, ...] = ((" ", "x = 1"), ("-", ""), ("+", "\t"), ("-", "y = 2"), ("+", "y = 3"))
+    target = _file(tmp_path, fmt, text)
+    _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
+    assert target.read_text() == "x = 1  \n\t\ny = 3\n"

@@ -205,16 +205,21 @@ def _copy_is_sure(lines: Sequence[str], number: int) -> bool:
 
 def _run_is_sure(lines: Sequence[str], number: int, file_lines: Sequence[str], at: int) -> bool:
     """At the model's run of blank lines starting at `lines[number]`, matched from the file's
-    blank line `at`: whether the two runs are as long, or only context lines stand beside
-    the model's run (then where the file's extra blank lines go changes nothing)."""
+    blank line `at`: whether the two runs are as long, or the file's is shorter and the
+    model's all kept or all removed (a run of both: which of them does the file have? a
+    whitespace-only line kept beside the new text's own would be written twice), or only
+    context lines stand beside the model's run (then where the file's extra blank lines go
+    changes nothing)."""
     end = number
     while end < len(lines) and lines[end][0] != C.ADDED and not lines[end][1:].strip():
         end += 1
     run = at
     while run < len(file_lines) and not file_lines[run].strip():
         run += 1
-    if run - at <= end - number:
+    if run - at == end - number:
         return True
+    if run - at < end - number:
+        return len({line[0] for line in lines[number:end]}) == 1
     before = number > 0 and lines[number - 1][0] != C.CONTEXT
     after = end < len(lines) and lines[end][0] != C.CONTEXT
     return not (before or after)
