@@ -160,6 +160,22 @@ def ambiguity_error(chunk: Chunk, places: tuple[int, ...], where: Location) -> A
     )
 
 
+def readings_error(chunk: Chunk, spans: tuple[tuple[int, int], ...], where: Location) -> AmbiguousChunkError:
+    """The refusal of a chunk whose placeholder line (`...`) can stand for the file's lines in
+    several ways: `spans` are the 1-based first and last lines of each reading."""
+    ranges = ", ".join(f"lines {first}-{last}" for first, last in spans)
+    firsts = tuple(dict.fromkeys(first for first, _ in spans))
+    candidates = firsts if len(firsts) == len(spans) else tuple(last for _, last in spans)
+    return AmbiguousChunkError(
+        f"{_capital(chunk.name)} elides lines with a placeholder that can be read {len(spans)} ways "
+        f"in {where.shown} ({ranges}): the lines after it occur more than once; send the lines "
+        "around the change instead of the placeholder so that one reading fits",
+        path=where.relative,
+        patch_line=chunk.line,
+        candidates=candidates,
+    )
+
+
 def indentation_error(
     chunk: Chunk, lines: Sequence[str], start: int, end: int, why: str, where: Location
 ) -> ContextNotFoundError:

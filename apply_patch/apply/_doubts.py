@@ -54,8 +54,9 @@ class Spot:
 @dataclass(frozen=True, slots=True)
 class PatchWarning:
     """A doubt about the patch: `kind` is "fuzzy" or "ambiguous" (a chunk, or
-    its `@@` line), or "input" (the patch was decoded from JSON or a shell
-    command; then only `message` is set).
+    its `@@` line), "indentation" (added lines sent in another indentation unit
+    than the file's; `candidates` are their lines in the new file), or "input"
+    (the patch was decoded from JSON or a shell command; then only `message` is set).
 
     `file_line` is where the chunk landed (1-based); `tier` the tier that
     placed it; `candidates` every place it (or its `@@` line) matched at that tier.
@@ -145,6 +146,33 @@ def slip_warning(chunk: Chunk, at: int, slip: str, where: Location) -> PatchWarn
         "fuzzy", where.relative, chunk.line, at + 1, slip, (at + 1,),
         f"{where.relative}: {chunk.name} matched line {at + 1} only {SLIP_WORDS[slip]}.",
     )  # fmt: skip
+
+
+def unit_warning(where: Location, numbers: tuple[int, ...], sent: str, unit: str, rewritten: bool) -> PatchWarning:
+    """The warning for added lines (1-based `numbers` of the new file) sent indented with
+    `sent` ("tabs", "spaces") beside the file's lines indented with `unit`: `rewritten` in
+    it (the file uses it throughout), or written as sent."""
+    what = f"lines {', '.join(_ranges(numbers))}" if len(numbers) > 1 else f"line {numbers[0]}"
+    done = (
+        f"written with {unit}, as the file is indented throughout" if rewritten
+        else "written as sent: check them (the file's unit is not the same throughout, or the width of a level is not certain)"
+    )  # fmt: skip
+    return PatchWarning(
+        "indentation", where.relative, None, numbers[0], None, numbers,
+        f"{where.relative}: {what} {'were' if len(numbers) > 1 else 'was'} sent indented with {sent} where the "
+        f"file's lines around use {unit}; {done}.",
+    )  # fmt: skip
+
+
+def _ranges(numbers: tuple[int, ...]) -> list[str]:
+    """Ascending line numbers as ranges: 3, 4, 5, 9 → "3-5", "9"."""
+    ranges: list[list[int]] = []
+    for number in numbers:
+        if ranges and number == ranges[-1][-1] + 1:
+            ranges[-1].append(number)
+        else:
+            ranges.append([number])
+    return [f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in ranges]
 
 
 def ambiguous_context(
