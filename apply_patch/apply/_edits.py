@@ -532,7 +532,7 @@ def _slipped(
     a view, blank lines dropped or added, an elided middle), written as a chunk; None if none."""
     label = op.label or "the old text"
     chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=side_noun(label))
-    found = slips(index, text.lines, chunk, chunk.lines, (None,) * len(chunk.lines), 0, where)
+    found = slips(index, text.lines, chunk, chunk.lines, (None,) * len(chunk.lines), 0, where, policy)
     if found is None:
         return None
     used, _, pattern, match, slip = found
