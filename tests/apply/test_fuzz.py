@@ -6,11 +6,14 @@ the decision table). Every refusal leaves the tree byte for byte unchanged."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 from apply_patch import CODEX, AmbiguousChunkError, ContextNotFoundError, PatchError, apply_patch
 from apply_patch.edits import apply_unified_diff
+
+E = TypeVar("E", bound=PatchError)
 
 LINES = [f"line {n}" for n in range(1, 41)]
 
@@ -25,9 +28,9 @@ def _diff(*hunks: str) -> str:
     return "--- a/f.txt\n+++ b/f.txt\n" + "".join(hunks)
 
 
-def _refused(tmp_path: Path, before: bytes, diff: str, error: type[PatchError], **options: str) -> PatchError:
+def _refused(tmp_path: Path, before: bytes, diff: str, error: type[E]) -> E:
     with pytest.raises(error) as caught:
-        apply_unified_diff(diff, tmp_path, **options)
+        apply_unified_diff(diff, tmp_path)
     assert (tmp_path / "f.txt").read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt"]
     return caught.value
