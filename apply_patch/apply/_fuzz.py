@@ -14,10 +14,11 @@ guesses:
 - the context line next to each change is never fuzzed (`patch`'s default fuzz
   of two with git's three lines of context does the same): a line the model
   dropped right beside a removed line may have been one it meant to remove;
-- a core whose first (last) expected line is blank while the file's line above
-  (below) it is blank too, and the fuzzed lines there differ from the file's, is
-  not taken: the model's copy of that run of blank lines may be one short or one
-  long, and the added lines could go on either side of the line it lacks.
+- a core that starts (ends) with blank context lines leading to a change, where the
+  file's line above (below) it is blank too and the fuzzed lines there differ from
+  the file's, is not taken: the model's copy of that run of blank lines may be one
+  short or one long, and added lines could go on either side of the line it lacks,
+  or that line be one it meant to remove.
 
 The Codex envelope and the text formats (str_replace, SEARCH/REPLACE) have no
 line numbers: nothing tells a stale line from the wrong place, so they get no fuzz.
@@ -75,7 +76,9 @@ def fuzzed(
         end = at + top + len(pattern)
         kept = tuple(C.CONTEXT + line for line in lines[at : at + top])
         after = tuple(C.CONTEXT + line for line in lines[end : end + bottom])
-        if _slides(lines, pattern, at + top, kept != chunk.lines[:top], after != chunk.lines[len(core) + top :]):
+        above = kept != chunk.lines[:top] and at + top > 0 and not lines[at + top - 1].strip()
+        below = after != chunk.lines[len(core) + top :] and end < len(lines) and not lines[end].strip()
+        if (above and _slides(core)) or (below and _slides(core[::-1])):
             continue
         if abs(at - target) > REACH:
             return None
@@ -102,11 +105,13 @@ def _places(
     return places
 
 
-def _slides(lines: list[str], pattern: list[str], core: int, above: bool, below: bool) -> bool:
-    """Whether the core's `pattern`, found at 0-based `core`, begins with a blank line where
-    the file's line above it is blank too and the fuzzed lines `above` it differ from the
-    hunk's (or the same below it): where the model's run of blank lines is not the file's."""
-    end = core + len(pattern)
-    top = above and not pattern[0].strip() and core > 0 and not lines[core - 1].strip()
-    bottom = below and not pattern[-1].strip() and end < len(lines) and not lines[end].strip()
-    return top or bottom
+def _slides(core: tuple[str, ...]) -> bool:
+    """Whether the blank context lines the `core` starts with lead to a change (an added or
+    a removed line): then which of the file's run of blank lines (longer or shorter than the
+    model's, the caller found) are the core's, and so where added lines go or whether a
+    blank line the model dropped was one it removes, nothing says. (Before a non-blank
+    context line, that line anchors the core.)"""
+    k = 0
+    while k < len(core) and core[k][0] == C.CONTEXT and not core[k][1:].strip():
+        k += 1
+    return 0 < k < len(core) and core[k][0] != C.CONTEXT

@@ -158,3 +158,21 @@ def test_a_codex_chunk_has_no_numbers_and_gets_no_fuzz(tmp_path: Path) -> None:
     with pytest.raises(ContextNotFoundError):
         apply_patch(patch, root=tmp_path)
     assert (tmp_path / "f.txt").read_bytes() == before
+
+
+def test_a_removed_blank_line_dropped_before_the_outer_context_is_refused(tmp_path: Path) -> None:
+    # The file has two blank lines after `b = 2`; the model removes `b = 2` and shows one
+    # blank line after it: the first of the file's may be one it meant to remove too.
+    lines = ["a = 1", "b = 2", "", "", "def f():", "    pass", "x = 0"]
+    before = _tree(tmp_path, lines)
+    diff = _diff("@@ -1,5 +1,4 @@\n a = 1\n-b = 2\n \n def g():\n     pass\n")
+    _refused(tmp_path, before, diff, ContextNotFoundError)
+
+
+def test_blank_lines_of_the_outer_context_before_a_non_blank_one_are_fuzzed(tmp_path: Path) -> None:
+    # One blank line dropped below `c = 3`, which anchors the rest: nothing is ambiguous.
+    lines = ["a = 1", "b = 2", "c = 3", "", "", "def f():", "    pass"]
+    _tree(tmp_path, lines)
+    diff = _diff("@@ -1,6 +1,6 @@\n a = 1\n-b = 2\n+b = 20\n c = 3\n \n def f():\n     pass\n")
+    apply_unified_diff(diff, tmp_path)
+    assert (tmp_path / "f.txt").read_text().splitlines() == ["a = 1", "b = 20", "c = 3", "", "", "def f():", "    pass"]
