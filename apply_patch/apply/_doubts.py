@@ -157,7 +157,7 @@ def fuzz_warning(chunk: Chunk, used: Sequence[str], at: int, lines: Sequence[str
     word = "line" if len(kept) == 1 else "lines"
     return PatchWarning(
         "fuzzy", where.relative, chunk.line, at + 1, "fuzz", (at + 1,),
-        f"{where.relative}: {chunk.name} placed at line {at + 1}, as its line numbers say, with its "
+        f"{where.relative}: {chunk.name} placed at line {at + 1}, near where its line numbers say, with its "
         f"context {word} {listing(kept)} kept as the file has {'it' if len(kept) == 1 else 'them'} "
         f"(different in the {chunk.noun}: fuzz); check {'it' if len(kept) == 1 else 'them'}.",
     )  # fmt: skip
