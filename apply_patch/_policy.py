@@ -72,6 +72,13 @@ class Policy:
         "added lines of a chunk matched only once leading whitespace was ignored "
         "(match: indented as the file's matched lines; verbatim: as sent)",
     )
+    slips: Literal["undo", "refuse"] = _option(
+        "undo",
+        "a model's slips the reference refuses: line numbers copied from a view, blank lines "
+        "dropped or added, an elided middle, a unified diff's outer context lines changed near "
+        "its line numbers (undo: applied where exactly one reading fits, with a warning; "
+        "refuse: refused, as the reference)",
+    )
     message_paths: Literal["relative", "absolute"] = _option(
         "relative", "how messages name files: relative to the root, or absolute as the reference"
     )
@@ -188,6 +195,7 @@ CODEX: Final = Policy(
     vcs_dir="allow",
     ambiguous="first",
     indentation="verbatim",
+    slips="refuse",
     conventions="ignore",
     non_utf8="error",
 )

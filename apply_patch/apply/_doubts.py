@@ -7,6 +7,7 @@ On the way of every patch that applies; the explanations of failures are
 from __future__ import annotations
 
 from .._dataclass import dataclass
+from ..format import constants as C
 from ._seek import TIERS
 
 TYPE_CHECKING = False
@@ -173,6 +174,21 @@ def _ranges(numbers: tuple[int, ...]) -> list[str]:
         else:
             ranges.append([number])
     return [f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in ranges]
+
+
+def fuzz_warning(chunk: Chunk, used: Sequence[str], at: int, lines: Sequence[str], where: Location) -> PatchWarning:
+    """The warning for a hunk placed at 0-based `at` with outer context lines fuzzed (`_fuzz`):
+    `used` is its lines with the file's version of those; the lines that differ are named."""
+    theirs = [line[1:] for line in chunk.lines if line[0] != C.ADDED]
+    ours = [line[1:] for line in used if line[0] != C.ADDED]
+    kept = tuple(at + k + 1 for k, (a, b) in enumerate(zip(theirs, ours)) if a != b)
+    word = "line" if len(kept) == 1 else "lines"
+    return PatchWarning(
+        "fuzzy", where.relative, chunk.line, at + 1, "fuzz", (at + 1,),
+        f"{where.relative}: {chunk.name} placed at line {at + 1}, near where its line numbers say, with its "
+        f"context {word} {listing(kept)} kept as the file has {'it' if len(kept) == 1 else 'them'} "
+        f"(different in the {chunk.noun}: fuzz); check {'it' if len(kept) == 1 else 'them'}.",
+    )  # fmt: skip
 
 
 def ambiguous_context(

@@ -589,7 +589,7 @@ def _slipped(
     a view, blank lines dropped or added, an elided middle), written as a chunk; None if none."""
     label = op.label or "the old text"
     chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=side_noun(label))
-    found = slips(index, text.lines, chunk, chunk.lines, (None,) * len(chunk.lines), 0, where, paired=True)
+    found = slips(index, text.lines, chunk, chunk.lines, (None,) * len(chunk.lines), 0, where, policy, paired=True)
     if found is None:
         return None
     used, _, pattern, match, slip = found
@@ -663,10 +663,16 @@ def _not_found(
     text: TextFile, joined: str, old: str, new: str, op: TextReplacement, where: Location
 ) -> ContextNotFoundError:
     """The error of a replacement found nowhere, with the closest lines of the file and
-    where its new text already is, if it is."""
+    where its new text already is, if it is: as sent, or, for whole lines, by a tolerant
+    tier (an edit applied once keeps the file's bytes on the lines its old and new text
+    share, and writes its new lines in the file's indentation: sent again, its new text
+    is not there byte for byte)."""
     expected = tuple(old.removesuffix("\n").split("\n"))
     at = joined.find(new) if new and new != old else -1
     applied = None if at < 0 else joined.count("\n", 0, at) + 1
+    if applied is None and new != old and "\n" in old and "\n" in new.removesuffix("\n"):
+        found = LineIndex(text.lines).seek(new.removesuffix("\n").split("\n"), 0)
+        applied = None if found is None else found.index + 1
     region = closest_region(text.lines, expected)
     holds_bom = BOM in op.old.removeprefix(BOM)
     return text_not_found(

@@ -37,7 +37,7 @@ from __future__ import annotations
 from .._dataclass import dataclass
 
 from ..format import constants as C, Chunk, UpdateFile
-from ._doubts import PatchWarning, Spot, ambiguous_context, doubts, slip_warning, unit_warning
+from ._doubts import PatchWarning, Spot, ambiguous_context, doubts, fuzz_warning, slip_warning, unit_warning
 from ._paths import Location
 from ._placement import Placement
 from .._policy import Policy
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 _NEW_LINE_ENDING = {"lf": "\n", "crlf": "\r\n"}
+_FUZZ = "fuzz"  # the slip of a hunk placed with its outer context fuzzed (`_fuzz`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,11 +192,16 @@ def searched(
             by_numbers = True
         else:
             near = None if chunk.near is None else chunk.near + drift
-            used, endings, pattern, match, slip = _find_chunk(index, lines, chunk, line_index, anchor, where, near)
-            by_numbers = False
-            if chunk.near is not None:
+            target = None if anchor is not None else near
+            used, endings, pattern, match, slip = _find_chunk(
+                index, lines, chunk, line_index, anchor, where, policy, near, target
+            )
+            by_numbers = slip == _FUZZ  # placed near its numbers, the only place its core fits
+            if chunk.near is not None and not by_numbers:
                 match, by_numbers = _by_numbers(index, pattern, match, chunk, chunk.near + drift, first)
-        if slip is not None:
+        if slip == _FUZZ:
+            warnings.append(fuzz_warning(chunk, used, match.index, lines, where))
+        elif slip is not None:
             warnings.append(slip_warning(chunk, match.index, slip, where))
         if chunk.near is not None:
             drift = match.index - chunk.near
@@ -212,7 +218,8 @@ def searched(
         made = chunk_replacements(used, match.index, endings)
         replacements += made
         added, removed = sum(len(r.new_lines) for r in made), sum(r.old_len for r in made)
-        placements.append(Placement(chunk.line, match.index + 1, match.tier.name, added, removed))
+        tier = _FUZZ if slip == _FUZZ else match.tier.name
+        placements.append(Placement(chunk.line, match.index + 1, tier, added, removed))
         line_index = match.index + len(pattern)
     found, alone = doubts(index, lines, placed, where)
     if not first:
@@ -514,13 +521,18 @@ def _find_chunk(
     line_index: int,
     anchor: int | None,
     where: Location,
+    policy: Policy,
     near: int | None = None,
+    target: int | None = None,
 ) -> tuple[tuple[str, ...], tuple[str | None, ...], list[str], Match, str | None]:
     """Search the chunk, then retry at its `@@` line, then without a trailing blank line,
-    then with a model's slips undone (`slips`; `near`: where a hunk's numbers place it).
+    then with a model's slips undone (`slips`; `near`: where a hunk's numbers place it),
+    then, for a hunk whose numbers name the 0-based line `target` (no `@@` line), with its
+    outer context lines fuzzed (`fuzzed`).
 
     Returns the chunk lines used, their explicit endings (one per line, None
-    for none), the pattern searched, the match, and the slip undone (None: none).
+    for none), the pattern searched, the match, and the slip undone (None: none;
+    `_FUZZ`: fuzzed, the lines used holding the file's version of its outer context).
     """
     if chunk.endings:
         explicit = dict(chunk.endings)
@@ -546,9 +558,16 @@ def _find_chunk(
             match = index.seek(pattern, start, eof=chunk.is_end_of_file)
             if match is not None and (used is not without_bom or match.index == 0):
                 return used, used_endings, pattern, match, None
-    found = slips(index, lines, chunk, chunk.lines, endings, line_index, where, near)
+    found = slips(index, lines, chunk, chunk.lines, endings, line_index, where, policy, near)
     if found is not None:
         return found
+    if target is not None and policy.slips == "undo":
+        from ._fuzz import fuzzed  # a hunk found nowhere (start-up time)
+
+        fuzzy = fuzzed(index, lines, chunk, line_index, target, where)
+        if fuzzy is not None:
+            used, at = fuzzy
+            return used, endings, [s[1:] for s in used if s[0] != C.ADDED], Match(at, TIERS[0]), _FUZZ
     from ._diagnose import missing_chunk  # failures only: start-up time
 
     raise missing_chunk(index, lines, chunk, line_index, where)
@@ -562,6 +581,7 @@ def slips(
     endings: tuple[str | None, ...],
     start: int,
     where: Location,
+    policy: Policy,
     near: int | None = None,
     *,
     paired: bool = False,
@@ -576,8 +596,11 @@ def slips(
 
     Returns the chunk's lines rewritten against the file, their explicit endings,
     the pattern, its match and the slip's name (a key of `_doubts.SLIP_WORDS`);
-    None if no slip explains it; AmbiguousChunkError if one does at several places.
+    None if no slip explains it, or the policy `slips="refuse"` (`--codex`: the
+    reference undoes none); AmbiguousChunkError if one does at several places.
     """
+    if policy.slips == "refuse":
+        return None
     from ._gaps import blank_tolerant, elided, without_numbers  # a chunk found nowhere (start-up time)
 
     numbered = without_numbers(used)
