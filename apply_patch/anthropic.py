@@ -482,7 +482,8 @@ def _outline(fd: int, info: os.stat_result, path: str, budget: int) -> str | Non
 
 
 def _asked(view_range: object) -> tuple[int, int | None]:
-    """The first and last lines `view_range` asks for ([start, end]; end -1 or no range: None, the last)."""
+    """The first and last lines `view_range` asks for ([start, end]; end -1 or no range: None, the last);
+    _ToolError, in one line, for anything but two integers a file can have as line numbers."""
     if view_range is None:
         return 1, None
     if (
@@ -492,7 +493,17 @@ def _asked(view_range: object) -> tuple[int, int | None]:
     ):
         raise _ToolError("view_range must be two line numbers: [start, end] (end -1: to the end)")
     start, end = view_range
+    if not all(-_MOST_LINES <= n <= _MOST_LINES for n in (start, end)):
+        raise _ToolError(
+            f"view_range must be two line numbers: [start, end] (end -1: to the end); "
+            f"a file has at most {_MOST_LINES} lines"
+        )
     return start, None if end == -1 else end
+
+
+# No file has more lines than bytes, nor more bytes than a signed 64-bit offset counts: a
+# number past it is not a line a file can have, but a wrong input (a clamp would hide it).
+_MOST_LINES = 2**63 - 1
 
 
 def _read(reader: LineReader, first: int, last: int | None, budget: int) -> tuple[list[str], int]:

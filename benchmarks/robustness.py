@@ -43,7 +43,23 @@ The mistakes (what the model wrote, against the file the engine sees):
 - twice: the file holds a second copy of the old lines (at its top or its end); the
   edit cannot tell the two places apart by its content (a diff's line numbers point
   at the intended place, but models' line numbers are not to be trusted);
-- crlf: the file has CRLF line endings, the edit LF.
+- crlf: the file has CRLF line endings, the edit LF;
+- elided-twice: elided-middle, where the file also holds a copy of the lines after
+  the marker further down (at its end): the marker may stand for the lines up to
+  either, two readings, so only a refusal is right (a unified diff's numbers name
+  the intended one: applying it there is right);
+- trailing-ws-blank: trailing-ws-lost where the file's blank old lines hold the
+  indentation of the line below them (as editors leave them) and the model's
+  copy has them empty, in hunks that add a blank line of their own (written as
+  the model sends it: empty);
+- blank-added: a blank line strictly inside the old text, between two non-blank
+  lines, that the file does not have there (a context line, so in the new text
+  too; a removed line between two removed lines);
+- blank-halved: one blank line of a run of two or more strictly inside the old
+  text, beside a removed or added line, missing from the model's copy;
+- added-other-unit: the old text exact, the added lines indented in the other
+  unit (tabs in a file indented with four spaces, or spaces for the tabs of a
+  tab-indented copy, every fourth case): the file's unit is right.
 
 "The model's copy of the file's lines" is the context and removed lines: a context
 line appears in the new text too, with the same mistake; lines the model added are
@@ -93,7 +109,7 @@ from apply_patch.edits import StrReplace, apply_edits, apply_search_replace, app
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20
-LIMIT = 100  # cases per mistake: 12 mistakes x 100 = 1,200 cases, each in 4 formats
+LIMIT = 100  # cases per mistake: 17 mistakes x 100 = 1,700 cases, each in 4 formats
 QUICK_LIMIT = 8
 # The hunks are those of the history up to this commit (the last one before the benchmark),
 # so that later commits do not change the sample: figures of two engines stay comparable.
@@ -122,6 +138,11 @@ MISTAKES = (
     "stale-context",
     "twice",
     "crlf",
+    "elided-twice",
+    "trailing-ws-blank",
+    "blank-added",
+    "blank-halved",
+    "added-other-unit",
 )
 OUTCOMES = ("correct", "refused", "wrong", "crashed")
 
@@ -331,14 +352,15 @@ def case_of(
     """The case where the model wrote `model` for the real change `truth`.
 
     None when `truth`'s old lines no longer occur once in its file, when `model`
-    changes nothing, or when a mistake (any but clean and crlf) is no mistake: the
+    changes nothing, or when a mistake of the old text (any but clean, crlf and
+    added-other-unit) is no mistake: the
     model's old lines are whole lines of the file (a blank line dropped beside
     another blank line, a shift of lines that are all blank)."""
     model = tuple(model)
     if whole_line_count(truth.pre, truth.old) != 1 or all(tag == " " for tag, _ in model):
         return None
     model_old = [text for tag, text in model if tag != "+"]
-    if mistake not in ("clean", "crlf") and (not model_old or whole_line_count(truth.pre, model_old)):
+    if mistake not in ("clean", "crlf", "added-other-unit") and (not model_old or whole_line_count(truth.pre, model_old)):
         return None
     post = truth.post()
     return Case(
@@ -542,6 +564,98 @@ def crlf(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
     return case_of("crlf", "", style, hunk, hunk.lines, crlf=True)
 
 
+def elided_twice(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
+    """elided-middle, the file holding a copy of the old lines after the marker at its end:
+    a second reading of the elision, so that only a refusal is right."""
+    base = elided_middle(hunk, n, rng, style)
+    if base is None:
+        return None
+    marker = next(k for k, (tag, text) in enumerate(base.model) if tag == " " and text.strip().endswith("..."))
+    tail = tuple(text for tag, text in base.model[marker + 1 :] if tag != "+")
+    if not any(line.strip() for line in tail):
+        return None
+    truth = replace(hunk, pre=hunk.pre + tail)
+    if whole_line_count(truth.pre, truth.old) != 1:
+        return None
+    intended = truth.post()
+    where = (truth.source, truth.path, truth.pre, truth.start)
+    return Case("elided-twice", base.variant, style, *where, base.model, None, intended)
+
+
+def trailing_ws_blank(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
+    """The file's blank old lines hold the indentation of the next non-blank line, the
+    model's copy has them empty; only hunks that add a blank line of their own."""
+    positions = old_positions(hunk)
+    blanks = [k for k in positions if not hunk.lines[k][1].strip()]
+    if not blanks or not any(tag == "+" and not text.strip() for tag, text in hunk.lines):
+        return None
+    lines, pre = list(hunk.lines), list(hunk.pre)
+    for number, k in enumerate(positions):
+        if k not in blanks:
+            continue
+        below = next((pre[i] for i in range(hunk.start + number + 1, len(pre)) if pre[i].strip()), "")
+        indent = leading(below) or ("\t" if style == "tabs" else "    ")
+        lines[k] = (lines[k][0], indent)
+        pre[hunk.start + number] = indent
+    truth = replace(hunk, pre=tuple(pre), lines=tuple(lines))
+    return case_of("trailing-ws-blank", "", style, truth, on_copied(truth.lines, str.rstrip))
+
+
+def blank_added(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
+    """A blank context line inserted strictly inside the old text, between two non-blank
+    old lines (the file has none there)."""
+    positions = old_positions(hunk)
+    pairs = [
+        (a, b) for a, b in zip(positions, positions[1:])
+        if hunk.lines[a][1].strip() and hunk.lines[b][1].strip()
+    ]  # fmt: skip
+    if not pairs:
+        return None
+    a, b = rng.choice(pairs)
+    at = rng.randint(a + 1, b)  # before b, after any added lines between them, or among them
+    variant = "beside a change" if any(tag != " " for tag, _ in hunk.lines[a : b + 1]) else "in context"
+    # Between two removed lines the model's copy removes it with them; elsewhere it keeps it.
+    tag = "-" if hunk.lines[a][0] == hunk.lines[b][0] == "-" else " "
+    return case_of("blank-added", variant, style, hunk, hunk.lines[:at] + ((tag, ""),) + hunk.lines[at:])
+
+
+def blank_halved(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
+    """One blank line missing from a run of two or more blank old lines strictly inside the
+    old text, next to a removed or added line."""
+    positions = old_positions(hunk)
+    inner = set(positions[1:-1])
+    runs: list[list[int]] = []
+    for k, (tag, text) in enumerate(hunk.lines):
+        if tag != "+" and not text.strip() and k in inner:
+            if runs and runs[-1][-1] == k - 1:
+                runs[-1].append(k)
+            else:
+                runs.append([k])
+    beside = [
+        run for run in runs
+        if len(run) >= 2 and (
+            hunk.lines[run[0] - 1][0] != " " or (run[-1] + 1 < len(hunk.lines) and hunk.lines[run[-1] + 1][0] != " ")
+        )
+    ]  # fmt: skip
+    if not beside:
+        return None
+    run = rng.choice(beside)
+    k = rng.choice(run)
+    variant = "context" if all(hunk.lines[j][0] == " " for j in run) else "removed"
+    return case_of("blank-halved", variant, style, hunk, hunk.lines[:k] + hunk.lines[k + 1 :])
+
+
+def added_other_unit(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
+    """The old text exact, the added lines in the other unit: tabs for the four spaces of
+    the file, or (on a tab-indented copy) four spaces for its tabs."""
+    changed = spaced if style == "tabs" else tabbed
+    unit = "\t" if style == "tabs" else "    "
+    if not any(tag == "+" and text.startswith(unit) for tag, text in hunk.lines):
+        return None
+    model = [(tag, changed(text) if tag == "+" else text) for tag, text in hunk.lines]
+    return case_of("added-other-unit", "spaces" if style == "tabs" else "tabs", style, hunk, model)
+
+
 MAKERS: dict[str, Maker] = {
     "clean": clean,
     "indent-shifted": indent_shifted,
@@ -555,6 +669,11 @@ MAKERS: dict[str, Maker] = {
     "stale-context": stale_context,
     "twice": twice,
     "crlf": crlf,
+    "elided-twice": elided_twice,
+    "trailing-ws-blank": trailing_ws_blank,
+    "blank-added": blank_added,
+    "blank-halved": blank_halved,
+    "added-other-unit": added_other_unit,
 }
 
 

@@ -30,6 +30,7 @@ POLICY_OPTIONS = (
     "--symlinks {follow,error}",
     "--ambiguous {error,first}",
     "--indentation {match,verbatim}",
+    "--slips {undo,refuse}",
     "--message-paths {relative,absolute}",
     "--read-only {error,allow}",
     "--vcs-dir {error,allow}",

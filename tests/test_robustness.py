@@ -190,6 +190,36 @@ def test_each_mistake_spoils_the_model_text_and_keeps_the_truth() -> None:
     assert make("clean", style="tabs").expected[8] == "\treturn abs(width * height)"
 
 
+def test_the_mistakes_of_issue_34_spoil_the_model_text_and_keep_the_truth() -> None:
+    clean_post = make("clean").expected
+    twice = make("elided-twice", 1)  # the lines after the marker copied at the file's end
+    assert model_old(twice) == model_old(make("elided-middle", 1))
+    assert twice.pre == (*PRE, "    return width * height", "") and twice.expected is None
+    assert twice.intended == (*clean_post, "    return width * height", "")
+    added = make("blank-added")
+    assert len(model_old(added)) == len(HUNK.old) + 1 and added.expected == clean_post
+    assert "" in model_old(added)[1:4] and "" not in PRE[3:7]
+    other = make("added-other-unit")
+    assert model_old(other) == HUNK.old and ("+", "\treturn abs(width * height)") in other.model
+    assert other.expected == clean_post
+    spaces = make("added-other-unit", 3, "tabs")
+    assert ("+", "    return abs(width * height)") in spaces.model and spaces.expected[8] == "\treturn abs(width * height)"
+    # A hunk with a run of two blank lines beside its change, adding a blank line of its own.
+    lines = (
+        (" ", "import os"), (" ", ""), (" ", ""), ("+", "import sys"), ("+", ""),
+        (" ", "def area(width, height):"),
+    )
+    pre = ("import os", "", "", "def area(width, height):", "    return 1")
+    hunk = rb.Hunk("0000000000:src/b.py@1", "src/b.py", pre, 0, lines)
+    halved = rb.MAKERS["blank-halved"](hunk, 0, random.Random(0), "spaces")
+    assert model_old(halved) == ["import os", "", "def area(width, height):"]
+    assert halved.expected == ("import os", "", "", "import sys", "", "def area(width, height):", "    return 1")
+    blank = rb.MAKERS["trailing-ws-blank"](hunk, 0, random.Random(0), "spaces")
+    assert blank.pre[1:3] == ("    ", "    ") and model_old(blank) == ["import os", "", "", "def area(width, height):"]
+    assert blank.expected is not None and blank.expected[4] == ""  # the model's own blank line, as sent
+    assert rb.MAKERS["trailing-ws-blank"](HUNK, 0, random.Random(0), "spaces") is None  # adds no blank line
+
+
 def test_the_formats_carry_the_model_lines() -> None:
     case = make("clean")
     old, new = rb.old_new(case, "str_replace")
@@ -219,8 +249,9 @@ def test_a_tiny_run_on_the_history(capsys: pytest.CaptureFixture[str]) -> None:
         pytest.skip("no git history up to the pinned commit (a tarball or a shallow clone)")
     assert rb.main(["--limit", "1", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["cases"] == 12 and len(out["cells"]) == 48
-    assert sum(sum(c["ours"].values()) for c in out["cells"]) == 48
+    cases = len(rb.MISTAKES)
+    assert out["cases"] == cases and len(out["cells"]) == 4 * cases
+    assert sum(sum(c["ours"].values()) for c in out["cells"]) == 4 * cases
     for cell in out["cells"]:
         if cell["mistake"] == "clean":
             assert cell["ours"]["correct"] == cell["exact"]["correct"] == 1

@@ -142,21 +142,37 @@ def _hunk_header(chunk: Chunk, context: str, section: str, where: Location) -> C
 def ambiguity_error(chunk: Chunk, places: tuple[int, ...], where: Location) -> AmbiguousChunkError:
     """The refusal of a chunk that fits at several 1-based `places`, the order of the chunks kept.
 
-    For a chunk with `@@` lines, `places` are where its last `@@` line matches.
+    `places` are where the chunk itself would land, also for a chunk with `@@` lines
+    (not where its `@@` line matches: what the model must tell apart is the chunk's places).
     """
+    line, what = chunk.line, _capital(chunk.name)
     if chunk.contexts:
-        line = chunk.line + len(chunk.contexts) - 1
-        what, remedy = f"The @@ line at patch line {line}", "an @@ line above it (its class)"
+        verb, remedy = "fits", "an @@ line above its @@ line (its class) or more context lines"
     else:
-        line = chunk.line
-        what = _capital(chunk.name)
+        verb = "matches"
         remedy = "more context lines" if chunk.near is not None else "context lines or an @@ line"
     return AmbiguousChunkError(
-        f"{what} matches {len(places)} places in {where.shown} "
-        f"(lines {_listing(places)}); add {remedy} so that it matches one place only",
+        f"{what} {verb} {len(places)} places in {where.shown} "
+        f"(lines {_listing(places)}); add {remedy} so that it {verb} one place only",
         path=where.relative,
         patch_line=line,
         candidates=places,
+    )
+
+
+def readings_error(chunk: Chunk, spans: tuple[tuple[int, int], ...], where: Location) -> AmbiguousChunkError:
+    """The refusal of a chunk whose placeholder line (`...`) can stand for the file's lines in
+    several ways: `spans` are the 1-based first and last lines of each reading."""
+    ranges = ", ".join(f"lines {first}-{last}" for first, last in spans)
+    firsts = tuple(dict.fromkeys(first for first, _ in spans))
+    candidates = firsts if len(firsts) == len(spans) else tuple(last for _, last in spans)
+    return AmbiguousChunkError(
+        f"{_capital(chunk.name)} elides lines with a placeholder that can be read {len(spans)} ways "
+        f"in {where.shown} ({ranges}): the lines after it occur more than once; send the lines "
+        "around the change instead of the placeholder so that one reading fits",
+        path=where.relative,
+        patch_line=chunk.line,
+        candidates=candidates,
     )
 
 

@@ -7,6 +7,7 @@ On the way of every patch that applies; the explanations of failures are
 from __future__ import annotations
 
 from dataclasses import dataclass
+from ..format import constants as C
 from ._seek import TIERS
 
 TYPE_CHECKING = False
@@ -54,8 +55,9 @@ class Spot:
 @dataclass(frozen=True, slots=True)
 class PatchWarning:
     """A doubt about the patch: `kind` is "fuzzy" or "ambiguous" (a chunk, or
-    its `@@` line), or "input" (the patch was decoded from JSON or a shell
-    command; then only `message` is set).
+    its `@@` line), "indentation" (added lines sent in another indentation unit
+    than the file's; `candidates` are their lines in the new file), or "input"
+    (the patch was decoded from JSON or a shell command; then only `message` is set).
 
     `file_line` is where the chunk landed (1-based); `tier` the tier that
     placed it; `candidates` every place it (or its `@@` line) matched at that tier.
@@ -144,6 +146,48 @@ def slip_warning(chunk: Chunk, at: int, slip: str, where: Location) -> PatchWarn
     return PatchWarning(
         "fuzzy", where.relative, chunk.line, at + 1, slip, (at + 1,),
         f"{where.relative}: {chunk.name} matched line {at + 1} only {SLIP_WORDS[slip]}.",
+    )  # fmt: skip
+
+
+def unit_warning(where: Location, numbers: tuple[int, ...], sent: str, unit: str, rewritten: bool) -> PatchWarning:
+    """The warning for added lines (1-based `numbers` of the new file) sent indented with
+    `sent` ("tabs", "spaces") beside the file's lines indented with `unit`: `rewritten` in
+    it (the file uses it throughout), or written as sent."""
+    what = f"lines {', '.join(_ranges(numbers))}" if len(numbers) > 1 else f"line {numbers[0]}"
+    done = (
+        f"written with {unit}, as the file is indented throughout" if rewritten
+        else "written as sent: check them (the file's unit is not the same throughout, or the width of a level is not certain)"
+    )  # fmt: skip
+    return PatchWarning(
+        "indentation", where.relative, None, numbers[0], None, numbers,
+        f"{where.relative}: {what} {'were' if len(numbers) > 1 else 'was'} sent indented with {sent} where the "
+        f"file's lines around use {unit}; {done}.",
+    )  # fmt: skip
+
+
+def _ranges(numbers: tuple[int, ...]) -> list[str]:
+    """Ascending line numbers as ranges: 3, 4, 5, 9 → "3-5", "9"."""
+    ranges: list[list[int]] = []
+    for number in numbers:
+        if ranges and number == ranges[-1][-1] + 1:
+            ranges[-1].append(number)
+        else:
+            ranges.append([number])
+    return [f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in ranges]
+
+
+def fuzz_warning(chunk: Chunk, used: Sequence[str], at: int, lines: Sequence[str], where: Location) -> PatchWarning:
+    """The warning for a hunk placed at 0-based `at` with outer context lines fuzzed (`_fuzz`):
+    `used` is its lines with the file's version of those; the lines that differ are named."""
+    theirs = [line[1:] for line in chunk.lines if line[0] != C.ADDED]
+    ours = [line[1:] for line in used if line[0] != C.ADDED]
+    kept = tuple(at + k + 1 for k, (a, b) in enumerate(zip(theirs, ours)) if a != b)
+    word = "line" if len(kept) == 1 else "lines"
+    return PatchWarning(
+        "fuzzy", where.relative, chunk.line, at + 1, "fuzz", (at + 1,),
+        f"{where.relative}: {chunk.name} placed at line {at + 1}, near where its line numbers say, with its "
+        f"context {word} {listing(kept)} kept as the file has {'it' if len(kept) == 1 else 'them'} "
+        f"(different in the {chunk.noun}: fuzz); check {'it' if len(kept) == 1 else 'them'}.",
     )  # fmt: skip
 
 

@@ -163,7 +163,8 @@ def replace(text: LfText | TextFile, op: TextReplacement, policy: Policy, where:
         if places:
             firsts = line_indexes(text.body, places, text.known)
             places, firsts, leading = _checked(op, where, places, firsts, leading)
-            return _replace_in_body(text, places, firsts, leading, old, new, op, policy)
+            new, doubts = _in_file_unit(text.body, places, firsts, old, new, policy, where)
+            return _with_warnings(_replace_in_body(text, places, firsts, leading, old, new, op, policy), doubts)
         if "\n" in old and policy.line_endings != "crlf":
             edited = _tolerant_in_body(text, old, new, op, policy, where)
             if edited is not None:
@@ -175,7 +176,8 @@ def replace(text: LfText | TextFile, op: TextReplacement, policy: Policy, where:
         if places:
             firsts = line_indexes(joined, places)
             places, firsts, _ = _checked(op, where, places, firsts, False)
-            return _replace_exact(text, joined, places, firsts, old, new, op, policy)
+            new, doubts = _in_file_unit(joined, places, firsts, old, new, policy, where)
+            return _with_warnings(_replace_exact(text, joined, places, firsts, old, new, op, policy), doubts)
     if "\n" in old:  # whole lines: fuzzy tiers too
         pattern = old.removesuffix("\n").split("\n")
         index = LineIndex(text.lines)
@@ -191,6 +193,61 @@ def replace(text: LfText | TextFile, op: TextReplacement, policy: Policy, where:
             if slipped is not None:
                 return slipped
     raise _not_found(text, joined, old, new, op, where)
+
+
+def _with_warnings(edited: Edited, warnings: tuple[PatchWarning, ...]) -> Edited:
+    return Edited(edited.text, edited.placements, edited.warnings + warnings) if warnings else edited
+
+
+_UNIT_WINDOW: Final = 16_000  # characters each side of a replacement read for the file's indentation unit
+
+
+def _in_file_unit(
+    joined: str, places: list[int], firsts: list[int], old: str, new: str, policy: Policy, where: Location
+) -> tuple[str, tuple[PatchWarning, ...]]:
+    """`new`, to replace `old` found exactly at `places` (offsets in `joined`, the file's
+    lines joined with LF; on 0-based lines `firsts`), with its lines sent in another
+    indentation unit than the file's lines around the first place written in the file's
+    (`_indent.in_file_unit`), and a warning per place naming those lines. A line of `new`
+    that is a line of `old` is the file's own; the first line of `new` counts only when
+    `old` starts with indentation (at the start of a line)."""
+    if "\n\t" not in new and "\n " not in new and new[:1] not in ("\t", " "):
+        return new, ()  # no line of the new text is indented
+    from ._doubts import unit_warning
+    from ._indent import in_file_unit
+
+    lines = new.split("\n")
+    kept = set(old.split("\n"))
+    candidates = [
+        k for k, line in enumerate(lines)
+        if line not in kept and (k > 0 or old[:1] in ("\t", " "))
+    ]  # fmt: skip
+    if not candidates:
+        return new, ()
+    begin, end = places[0], places[0] + len(old)
+    low, high = max(0, begin - _UNIT_WINDOW), end + _UNIT_WINDOW
+    around = joined[low:high].split("\n")
+    # Whole lines only: a window cut inside the file cuts its first and last line.
+    around = around[1 if low else 0 : -1 if high < len(joined) else None]
+
+    def file_has(prefix: str) -> bool:
+        return joined.startswith(prefix) or "\n" + prefix in joined
+
+    olds = old.split("\n")  # lines of the file (found exactly): those it replaces, else all
+    beside = [line for line in olds if line not in lines] or olds
+    fix = in_file_unit([lines[k] for k in candidates], around, file_has, policy.indentation == "match", beside)
+    if fix is None:
+        return new, ()
+    if fix.rewritten:
+        for k, line in zip(candidates, fix.lines):
+            lines[k] = line
+    grown = new.count("\n") - old.count("\n")
+    warnings = tuple(
+        unit_warning(where, tuple(first + n * grown + candidates[i] + 1 for i in fix.changed), fix.sent, fix.unit,
+                     fix.rewritten)
+        for n, first in enumerate(firsts)
+    )  # fmt: skip
+    return "\n".join(lines), warnings
 
 
 def _tolerant_in_body(
@@ -532,7 +589,7 @@ def _slipped(
     a view, blank lines dropped or added, an elided middle), written as a chunk; None if none."""
     label = op.label or "the old text"
     chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=side_noun(label))
-    found = slips(index, text.lines, chunk, chunk.lines, (None,) * len(chunk.lines), 0, where)
+    found = slips(index, text.lines, chunk, chunk.lines, (None,) * len(chunk.lines), 0, where, policy, paired=True)
     if found is None:
         return None
     used, _, pattern, match, slip = found
@@ -606,10 +663,16 @@ def _not_found(
     text: TextFile, joined: str, old: str, new: str, op: TextReplacement, where: Location
 ) -> ContextNotFoundError:
     """The error of a replacement found nowhere, with the closest lines of the file and
-    where its new text already is, if it is."""
+    where its new text already is, if it is: as sent, or, for whole lines, by a tolerant
+    tier (an edit applied once keeps the file's bytes on the lines its old and new text
+    share, and writes its new lines in the file's indentation: sent again, its new text
+    is not there byte for byte)."""
     expected = tuple(old.removesuffix("\n").split("\n"))
     at = joined.find(new) if new and new != old else -1
     applied = None if at < 0 else joined.count("\n", 0, at) + 1
+    if applied is None and new != old and "\n" in old and "\n" in new.removesuffix("\n"):
+        found = LineIndex(text.lines).seek(new.removesuffix("\n").split("\n"), 0)
+        applied = None if found is None else found.index + 1
     region = closest_region(text.lines, expected)
     holds_bom = BOM in op.old.removeprefix(BOM)
     return text_not_found(

@@ -15,11 +15,18 @@ the file has where they land, as Aider and Gemini CLI do:
 Anything else (a difference that is not the same on every line, an added line
 that cannot be moved so) is refused by the caller: writing the lines as sent
 would leave the file wrong while reporting success.
+
+When the old text was found exactly but the added lines are indented in the other
+unit (tabs in a file indented with spaces, or the reverse), `in_file_unit` says so,
+and writes them in the file's unit where the file uses one unit throughout and the
+width is certain; the caller warns, naming the lines.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+
+from dataclasses import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -139,3 +146,108 @@ def _level(indent: str, unit: tuple[str, int]) -> int | None:
         return None
     levels, rest = divmod(len(indent), width)
     return None if rest else levels
+
+
+_UNIT_NAMES = {"\t": "tabs", " ": "spaces"}
+
+
+@dataclass(frozen=True, slots=True)
+class UnitFix:
+    """Added lines indented in another unit than the file's lines around them.
+
+    `lines` are the added lines as they are to be written, `changed` the indexes of those
+    sent in the other unit, `sent` and `unit` the names of the two units ("tabs",
+    "spaces"), `rewritten` whether `lines` hold them in the file's unit (else as sent).
+    """
+
+    lines: tuple[str, ...]
+    changed: tuple[int, ...]
+    sent: str
+    unit: str
+    rewritten: bool
+
+
+def in_file_unit(
+    added: Sequence[str],
+    window: Sequence[str],
+    file_has: Callable[[str], bool],
+    rewrite: bool,
+    beside: Sequence[str] = (),
+) -> UnitFix | None:
+    """`added` (lines an edit adds, its old text found exactly) against the unit of `window`
+    (the file's lines around them): None when every indented added line starts with the
+    character most of `window`'s indented lines start with (or `window` tells none).
+
+    Otherwise the lines that start with the other character are rewritten in the file's
+    unit when `rewrite` (the policy's `indentation="match"`), the file uses one unit
+    throughout (`file_has(prefix)`: whether a line of the file starts with `prefix`; no
+    line starts with a tab, or none with a level of spaces) and the width is certain: a
+    tab is the width of the file's own level; spaces become tabs by the step between the
+    sent lines' indentations, or, for a single depth, by the one width of 2, 4 or 8 that
+    puts it at the level of one of the file's lines `beside` the change (the lines it
+    replaces, else the nearest above and below); none or several: as sent.
+    """
+    tabs = sum(1 for line in window if line[:1] == "\t" and line.strip())
+    spaces = sum(1 for line in window if line[:1] == " " and line.strip())
+    if tabs == spaces:
+        return None
+    unit, other = ("\t", " ") if tabs > spaces else (" ", "\t")
+    changed = tuple(i for i, line in enumerate(added) if line[:1] == other and line.strip())
+    if not changed:
+        return None
+    sent = [added[i] for i in changed]
+    moved: list[str | None] = []
+    if rewrite and unit == " " and not file_has("\t"):
+        file_step = _unit([line for line in window if line[:1] == " "])
+        width = file_step[1] if file_step is not None else 0
+        moved = [_tabs_as_spaces(line, width) for line in sent] if width else [None]
+    elif rewrite and unit == "\t":
+        width = _sent_step(sent) or _width_by_levels(sent, beside)
+        # (fewer spaces at a line's start in a tab-indented file align, not indent)
+        if width and not file_has(" " * width):
+            moved = [_spaces_as_tabs(line, width) for line in sent]
+    rewritten = bool(moved) and None not in moved
+    lines = list(added)
+    if rewritten:
+        for i, line in zip(changed, moved):
+            assert line is not None
+            lines[i] = line
+    return UnitFix(tuple(lines), changed, _UNIT_NAMES[other], _UNIT_NAMES[unit], rewritten)
+
+
+def _tabs_as_spaces(line: str, width: int) -> str:
+    """`line` with each tab at the start of its indentation as `width` spaces."""
+    text = line.lstrip("\t")
+    return " " * (width * (len(line) - len(text))) + text
+
+
+def _spaces_as_tabs(line: str, width: int) -> str | None:
+    """`line`, indented with spaces only, with each `width` of them as a tab; None if its
+    indentation is not whole levels of spaces."""
+    indent = indentation(line)
+    if indent.strip(" ") or len(indent) % width:
+        return None
+    return "\t" * (len(indent) // width) + line[len(indent) :]
+
+
+def _sent_step(lines: Sequence[str]) -> int:
+    """The width of a level in space-indented `lines`: the step that divides every step
+    between their depths; 0 when they have a single depth (nothing to tell it by)."""
+    depths = sorted({len(indentation(line)) for line in lines})
+    steps = [b - a for a, b in zip(depths, depths[1:])]
+    if not steps:
+        return 0
+    width = min(steps)
+    return width if all(depth % width == 0 for depth in depths) else 0
+
+
+def _width_by_levels(lines: Sequence[str], beside: Sequence[str]) -> int:
+    """The width (2, 4 or 8) of a level of the one depth of space-indented `lines` that puts
+    it at the level of one of the tab-indented lines `beside`; 0 when none or several do."""
+    depths = {len(indentation(line)) for line in lines}
+    levels = {len(indentation(line)) for line in beside if line.strip() and not indentation(line).strip("\t")}
+    if len(depths) != 1:
+        return 0
+    depth = depths.pop()
+    fits = [width for width in (2, 4, 8) if depth % width == 0 and depth // width in levels]
+    return fits[0] if len(fits) == 1 else 0

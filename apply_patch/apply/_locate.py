@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..format import constants as C, Chunk, UpdateFile
-from ._doubts import PatchWarning, Spot, ambiguous_context, doubts, slip_warning
+from ._doubts import PatchWarning, Spot, ambiguous_context, doubts, fuzz_warning, slip_warning, unit_warning
 from ._paths import Location
 from ._placement import Placement
 from .._policy import Policy
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 _NEW_LINE_ENDING = {"lf": "\n", "crlf": "\r\n"}
+_FUZZ = "fuzz"  # the slip of a hunk placed with its outer context fuzzed (`_fuzz`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +79,46 @@ def update_lines(text: TextFile, update: UpdateFile, policy: Policy, where: Loca
     """Apply every chunk of `update` to `text`; raise ContextNotFoundError if one is not there."""
     chunks = context_chunks(update)
     replacements, placements, warnings = locate(text.lines, chunks, policy, where)
+    replacements, unit_warnings = in_file_units(text.lines, replacements, policy, where)
     new_text = with_explicit_endings(splice(text, replacements, policy), replacements, policy)
-    return Located(_ended(new_text, chunks, policy), tuple(placements), tuple(warnings))
+    return Located(_ended(new_text, chunks, policy), tuple(placements), (*warnings, *unit_warnings))
+
+
+def in_file_units(
+    lines: list[str], replacements: list[Replacement], policy: Policy, where: Location
+) -> tuple[list[Replacement], list[PatchWarning]]:
+    """`replacements` whose added lines are in the file's indentation unit, and a warning for
+    each run of added lines sent in the other one (`_indent.in_file_unit`: tabs in a file
+    indented with spaces, or the reverse), naming their lines in the new file; the lines
+    are rewritten in the file's unit where it uses one throughout (policy
+    `indentation="match"`), else written as sent."""
+    from ._indent import in_file_unit
+
+    has: dict[str, bool] = {}
+
+    def file_has(prefix: str) -> bool:  # whether a line of the file starts with `prefix` (read once)
+        if prefix not in has:
+            has[prefix] = any(line.startswith(prefix) for line in lines)
+        return has[prefix]
+
+    result: list[Replacement] = []
+    found: list[PatchWarning] = []
+    shift = 0  # lines the replacements before this one added, less those they removed
+    for replacement in sorted(replacements, key=lambda r: r.start):
+        start, end = replacement.start, replacement.start + replacement.old_len
+        fix = None
+        if any(line[:1] in (" ", "\t") for line in replacement.new_lines):
+            window = [*lines[max(0, start - INDENT_WINDOW) : start], *lines[end : end + INDENT_WINDOW]]
+            beside = lines[start:end] or [*_nearest(lines, start, -1), *_nearest(lines, end, 1)]
+            fix = in_file_unit(replacement.new_lines, window, file_has, policy.indentation == "match", beside)
+        if fix is not None:
+            numbers = tuple(start + shift + i + 1 for i in fix.changed)
+            found.append(unit_warning(where, numbers, fix.sent, fix.unit, fix.rewritten))
+            if fix.rewritten:
+                replacement = Replacement(start, replacement.old_len, fix.lines, replacement.endings)
+        shift += len(replacement.new_lines) - replacement.old_len
+        result.append(replacement)
+    return result, found
 
 
 def context_chunks(update: UpdateFile) -> tuple[Chunk, ...]:
@@ -152,11 +191,17 @@ def searched(
             used, endings, pattern, match, slip = numbered
             by_numbers = True
         else:
-            used, endings, pattern, match, slip = _find_chunk(index, lines, chunk, line_index, anchor, where)
-            by_numbers = False
-            if chunk.near is not None:
+            near = None if chunk.near is None else chunk.near + drift
+            target = None if anchor is not None else near
+            used, endings, pattern, match, slip = _find_chunk(
+                index, lines, chunk, line_index, anchor, where, policy, near, target
+            )
+            by_numbers = slip == _FUZZ  # placed near its numbers, the only place its core fits
+            if chunk.near is not None and not by_numbers:
                 match, by_numbers = _by_numbers(index, pattern, match, chunk, chunk.near + drift, first)
-        if slip is not None:
+        if slip == _FUZZ:
+            warnings.append(fuzz_warning(chunk, used, match.index, lines, where))
+        elif slip is not None:
             warnings.append(slip_warning(chunk, match.index, slip, where))
         if chunk.near is not None:
             drift = match.index - chunk.near
@@ -173,13 +218,27 @@ def searched(
         made = chunk_replacements(used, match.index, endings)
         replacements += made
         added, removed = sum(len(r.new_lines) for r in made), sum(r.old_len for r in made)
-        placements.append(Placement(chunk.line, match.index + 1, match.tier.name, added, removed))
+        tier = _FUZZ if slip == _FUZZ else match.tier.name
+        placements.append(Placement(chunk.line, match.index + 1, tier, added, removed))
         line_index = match.index + len(pattern)
     found, alone = doubts(index, lines, placed, where)
     if not first:
         _refuse_other_places(index, _sure(spots, alone), where)
         found = [w for w in found if w.kind != "ambiguous"]  # the order leaves one place
     return replacements, placements, warnings + found
+
+
+def _nearest(lines: list[str], at: int, step: int) -> list[str]:
+    """The nearest non-blank line from `at` (before it when `step` is -1, from it when 1),
+    within INDENT_WINDOW lines; none if there is none."""
+    index = at - 1 if step < 0 else at
+    for _ in range(INDENT_WINDOW):
+        if not 0 <= index < len(lines):
+            break
+        if lines[index].strip():
+            return [lines[index]]
+        index += step
+    return []
 
 
 def _plain(
@@ -462,12 +521,18 @@ def _find_chunk(
     line_index: int,
     anchor: int | None,
     where: Location,
+    policy: Policy,
+    near: int | None = None,
+    target: int | None = None,
 ) -> tuple[tuple[str, ...], tuple[str | None, ...], list[str], Match, str | None]:
     """Search the chunk, then retry at its `@@` line, then without a trailing blank line,
-    then with a model's slips undone (`slips`).
+    then with a model's slips undone (`slips`; `near`: where a hunk's numbers place it),
+    then, for a hunk whose numbers name the 0-based line `target` (no `@@` line), with its
+    outer context lines fuzzed (`fuzzed`).
 
     Returns the chunk lines used, their explicit endings (one per line, None
-    for none), the pattern searched, the match, and the slip undone (None: none).
+    for none), the pattern searched, the match, and the slip undone (None: none;
+    `_FUZZ`: fuzzed, the lines used holding the file's version of its outer context).
     """
     if chunk.endings:
         explicit = dict(chunk.endings)
@@ -493,9 +558,16 @@ def _find_chunk(
             match = index.seek(pattern, start, eof=chunk.is_end_of_file)
             if match is not None and (used is not without_bom or match.index == 0):
                 return used, used_endings, pattern, match, None
-    found = slips(index, lines, chunk, chunk.lines, endings, line_index, where)
+    found = slips(index, lines, chunk, chunk.lines, endings, line_index, where, policy, near)
     if found is not None:
         return found
+    if target is not None and policy.slips == "undo":
+        from ._fuzz import fuzzed  # a hunk found nowhere (start-up time)
+
+        fuzzy = fuzzed(index, lines, chunk, line_index, target, where)
+        if fuzzy is not None:
+            used, at = fuzzy
+            return used, endings, [s[1:] for s in used if s[0] != C.ADDED], Match(at, TIERS[0]), _FUZZ
     from ._diagnose import missing_chunk  # failures only: start-up time
 
     raise missing_chunk(index, lines, chunk, line_index, where)
@@ -509,14 +581,26 @@ def slips(
     endings: tuple[str | None, ...],
     start: int,
     where: Location,
+    policy: Policy,
+    near: int | None = None,
+    *,
+    paired: bool = False,
 ) -> tuple[tuple[str, ...], tuple[str | None, ...], list[str], Match, str] | None:
     """The chunk `used` found despite a model's slip (`_gaps`: line numbers copied from a
-    view, blank lines dropped or added, an elided middle), if it fits one place only.
+    view, blank lines dropped or added, an elided middle), if it fits one place only, or
+    one reading only: an elision whose lines after the placeholder occur again further
+    down has a reading for each, refused as ambiguous (naming each reading's lines) unless
+    `near` (a hunk's place by its numbers, 0-based) is where exactly one of them starts.
+    `paired`: the context lines of `used` come from comparing an old and a new text
+    (`_gaps.blank_tolerant`).
 
     Returns the chunk's lines rewritten against the file, their explicit endings,
     the pattern, its match and the slip's name (a key of `_doubts.SLIP_WORDS`);
-    None if no slip explains it; AmbiguousChunkError if one does at several places.
+    None if no slip explains it, or the policy `slips="refuse"` (`--codex`: the
+    reference undoes none); AmbiguousChunkError if one does at several places.
     """
+    if policy.slips == "refuse":
+        return None
     from ._gaps import blank_tolerant, elided, without_numbers  # a chunk found nowhere (start-up time)
 
     numbered = without_numbers(used)
@@ -526,12 +610,22 @@ def slips(
         if match is not None:
             return numbered, endings, pattern, match, "line-numbers"
     lines_used = numbered or used
-    for name, finder in (("blank-lines", blank_tolerant), ("elided-middle", elided)):
-        places = [(rewritten, at) for rewritten, at in finder(index, lines, lines_used, start)
+    for name in ("blank-lines", "elided-middle"):
+        readings = (
+            blank_tolerant(index, lines, lines_used, start, paired=paired) if name == "blank-lines"
+            else elided(index, lines, lines_used, start)
+        )  # fmt: skip
+        places = [(rewritten, at) for rewritten, at in readings
                   if not chunk.is_end_of_file or at + _old_count(rewritten) == len(lines)]
+        if len(places) > 1 and near is not None:  # a hunk's numbers may name one of them
+            named = [(rewritten, at) for rewritten, at in places if at == near]
+            places = named if len(named) == 1 else places
         if len(places) > 1:
-            from ._diagnose import ambiguity_error  # failures only: start-up time
+            from ._diagnose import ambiguity_error, readings_error  # failures only: start-up time
 
+            if name == "elided-middle":
+                spans = tuple((at + 1, at + _old_count(rewritten)) for rewritten, at in places)
+                raise readings_error(chunk, spans, where)
             raise ambiguity_error(chunk, tuple(at + 1 for _, at in places), where)
         if places:
             rewritten, at = places[0]

@@ -18,7 +18,9 @@ locator: a file with a CR, a byte-order mark, no final newline, or no
 lines; the policy `line_endings="crlf"` or `ambiguous="first"` (whose
 warnings name the other places of a hunk: the locator's index finds them);
 a chunk that is not a plain hunk (`@@` lines, explicit endings, pinned to the
-end of the file, added lines only); a hunk whose lines are not at its
+end of the file, added lines only); a hunk adding a line indented with tabs to a
+file with a line indented with spaces, or the reverse (the locator checks its
+unit, `_indent.in_file_unit`); a hunk whose lines are not at its
 numbered place, or not after the hunk before it; lines that no UTF-8 holds
 (lone surrogates: the locator says so). Where it answers, the locator places
 every hunk at the same line (`_locate._at_numbers`), by the exact tier,
@@ -69,9 +71,12 @@ def placed_by_numbers(data: bytes, chunks: tuple[Chunk, ...], policy: Policy) ->
     spans: list[tuple[int, int, bytes]] = []
     placements: list[Placement] = []
     line, offset, free = 0, 0, 0  # `line` starts at `offset`; hunks go from line `free`
+    indented: dict[str, bool] = {}  # whether a line of the file starts with a tab, a space
     for chunk in chunks:
         if chunk.near is None or chunk.contexts or chunk.endings or chunk.is_end_of_file:
             return None
+        if _other_unit(chunk, data, indented):
+            return None  # added lines maybe in another unit than the file's: the locator warns
         lines = chunk.lines
         old = [s[1:] for s in lines if s[0] != C.ADDED]
         new = [s[1:] for s in lines if s[0] != C.REMOVED]
@@ -91,6 +96,20 @@ def placed_by_numbers(data: bytes, chunks: tuple[Chunk, ...], policy: Policy) ->
         placements.append(Placement(chunk.line, target + 1, EXACT, len(lines) - len(old), len(lines) - len(new)))
         free = target + len(old)
     return Numbered(spans, tuple(placements))
+
+
+def _other_unit(chunk: Chunk, data: bytes, indented: dict[str, bool]) -> bool:
+    """Whether an added line of `chunk` starts with a tab (or a space) while some line of the
+    file starts with the other: its indentation may not be the file's (`_indent.in_file_unit`
+    decides, in the locator). `indented` keeps what was learnt of the file (one `find` each)."""
+    for line in chunk.lines:
+        if line[0] == C.ADDED and line[1:2] in ("\t", " "):
+            other = " " if line[1] == "\t" else "\t"
+            if other not in indented:
+                indented[other] = data.startswith(other.encode()) or ("\n" + other).encode() in data
+            if indented[other]:
+                return True
+    return False
 
 
 def _line_of(data: bytes, offset: int, count: int, needle: bytes, width: float) -> int:

@@ -297,7 +297,29 @@ def _plan(
     finished or undone (`_commit.recover`): what was done, or None.
     """
     with _boundary():
-        return _planned(plan_in, tree, commit_it=commit_it, recorder=recorder)
+        planned = _planned(plan_in, tree, commit_it=commit_it, recorder=recorder)
+    _sweep_when_due(recorder)
+    return planned
+
+
+def _sweep_when_due(recorder: Recorder | None) -> None:
+    """Once a day, after a commit that wrote a receipt (its locks released), prune the whole
+    state folder (`_sweep`), within a budget; never that receipt. Best effort: a failure of
+    it is silent (the commit is done, and said so)."""
+    if recorder is None or recorder.name is None:
+        return
+    from ._receipts import Unavailable, base_folder, folder_of, sweep_due
+
+    base = base_folder()
+    if not sweep_due(base):
+        return
+    from ._sweep import COMMIT_BUDGET, sweep
+
+    keep = (os.path.basename(folder_of(recorder.root_real)), recorder.name)
+    try:
+        sweep(base, keep=keep, budget=COMMIT_BUDGET)
+    except (OSError, Unavailable):
+        pass
 
 
 def _planned(
@@ -498,41 +520,44 @@ def undo(
     policy: Policy = DEFAULT,
     **options: str,
 ) -> ApplyResult:
-    """Undo the commit of `receipt` under `root` (an id from `history`, or the start of one;
-    None: the newest patch in effect that is not itself an undo), all or nothing.
+    """Undo the commit of `receipt` under `root` (an id from `history`, or a start of one of
+    at least 4 characters; None: the newest patch in effect that is not itself an undo),
+    all or nothing.
 
     Every file the receipt touched must still hold the bytes that commit left
     (or, for a commit that was interrupted, those it replaced); otherwise
-    UndoError names each file changed since, and nothing changes. The undo is
-    a commit like any other (locks, signals held, its own receipt: undoing
-    it redoes).
+    UndoError names each file changed since and what to do, and nothing
+    changes. Files come back with their mode, owner and group (where those
+    cannot be given back, without setuid and setgid). The undo is a commit
+    like any other (locks, signals held, its own receipt: undoing it redoes).
+    A receipt that fails a check is skipped, with a `journal` warning naming
+    it in the result; UndoError for a receipt of another root names that
+    root.
     """
-    from ._receipts import Store, Unavailable
-    from ._receipts_read import pick, undo_plan
+    from ._receipts_read import open_store, pick, read_records, undo_plan
 
     chosen = policy_of(policy, options)
     where = os.fspath(root)
     recorder = _recorder(where, chosen, None)
     with _boundary(), PausedCollector(), RootLock(where):
         recovered = recover(where)
-        try:
-            store = Store(os.path.realpath(where), create=False)
-        except Unavailable as exc:
-            raise UndoError(f"Nothing to undo: no receipts for this root ({exc})") from None
-        with store:
-            target = pick(store, receipt)
-            plan = undo_plan(store, target)
+        real = os.path.realpath(where)
+        with open_store(real, receipt, "undo") as store:
+            records = read_records(store)
+            target = pick(records, receipt, real)
+            plan = undo_plan(store, target, records, named=receipt is not None)
         if recorder is not None:
-            recorder.undoes = target["id"]
+            recorder.undoes = target.id
         commit(plan, recorder=recorder)
         session = _session()
         if session is not None:
             session.wrote(plan.changes)
+    _sweep_when_due(recorder)
+    from ._doubts import PatchWarning
+
     result = _result(plan, False, (), recovered, recorder)
-    header = f"Undid {target['id']}. Updated the following files:"
-    return ApplyResult(
-        summary(plan.operations, header=header), *[getattr(result, f) for f in _AFTER_SUMMARY]
+    skipped = tuple(PatchWarning("journal", None, None, None, None, (), line) for line in records.skipped)
+    header = f"Undid {target.id}. Updated the following files:"
+    return replace(
+        result, summary=summary(plan.operations, header=header), warnings=skipped + result.warnings
     )
-
-
-_AFTER_SUMMARY = ("operations", "changes", "warnings", "dry_run", "receipt")

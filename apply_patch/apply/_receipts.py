@@ -8,21 +8,30 @@ root's own folder of the user's state folder:
 real path. Both folders are created 0700, opened without following a
 symlink, and must belong to the user running the engine.
 
-A receipt is `ID.json` (the id, the time, the operations, each file's
-before and after: SHA-256, mode, symlink text) and the folder `ID/` with
-the bytes to restore: the replaced or deleted file itself, hard-linked
-where the state folder shares its file system, else a copy. It is written
+A receipt is `SEQUENCE-ID.json` (its id, its sequence, the time, the
+operations, each file's before and after: SHA-256, mode, owner, symlink
+text) and the folder `SEQUENCE-ID/` with the bytes to restore. The id is
+short and random, for people (`_receipt_check.ID_LENGTH` characters); the
+sequence, one more than the root's last, orders the receipts, never the
+clock (which may step back). A saved file is the replaced or deleted file
+itself, hard-linked, only when it had one name: after the commit only the
+state folder names that inode, so nobody can change it through another
+name; otherwise (and across file systems) it is a copy. It is written
 and synced before the commit's first visible change (`_commit`), removed
 again when the commit fails and undoes itself; a process killed mid-commit
 leaves the receipt, and the tree at the receipt's before or after (the
 root's crash journal, `_journal`, finishes or undoes the commit on the next
 run), which `undo` accepts file by file. Receipts are pruned, oldest first,
 beyond `KEEP_COUNT` or `KEEP_BYTES`, by the sizes of their saved files kept in
-the index `sizes` (a receipt missing from it is measured, once).
+the index `sizes` (a receipt missing from it is measured, once); and once a
+day a commit prunes the whole state folder (`_sweep`: every root's receipts
+by age and by one cap on their total size; the folders of roots that no
+longer exist).
 
-Reading them back (`undo_plan`, `history`, `show`) and the patches kept for
-review (`stage`, `pending`) are `_receipts_read`'s: a commit, which writes a
-receipt, imports none of it (start-up time).
+Reading them back (`undo_plan`, `history`, `show`: each record checked by
+`_receipt_check`) and the patches kept for review (`stage`, `pending`) are
+`_receipts_read`'s: a commit, which writes a receipt, imports none of it
+(start-up time).
 """
 
 from __future__ import annotations
@@ -34,9 +43,11 @@ import stat
 import threading
 import time
 
-from .._errors import PatchIOError, UndoError, os_reason
+from .._errors import PatchIOError, os_reason
 from . import _digest
 from ._plan import FileChange, Plan
+from ._receipt_check import ID_ALPHABET, ID_LENGTH, VERSION, parse_name
+from ._tree import hidden
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,7 +60,8 @@ KEEP_BYTES: Final = 512 << 20  # bytes of saved files kept per root
 # Each receipt's saved bytes, a line "ID SIZE" each: pruning reads this one file rather than
 # looking at every saved file of every kept receipt at each commit (1,000s of stats).
 _SIZES: Final = "sizes"
-_VERSION: Final = 1
+SWEPT: Final = "pruned"  # in the state folder: its time is when `_sweep` last ran over every root
+SWEEP_EVERY: Final = 86_400  # seconds: a commit prunes the whole state folder once a day
 _THREAD_BYTES: Final = 1 << 20  # contents above which they are hashed in a thread of their own
 _THREADS: Final = 4  # threads hashing at most
 _DIR: Final = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -114,39 +126,26 @@ class Store:
         self.close()
 
     def ids(self) -> list[str]:
-        """The receipts' ids, oldest first."""
-        names = [n[:-5] for n in os.listdir(self.fd) if n.endswith(".json") and not n.startswith(".")]
-        return sorted(names)
+        """The receipts' names (`SEQUENCE-ID`, or a version 1 id), oldest first: by sequence,
+        version 1's (sequence 0, named by time) before every later one."""
+        return names_in(self.fd)
 
-    def load(self, receipt: str) -> dict[str, Any]:
-        """The receipt `receipt`; UndoError if there is none of that id."""
-        if "/" in receipt or receipt.startswith(".") or not receipt:
-            raise UndoError(f"No receipt {receipt!r} for this root: run `apply_patch history` for the ids")
-        try:
-            import json  # reading receipts only (a commit writes them with `_json`)
+    def next_name(self) -> str:
+        """The name of a new receipt: the sequence after the root's last, a new random id
+        (one no receipt of the root has; the root's lock is held: no other commit races)."""
+        taken = [parsed for name in self.ids() if (parsed := parse_name(name)) is not None]
+        sequence = max((number for number, _ in taken), default=0) + 1
+        ids = {receipt for _, receipt in taken}
+        for _ in range(100):  # 40 random bits: a clash among a few hundred ids is rare
+            receipt = _short_id()
+            if receipt not in ids:
+                return f"{sequence}-{receipt}"
+        raise OSError(errno.EEXIST, "no free receipt id")
 
-            data = self.read(f"{receipt}.json")
-            loaded: dict[str, Any] = json.loads(data)
-        except FileNotFoundError:
-            raise UndoError(
-                f"No receipt {receipt!r} for this root: run `apply_patch history` for the ids"
-            ) from None
-        except (OSError, ValueError) as exc:
-            raise UndoError(f"The receipt {receipt} cannot be read: {exc}") from None
-        return loaded
-
-    def all(self) -> list[dict[str, Any]]:
-        """Every readable receipt, oldest first."""
-        found = []
-        for receipt in self.ids():
-            try:
-                found.append(self.load(receipt))
-            except UndoError:
-                continue
-        return found
-
-    def read(self, name: str, folder: str | None = None) -> bytes:
-        """The bytes of the file `name` (in the receipt folder `folder`), not through a symlink."""
+    def read(self, name: str, folder: str | None = None, limit: int | None = None) -> bytes:
+        """The bytes of the regular file `name` (in the receipt folder `folder`), opened
+        without following a symlink or blocking; OSError when it is not a regular file or
+        holds more than `limit` bytes."""
         parent = os.open(folder, _DIR, dir_fd=self.fd) if folder else self.fd
         try:
             fd = os.open(name, _FILE_READ, dir_fd=parent)
@@ -154,18 +153,17 @@ class Store:
             if folder:
                 os.close(parent)
         with open(fd, "rb") as file:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise OSError(errno.EINVAL, "not a regular file")
+            if limit is not None and info.st_size > limit:
+                raise OSError(errno.EFBIG, f"larger than {limit} bytes")
             return file.read()
 
     def remove(self, receipt: str) -> None:
-        """Remove a receipt and its saved files (quietly: what cannot be removed stays)."""
-        try:
-            os.unlink(f"{receipt}.json", dir_fd=self.fd)
-        except OSError:
-            pass
-        try:
-            _remove_tree(self.fd, receipt)
-        except OSError:
-            pass
+        """Remove the receipt named `receipt` and its saved files (quietly: what cannot be
+        removed stays)."""
+        remove_receipt(self.fd, receipt)
 
     def prune(self, keep: str, kept_size: int | None = None) -> None:
         """Remove the oldest receipts beyond KEEP_COUNT or KEEP_BYTES (never `keep`, whose
@@ -198,16 +196,7 @@ class Store:
     def _known_sizes(self) -> dict[str, int]:
         """The saved bytes of each receipt as the index `_SIZES` last recorded them (receipts
         never change once written); {} when there is no index or it cannot be read."""
-        try:
-            text = self.read(_SIZES).decode("ascii", "replace")
-        except OSError:
-            return {}
-        sizes = {}
-        for line in text.splitlines():
-            receipt, _, size = line.partition(" ")
-            if size.isdigit():
-                sizes[receipt] = int(size)
-        return sizes
+        return known_sizes(self.fd)
 
     def _write_sizes(self, sizes: dict[str, int]) -> None:
         """The index `_SIZES` replaced by `sizes` (best effort: without it, prune counts again)."""
@@ -222,6 +211,37 @@ class Store:
                 os.unlink(temporary, dir_fd=self.fd)
             except OSError:
                 pass
+
+
+def names_in(folder: int) -> list[str]:
+    """The names of the receipts in the root's folder `folder`, oldest first (see `Store.ids`)."""
+    found = []
+    for entry in os.listdir(folder):
+        if entry.endswith(".json") and (parsed := parse_name(entry[:-5])) is not None:
+            found.append((parsed[0], entry[:-5]))
+    return [name for _, name in sorted(found)]
+
+
+def known_sizes(folder: int) -> dict[str, int]:
+    """The index `_SIZES` of the root's folder `folder` (receipt name → saved bytes); {} when
+    there is none or it cannot be read."""
+    try:
+        fd = os.open(_SIZES, _FILE_READ, dir_fd=folder)
+    except OSError:
+        return {}
+    with open(fd, "rb") as file:
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return {}
+            text = file.read(1 << 20).decode("ascii", "replace")
+        except OSError:
+            return {}
+    sizes = {}
+    for line in text.splitlines():
+        receipt, _, size = line.partition(" ")
+        if size.isdigit() and size.isascii():
+            sizes[receipt] = int(size)
+    return sizes
 
 
 def _private(parent: int, name: str, create: bool, shown: str) -> int:
@@ -240,6 +260,19 @@ def _private(parent: int, name: str, create: bool, shown: str) -> int:
     if stat.S_IMODE(info.st_mode) & 0o077:
         os.fchmod(fd, 0o700)  # ours: made private
     return fd
+
+
+def remove_receipt(folder: int, name: str) -> None:
+    """Remove the receipt `name` of the root's folder `folder` and its saved files (quietly:
+    what cannot be removed stays)."""
+    try:
+        os.unlink(f"{name}.json", dir_fd=folder)
+    except OSError:
+        pass
+    try:
+        _remove_tree(folder, name)
+    except OSError:
+        pass
 
 
 def _remove_tree(parent: int, name: str) -> None:
@@ -280,7 +313,8 @@ class Recorder:
         self.root_real = root_real
         self.mode = mode
         self.undoes = undoes
-        self.receipt: str | None = None
+        self.receipt: str | None = None  # its id
+        self.name: str | None = None  # its name in the store (`SEQUENCE-ID`)
         self.warning: str | None = None
         self._hashes: dict[int, str] = {}  # id() of each content of the plan → its SHA-256
         self._hashing: list[threading.Thread] = []  # each joined before a hash is used
@@ -339,15 +373,15 @@ class Recorder:
         file's descriptor and status; `where` names a change's file as (folder, name))."""
         try:
             with Store(self.root_real, create=True) as store:
-                receipt = _new_id()
+                name = store.next_name()
                 try:
-                    size = self._write(store, receipt, plan, where, old)
+                    size = self._write(store, name, plan, where, old)
                 except BaseException:
-                    store.remove(receipt)
+                    store.remove(name)
                     raise
-                self.receipt = receipt
+                self.receipt, self.name = name.partition("-")[2], name
                 try:
-                    store.prune(receipt, size)
+                    store.prune(name, size)
                 except OSError:
                     pass
         except (OSError, Unavailable) as exc:
@@ -363,36 +397,38 @@ class Recorder:
 
     def discard(self) -> None:
         """The commit failed and undid itself: its receipt goes."""
-        if self.receipt is None:
+        if self.name is None:
             return
         try:
             with Store(self.root_real, create=False) as store:
-                store.remove(self.receipt)
+                store.remove(self.name)
         except (OSError, Unavailable):
             pass
-        self.receipt = None
+        self.receipt = self.name = None
 
     def _write(
         self,
         store: Store,
-        receipt: str,
+        name: str,
         plan: Plan,
         where: Callable[[FileChange], tuple[int, bytes]],
         old: dict[str, tuple[int, os.stat_result]],
     ) -> int:
-        """Write the receipt; the bytes of the files it saved."""
-        os.mkdir(receipt, 0o700, dir_fd=store.fd)
-        saved = os.open(receipt, _DIR, dir_fd=store.fd)
+        """Write the receipt `name`; the bytes of the files it saved."""
+        os.mkdir(name, 0o700, dir_fd=store.fd)
+        saved = os.open(name, _DIR, dir_fd=store.fd)
         try:
             files = [self._entry(n, c, saved, where, old) for n, c in enumerate(plan.changes)]
             if any(entry["before"] for entry in files):  # names of saved files to make durable
                 _fsync(saved)
         finally:
             os.close(saved)
-        now = time.time_ns()
+        now = time.time_ns()  # shown to people; never the order (the sequence is)
+        sequence, _, receipt = name.partition("-")
         document = {
-            "version": _VERSION,
+            "version": VERSION,
             "id": receipt,
+            "sequence": int(sequence),
             "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now / 1e9)),
             "time_ns": now,
             "root": self.root_real,
@@ -403,14 +439,14 @@ class Recorder:
             "files": files,
             "folders": [_relative(folder, self.root_real) for folder in plan.new_folders],
         }
-        temp = f".{receipt}.tmp"
+        temp = f".{name}.tmp"
         fd = os.open(temp, _FILE_NEW, 0o600, dir_fd=store.fd)
         try:
             _write_all(fd, _text(document).encode())
             _fsync(fd)
         finally:
             os.close(fd)
-        os.rename(temp, f"{receipt}.json", src_dir_fd=store.fd, dst_dir_fd=store.fd)
+        os.rename(temp, f"{name}.json", src_dir_fd=store.fd, dst_dir_fd=store.fd)
         _fsync(store.fd)
         # Each saved file holds the bytes checked (linked: its size was checked; else copied).
         saved_changes = (c.before for c in plan.changes if c.before is not None and not c.before.is_link)
@@ -434,10 +470,22 @@ class Recorder:
             entry["before"] = {"link": before.data.hex()}
         else:
             checked = old.get(change.path)
-            mode = stat.S_IMODE(checked[1].st_mode) if checked else before.mode
+            info = checked[1] if checked else before.info
+            mode = stat.S_IMODE(info.st_mode) if info is not None else before.mode
+            owner = (info.st_uid, info.st_gid) if info is not None else before.owner
+            if owner is None:  # (a plan always reads a file's status; this is not reached)
+                owner = (os.geteuid(), os.getegid())
             blob = str(number)
             _save(saved, blob, before.data, where(change), checked[1] if checked else None)
-            entry["before"] = {"sha256": self._digest(before.data), "mode": mode, "blob": blob}
+            entry["before"] = {
+                "sha256": self._digest(before.data),
+                "mode": mode,
+                "blob": blob,
+                "owner": list(owner),
+                # `show` follows the hard-link rule the diff followed, decided now: the file's
+                # other names may be outside the root, where the user may not read it.
+                "hidden": info.st_nlink if info is not None and hidden(info) else 0,
+            }
         return entry
 
 
@@ -445,13 +493,17 @@ def _save(
     saved: int, blob: str, data: bytes, place: tuple[int, bytes], checked: os.stat_result | None
 ) -> None:
     """The old bytes as `blob`: the file itself, linked (it will be replaced or deleted, so the
-    link keeps its old inode), when that is the file checked; else a synced copy of `data`."""
+    link keeps its old inode), when that is the file checked and it had no other name (once
+    it is replaced, only the state folder names it: nobody can write it through another
+    name); else a synced copy of `data`."""
     folder, name = place
-    if checked is not None:
+    if checked is not None and checked.st_nlink == 1:
         try:
             os.link(name, blob, src_dir_fd=folder, dst_dir_fd=saved, follow_symlinks=False)
             now = os.stat(blob, dir_fd=saved, follow_symlinks=False)
-            if (now.st_dev, now.st_ino, now.st_size) == (checked.st_dev, checked.st_ino, checked.st_size):
+            if (now.st_dev, now.st_ino, now.st_size, now.st_nlink) == (
+                checked.st_dev, checked.st_ino, checked.st_size, 2
+            ):  # the file checked, and no name made for it meanwhile
                 return
             os.unlink(blob, dir_fd=saved)
         except OSError:  # another file system, a file we may not link (protected_hardlinks)
@@ -476,8 +528,26 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
+def _short_id() -> str:
+    """A new receipt id: `ID_LENGTH` random characters of `ID_ALPHABET` (5 bits each)."""
+    number = int.from_bytes(os.urandom(5), "big")
+    return "".join(ID_ALPHABET[(number >> (5 * n)) & 31] for n in range(ID_LENGTH))
+
+
+def sweep_due(base: str) -> bool:
+    """Whether the state folder `base` is to be pruned whole (`_sweep`): `SWEEP_EVERY` seconds
+    have passed since it last was (the time of its file `SWEPT`), or that time is ahead of the
+    clock (which stepped back), or it never was. One `stat`: asked after every commit."""
+    try:
+        last = os.stat(os.path.join(base, SWEPT), follow_symlinks=False).st_mtime
+    except OSError:
+        return True
+    now = time.time()
+    return not now - SWEEP_EVERY < last <= now + 60
+
+
 def _new_id() -> str:
-    """A new id: the UTC time and a few random hex digits (sorting ids sorts by time)."""
+    """A pending patch's id: the UTC time and a few random hex digits (sorting ids sorts by time)."""
     now = time.time_ns()
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now // 1_000_000_000))
     return f"{stamp}-{now % 1_000_000_000:09d}-{os.urandom(2).hex()}"

@@ -30,9 +30,10 @@ _MAX_PLACES = 10  # candidate places listed in a refusal (and searched)
 def other_places(index: LineIndex, spots: list[Spot]) -> tuple[Spot, tuple[int, ...]] | None:
     """The first chunk (in file order) that could also go elsewhere, with every place it fits.
 
-    The places are 0-based lines: where the chunk would land or, for a chunk
-    with `@@` lines, where its last `@@` line matches (what the model must
-    make unique).
+    The places are 0-based lines where the chunk itself would land (its
+    first expected line; for added lines only, where they would go), also for a
+    chunk with `@@` lines: the places of the `@@` line itself would mislead the
+    model about where to add context.
     """
     bound = len(index)  # where the chunks after this one begin, at the latest
     ambiguous = None
@@ -49,12 +50,12 @@ def _places(index: LineIndex, spot: Spot, bound: int) -> tuple[int, ...]:
     """The 0-based places where `spot`'s chunk fits, from its search start, ending by `bound`."""
     size = len(spot.pattern)
     if spot.chunk.contexts:
-        landing: dict[int, int] = {}  # where the chunk lands -> the first @@ place that leads there
+        landing = set()  # where the chunk lands after each way its @@ lines match
         for anchor in _anchors(index, spot):
             place = _after(index, spot, anchor)
             if place is not None and place + size <= bound:
-                landing.setdefault(place, anchor - 1)
-        return tuple(sorted(landing.values()))[:_MAX_PLACES]
+                landing.add(place)
+        return tuple(sorted(landing))[:_MAX_PLACES]
     places: list[int] = []
     at: int | None = spot.at
     while at is not None and len(places) < _MAX_PLACES:

@@ -139,6 +139,13 @@ def test_a_failed_commit_leaves_no_receipt_and_a_dry_run_none(tmp_path: Path) ->
     assert history(tmp_path) == ()
 
 
+def _named(folder: Path, receipt: object) -> Path:
+    """The receipt `receipt`'s record (`SEQUENCE-ID.json`); its saved files are in the folder
+    of its stem."""
+    (path,) = folder.glob(f"*-{receipt}.json")
+    return path
+
+
 def _state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     state = tmp_path / "state"
     monkeypatch.setenv("XDG_STATE_HOME", str(state))
@@ -153,14 +160,14 @@ def test_the_receipts_are_private_outside_the_tree_and_hold_the_old_bytes(
     _tree(root)
     result = apply_patch("*** Begin Patch\n*** Update File: private.txt\n@@\n-secret\n+open\n*** End Patch", root)
     assert snapshot(root)["private.txt"].data == b"open\n"
-    (folder,) = (state / "apply_patch").iterdir()
+    (folder,) = [p for p in (state / "apply_patch").iterdir() if p.is_dir()]
     for path in (state / "apply_patch", folder):
         assert stat.S_IMODE(path.stat().st_mode) == 0o700
-    receipt = json.loads((folder / f"{result.receipt}.json").read_text())
+    receipt = json.loads(_named(folder, result.receipt).read_text())
     assert receipt["root"] == os.path.realpath(root)
     (entry,) = receipt["files"]
     assert entry["path"] == "private.txt" and entry["before"]["mode"] == 0o600
-    assert (folder / str(result.receipt) / entry["before"]["blob"]).read_bytes() == b"secret\n"
+    assert (folder / _named(folder, result.receipt).stem / entry["before"]["blob"]).read_bytes() == b"secret\n"
     assert not [p for p in root.rglob("*") if "apply_patch" in p.name]
 
 
@@ -219,8 +226,8 @@ def test_apply_patch_state_dir_places_the_receipts(tmp_path: Path, monkeypatch: 
     root = tmp_path / "root"
     _tree(root)
     result = apply_patch("*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch", root)
-    (folder,) = chosen.iterdir()
-    assert (folder / f"{result.receipt}.json").is_file()
+    (folder,) = [p for p in chosen.iterdir() if p.is_dir()]
+    assert _named(folder, result.receipt).is_file()
 
 
 def test_receipts_are_pruned_by_count(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -261,7 +268,9 @@ def test_the_executable_undoes_lists_and_shows(tmp_path: Path) -> None:
     refused = run_cli(["undo"], tmp_path)
     assert refused.returncode == 1
     assert refused.stderr.decode() == (
-        f"Cannot undo {receipt}: changed since it was applied: bom.txt; nothing was undone\n"
+        f"Cannot undo {receipt}: changed since it was applied: bom.txt; nothing was undone. "
+        f"`apply_patch show {receipt}` shows what it changed: put that file back as the patch left it "
+        "and undo again, or undo it by hand\n"
     )
     (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbfALPHA\nbeta\n")
     undone = run_cli(["undo", "-C", str(tmp_path)], tmp_path / "src")
@@ -303,7 +312,7 @@ def test_what_a_killed_writer_left_is_pruned_and_pending_patches_kept(
     root = tmp_path / "root"
     _tree(root)
     apply_patch("*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch", root)
-    (folder,) = (state / "apply_patch").iterdir()
+    (folder,) = [p for p in (state / "apply_patch").iterdir() if p.is_dir()]
     (folder / "20200101-000000-000000000-abcd").mkdir()  # saved files of a receipt never written
     (folder / "20200101-000000-000000000-abcd" / "0").write_bytes(b"old")
     (folder / ".20200101-000000-000000000-abcd.tmp").write_bytes(b"{")
@@ -340,12 +349,12 @@ def _linked_or_copied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, patch: st
         before = snapshot(root)
         old = (root / "crlf.txt").stat()
         result = apply_patch(patch, root)
-        (folder,) = state.iterdir()
-        saved = (folder / str(result.receipt) / "0").stat()
+        (folder,) = [p for p in state.iterdir() if p.is_dir()]
+        saved = (folder / _named(folder, result.receipt).stem / "0").stat()
         linked = saved.st_dev == old.st_dev
         assert ((saved.st_dev, saved.st_ino) == (old.st_dev, old.st_ino)) is linked
         assert linked is (state.parent == tmp_path), state
-        assert (folder / str(result.receipt) / "0").read_bytes() == before["crlf.txt"].data
+        assert (folder / _named(folder, result.receipt).stem / "0").read_bytes() == before["crlf.txt"].data
         undo(root)
         assert snapshot(root) == before
 
@@ -396,19 +405,21 @@ def test_pruning_reads_the_sizes_index_not_every_saved_file(tmp_path: Path, monk
         assert receipt is not None
         ids.append(receipt)
     assert measured == []  # each new receipt's size is known when written; the older ones are in the index
-    (folder,) = (state / "apply_patch").iterdir()
+    (folder,) = [p for p in (state / "apply_patch").iterdir() if p.is_dir()]
     index = dict(line.split() for line in (folder / "sizes").read_text().splitlines())
-    assert sorted(index) == ids and int(index[ids[0]]) == 1001  # the first saved the 1,001-byte file whole
+    names = [_named(folder, receipt).stem for receipt in ids]
+    assert sorted(index) == names and int(index[names[0]]) == 1001  # the first saved the 1,001-byte file whole
 
-    (folder / "sizes").write_text("garbage\n" + f"{ids[1]} not-a-number\n")
+    (folder / "sizes").write_text("garbage\n" + f"{names[1]} not-a-number\n")
     ids.append(str(apply_patch("*** Begin Patch\n*** Add File: new.txt\n+n\n*** End Patch", root).receipt))
-    assert sorted(measured) == ids[:4]  # measured once each, the index being of no use
+    assert sorted(measured) == names  # measured once each, the index being of no use
     measured.clear()
     monkeypatch.setattr(_receipts, "KEEP_BYTES", 10)  # the first's 1,001 bytes no longer fit: it goes
     ids.append(str(apply_patch("*** Begin Patch\n*** Add File: last.txt\n+l\n*** End Patch", root).receipt))
     assert measured == [] and [r.id for r in history(root)] == ids[1:]
     index = dict(line.split() for line in (folder / "sizes").read_text().splitlines())
-    assert sorted(index) == ids[1:] and sum(map(int, index.values())) <= 10
+    assert sorted(index) == sorted(_named(folder, receipt).stem for receipt in ids[1:])
+    assert sum(map(int, index.values())) <= 10
     assert not [p.name for p in folder.iterdir() if p.name.startswith(".")]
 
 
@@ -428,8 +439,8 @@ def test_large_contents_hashed_in_threads_of_their_own(tmp_path: Path, monkeypat
     result = apply_edits(edits, root)
     after = {name: (root / name).read_bytes() for name in sizes}
     assert all(after[name] == data.replace(b" 5\n", b" five\n", 1) for name, data in before.items())
-    (folder,) = (state / "apply_patch").iterdir()
-    receipt = json.loads((folder / f"{result.receipt}.json").read_text())
+    (folder,) = [p for p in (state / "apply_patch").iterdir() if p.is_dir()]
+    receipt = json.loads(_named(folder, result.receipt).read_text())
     for entry in receipt["files"]:
         name = entry["path"]
         assert entry["before"]["sha256"] == hashlib.sha256(before[name]).hexdigest()
@@ -470,8 +481,8 @@ def test_large_contents_hashed_without_their_threads(
     old = b"line\n" * 400_000 + b"end\n"
     (root / "big.txt").write_bytes(old)
     result = apply_edits([StrReplace("big.txt", "end", "END")], root)
-    (folder,) = (state / "apply_patch").iterdir()
-    (entry,) = json.loads((folder / f"{result.receipt}.json").read_text())["files"]
+    (folder,) = [p for p in (state / "apply_patch").iterdir() if p.is_dir()]
+    (entry,) = json.loads(_named(folder, result.receipt).read_text())["files"]
     assert entry["before"]["sha256"] == hashlib.sha256(old).hexdigest()
     assert entry["after"]["sha256"] == hashlib.sha256((root / "big.txt").read_bytes()).hexdigest()
     assert result.warnings == () and capfd.readouterr().err == ""  # no traceback from a thread

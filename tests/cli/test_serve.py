@@ -271,6 +271,20 @@ def test_the_text_editor_tool(tmp_path: Path) -> None:
     assert (root / "pkg" / "new.py").read_text() == "n = 0\n"
 
 
+def test_view_range_that_no_file_can_have_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Issue 34: `[1, 10**30]`, `1e30`, `"3"`, `true` are invalid input, not a range to clamp."""
+    (tmp_path / "app.py").write_text("a = 1\nb = 2\n")
+    tool = "str_replace_based_edit_tool"
+    before = snapshot(tmp_path)
+    ranges: list[Any] = [[1, 10**30], [1, 1e30], ["3", 5], [True, 2]]
+    results, _ = _run(tmp_path, [(tool, {"command": "view", "path": "app.py", "view_range": r}) for r in ranges])
+    for is_error, text, _ in results:
+        assert is_error and "\n" not in text.strip() and "view_range" in text, text
+    assert snapshot(tmp_path) == before
+    clamped, _ = _run(tmp_path, [(tool, {"command": "view", "path": "app.py", "view_range": [2, 9]})])
+    assert clamped[0][:2] == (False, "Note: the file has 2 lines; lines 2-2 are shown.\n2: b = 2")
+
+
 def test_every_answer_keeps_to_the_budget(tmp_path: Path) -> None:
     """--max-characters: view shows the lines that fit, with its note; a dry run's diff is cut."""
     (tmp_path / "long.txt").write_text("".join(f"line {n}\n" for n in range(1, 1001)))

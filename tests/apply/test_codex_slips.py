@@ -1,0 +1,64 @@
+"""`--codex` is the reference's behaviour: it adds no leniency the reference lacks (contract
+§3 and §5). The three slips the default undoes (blank lines, a view's line numbers, an
+elided middle) are refused under the `codex` preset and under `slips="refuse"`, the tree
+byte for byte unchanged; the default applies each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from apply_patch import CODEX, DEFAULT, ContextNotFoundError, Policy, apply_patch
+from apply_patch.edits import StrReplace, apply_edits
+
+FILE = "def f():\n    x = 1\n\n    y = 2\n    return x + y\n"
+
+CHUNKS = {
+    # One blank line the file has, dropped.
+    "blank-lines": (" def f():\n     x = 1\n     y = 2\n-    return x + y\n+    return x * y\n",
+                    "def f():\n    x = 1\n\n    y = 2\n    return x * y\n"),
+    # `view`'s line numbers copied in front of the expected lines.
+    "line-numbers": (" 4:     y = 2\n-5:     return x + y\n+    return x * y\n",
+                     "def f():\n    x = 1\n\n    y = 2\n    return x * y\n"),
+    # The middle of the function elided.
+    "elided-middle": (" def f():\n     ...\n-    return x + y\n+    return x * y\n",
+                      "def f():\n    x = 1\n\n    y = 2\n    return x * y\n"),
+}  # fmt: skip
+
+
+def _patch(chunk: str) -> str:
+    return f"*** Begin Patch\n*** Update File: f.py\n@@\n{chunk}*** End Patch\n"
+
+
+@pytest.mark.parametrize("slip", sorted(CHUNKS))
+def test_the_default_undoes_the_slip_with_a_warning(tmp_path: Path, slip: str) -> None:
+    (tmp_path / "f.py").write_text(FILE)
+    chunk, after = CHUNKS[slip]
+    result = apply_patch(_patch(chunk), root=tmp_path, policy=DEFAULT)
+    assert (tmp_path / "f.py").read_text() == after
+    assert [w.tier for w in result.warnings if w.kind == "fuzzy"] == [slip]
+
+
+@pytest.mark.parametrize("policy", [CODEX, DEFAULT.with_options(slips="refuse")], ids=["codex", "slips-refuse"])
+@pytest.mark.parametrize("slip", sorted(CHUNKS))
+def test_codex_refuses_the_slip_and_changes_nothing(tmp_path: Path, slip: str, policy: Policy) -> None:
+    (tmp_path / "f.py").write_text(FILE)
+    with pytest.raises(ContextNotFoundError):
+        apply_patch(_patch(CHUNKS[slip][0]), root=tmp_path, policy=policy)
+    assert (tmp_path / "f.py").read_bytes() == FILE.encode()
+    assert [p.name for p in tmp_path.iterdir()] == ["f.py"]
+
+
+def test_a_str_replace_slip_is_refused_under_slips_refuse(tmp_path: Path) -> None:
+    (tmp_path / "f.py").write_text(FILE)
+    edit = StrReplace("f.py", "    x = 1\n    y = 2\n    return x + y", "    x = 1\n    y = 2\n    return x * y")
+    with pytest.raises(ContextNotFoundError):
+        apply_edits([edit], tmp_path, slips="refuse")
+    assert (tmp_path / "f.py").read_bytes() == FILE.encode()
+    apply_edits([edit], tmp_path)
+    assert (tmp_path / "f.py").read_text() == "def f():\n    x = 1\n\n    y = 2\n    return x * y\n"
+
+
+def test_the_codex_preset_refuses_slips_and_says_so_in_its_options() -> None:
+    assert CODEX.slips == "refuse" and DEFAULT.slips == "undo"

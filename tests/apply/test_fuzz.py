@@ -1,0 +1,178 @@
+"""A unified diff's hunk whose edge context lines differ from the file (GNU `patch`'s fuzz):
+placed near its line numbers where that place is the only one, the file's version of
+those lines kept, a `fuzzy` warning naming them (contract §3; docs/edit-formats.md,
+the decision table). Every refusal leaves the tree byte for byte unchanged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+
+from apply_patch import CODEX, AmbiguousChunkError, ContextNotFoundError, PatchError, apply_patch
+from apply_patch.edits import apply_unified_diff
+
+E = TypeVar("E", bound=PatchError)
+
+LINES = [f"line {n}" for n in range(1, 41)]
+
+
+def _tree(tmp_path: Path, lines: list[str]) -> bytes:
+    data = "".join(line + "\n" for line in lines).encode()
+    (tmp_path / "f.txt").write_bytes(data)
+    return data
+
+
+def _diff(*hunks: str) -> str:
+    return "--- a/f.txt\n+++ b/f.txt\n" + "".join(hunks)
+
+
+def _refused(tmp_path: Path, before: bytes, diff: str, error: type[E]) -> E:
+    with pytest.raises(error) as caught:
+        apply_unified_diff(diff, tmp_path)
+    assert (tmp_path / "f.txt").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt"]
+    return caught.value
+
+
+def test_a_stale_first_context_line_is_fuzzed_and_the_file_keeps_its_own(tmp_path: Path) -> None:
+    _tree(tmp_path, LINES)
+    # Lines 18-24 of the file; the model's copy of line 18 has a stale word.
+    diff = _diff("@@ -18,7 +18,7 @@\n lines 18\n line 19\n line 20\n-line 21\n+twenty-one\n line 22\n line 23\n line 24\n")
+    result = apply_unified_diff(diff, tmp_path)
+    expected = [*LINES[:20], "twenty-one", *LINES[21:]]
+    assert (tmp_path / "f.txt").read_text().splitlines() == expected
+    fuzzy = [w for w in result.warnings if w.kind == "fuzzy"]
+    assert len(fuzzy) == 1 and fuzzy[0].tier == "fuzz" and fuzzy[0].file_line == 18
+    assert "line 18" in fuzzy[0].message and "kept as the file has" in fuzzy[0].message
+
+
+def test_two_stale_lines_at_each_edge_are_fuzzed(tmp_path: Path) -> None:
+    _tree(tmp_path, LINES)
+    diff = _diff("@@ -18,7 +18,7 @@\n lines 18\n lines 19\n line 20\n-line 21\n+twenty-one\n line 22\n lines 23\n lines 24\n")
+    result = apply_unified_diff(diff, tmp_path)
+    assert (tmp_path / "f.txt").read_text().splitlines() == [*LINES[:20], "twenty-one", *LINES[21:]]
+    (fuzzy,) = [w for w in result.warnings if w.kind == "fuzzy"]
+    assert "18, 19, 23, 24" in fuzzy.message
+
+
+def test_a_hunk_fuzzed_a_few_lines_off_its_numbers(tmp_path: Path) -> None:
+    _tree(tmp_path, LINES)
+    diff = _diff("@@ -14,7 +14,7 @@\n lines 18\n line 19\n line 20\n-line 21\n+twenty-one\n line 22\n line 23\n line 24\n")
+    apply_unified_diff(diff, tmp_path)
+    assert (tmp_path / "f.txt").read_text().splitlines() == [*LINES[:20], "twenty-one", *LINES[21:]]
+
+
+def test_a_blank_line_dropped_from_the_outer_context_is_fuzzed(tmp_path: Path) -> None:
+    lines = ["import os", "", "import re", "x = 1", "y = 2", "z = 3", "w = 4"]
+    _tree(tmp_path, lines)
+    # The model's copy lacks the blank line between its first two context lines, and
+    # its last context line is stale: no slip but the fuzz explains both.
+    diff = _diff("@@ -1,5 +1,5 @@\n import os\n import re\n-x = 1\n+x = 10\n y = 2\n z = 30\n")
+    result = apply_unified_diff(diff, tmp_path)
+    assert (tmp_path / "f.txt").read_text().splitlines() == ["import os", "", "import re", "x = 10", "y = 2", "z = 3", "w = 4"]
+    assert [w.tier for w in result.warnings if w.kind == "fuzzy"] == ["fuzz"]
+
+
+def test_a_blank_line_dropped_beside_added_lines_is_refused(tmp_path: Path) -> None:
+    # Two blank lines in the file, one in the model's copy, right above its added line:
+    # the new line goes after both blank lines or between them; nothing says which.
+    lines = ["import os", "", "", "def f():", "    return 1", "", "print(f())"]
+    before = _tree(tmp_path, lines)
+    diff = _diff("@@ -1,4 +1,5 @@\n import os\n \n+import sys\n def f():\n     return 1\n")
+    _refused(tmp_path, before, diff, ContextNotFoundError)
+
+
+def test_a_removed_blank_line_dropped_next_to_the_change_is_refused(tmp_path: Path) -> None:
+    # The file's blank line above `x = 1` may have been one the model meant to remove.
+    lines = ["a = 0", "", "x = 1", "y = 2", "z = 3"]
+    before = _tree(tmp_path, lines)
+    diff = _diff("@@ -1,3 +1,3 @@\n a = 0\n-x = 1\n+x = 10\n y = 2\n")
+    _refused(tmp_path, before, diff, ContextNotFoundError)
+
+
+def test_a_later_hunk_follows_a_fuzzed_one(tmp_path: Path) -> None:
+    _tree(tmp_path, LINES)
+    diff = _diff(
+        "@@ -5,5 +5,6 @@\n lines 5\n line 6\n+six and a half\n line 7\n line 8\n",
+        "@@ -30,3 +31,3 @@\n line 30\n-line 31\n+thirty-one\n line 32\n",
+    )
+    apply_unified_diff(diff, tmp_path)
+    assert (tmp_path / "f.txt").read_text().splitlines() == [
+        *LINES[:6], "six and a half", *LINES[6:30], "thirty-one", *LINES[31:]
+    ]
+
+
+def test_a_stale_line_next_to_the_change_is_refused(tmp_path: Path) -> None:
+    before = _tree(tmp_path, LINES)
+    # The third context line from the top touches the change: no fuzz reaches it.
+    diff = _diff("@@ -18,7 +18,7 @@\n line 18\n line 19\n lines 20\n-line 21\n+twenty-one\n line 22\n line 23\n line 24\n")
+    _refused(tmp_path, before, diff, ContextNotFoundError)
+
+
+def test_three_stale_lines_at_one_edge_are_refused(tmp_path: Path) -> None:
+    before = _tree(tmp_path, LINES)
+    diff = _diff("@@ -18,7 +18,7 @@\n lines 18\n lines 19\n lines 20\n-line 21\n+twenty-one\n line 22\n line 23\n line 24\n")
+    _refused(tmp_path, before, diff, ContextNotFoundError)
+
+
+def test_a_fuzzed_hunk_that_fits_twice_is_refused_naming_both_places(tmp_path: Path) -> None:
+    block = ["a", "b", "c", "d", "e"]
+    lines = ["top", *block, "middle", *block, "bottom"]
+    before = _tree(tmp_path, lines)
+    # Its numbers point at the second copy, but without its stale first line it fits both.
+    diff = _diff("@@ -8,5 +8,5 @@\n stale\n b\n-c\n+C\n d\n e\n")
+    error = _refused(tmp_path, before, diff, AmbiguousChunkError)
+    assert error.candidates == (2, 8)
+
+
+def test_a_fuzzed_place_far_from_the_numbers_is_refused(tmp_path: Path) -> None:
+    lines = [f"line {n}" for n in range(1, 2001)]
+    before = _tree(tmp_path, lines)
+    diff = _diff("@@ -10,5 +10,5 @@\n lines 1500\n line 1501\n-line 1502\n+changed\n line 1503\n line 1504\n")
+    _refused(tmp_path, before, diff, ContextNotFoundError)
+
+
+def test_a_hunk_whose_unfuzzed_lines_are_only_added_lines_is_refused(tmp_path: Path) -> None:
+    before = _tree(tmp_path, LINES)
+    diff = _diff("@@ -18,4 +18,5 @@\n lines 18\n lines 19\n+new\n lines 20\n lines 21\n")
+    _refused(tmp_path, before, diff, ContextNotFoundError)
+
+
+@pytest.mark.parametrize("options", [{"policy": CODEX}, {"slips": "refuse"}])
+def test_no_fuzz_under_codex_or_slips_refuse(tmp_path: Path, options: dict[str, object]) -> None:
+    before = _tree(tmp_path, LINES)
+    diff = _diff("@@ -18,7 +18,7 @@\n lines 18\n line 19\n line 20\n-line 21\n+twenty-one\n line 22\n line 23\n line 24\n")
+    with pytest.raises(ContextNotFoundError):
+        apply_unified_diff(diff, tmp_path, **options)  # type: ignore[arg-type]
+    assert (tmp_path / "f.txt").read_bytes() == before
+
+
+def test_a_codex_chunk_has_no_numbers_and_gets_no_fuzz(tmp_path: Path) -> None:
+    before = _tree(tmp_path, LINES)
+    patch = (
+        "*** Begin Patch\n*** Update File: f.txt\n@@\n"
+        " lines 18\n line 19\n line 20\n-line 21\n+twenty-one\n line 22\n line 23\n line 24\n*** End Patch\n"
+    )
+    with pytest.raises(ContextNotFoundError):
+        apply_patch(patch, root=tmp_path)
+    assert (tmp_path / "f.txt").read_bytes() == before
+
+
+def test_a_removed_blank_line_dropped_before_the_outer_context_is_refused(tmp_path: Path) -> None:
+    # The file has two blank lines after `b = 2`; the model removes `b = 2` and shows one
+    # blank line after it: the first of the file's may be one it meant to remove too.
+    lines = ["a = 1", "b = 2", "", "", "def f():", "    pass", "x = 0"]
+    before = _tree(tmp_path, lines)
+    diff = _diff("@@ -1,5 +1,4 @@\n a = 1\n-b = 2\n \n def g():\n     pass\n")
+    _refused(tmp_path, before, diff, ContextNotFoundError)
+
+
+def test_blank_lines_of_the_outer_context_before_a_non_blank_one_are_fuzzed(tmp_path: Path) -> None:
+    # One blank line dropped below `c = 3`, which anchors the rest: nothing is ambiguous.
+    lines = ["a = 1", "b = 2", "c = 3", "", "", "def f():", "    pass"]
+    _tree(tmp_path, lines)
+    diff = _diff("@@ -1,6 +1,6 @@\n a = 1\n-b = 2\n+b = 20\n c = 3\n \n def f():\n     pass\n")
+    apply_unified_diff(diff, tmp_path)
+    assert (tmp_path / "f.txt").read_text().splitlines() == ["a = 1", "b = 20", "c = 3", "", "", "def f():", "    pass"]

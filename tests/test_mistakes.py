@@ -1,0 +1,299 @@
+"""Issue 34, "never silently wrong": the locator's mistake classes 1, 3 and 4, through the
+public API in every format (a Codex patch, `apply_edits` str_replace, SEARCH/REPLACE, a
+unified diff). Each edit is written once as hunk lines and carried by each format as
+`benchmarks/robustness.py` carries its cases; every refusal leaves the tree byte for byte."""
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from apply_patch import CODEX, AmbiguousChunkError, PatchError, apply_patch
+from apply_patch.edits import StrReplace, apply_edits, apply_search_replace, apply_unified_diff
+
+FORMATS = ("codex", "str_replace", "search_replace", "unified_diff")
+Line = tuple[str, str]
+
+
+def _apply(fmt: str, root: Path, path: str, lines: Sequence[Line], start: int) -> list[str]:
+    """Apply the hunk `lines` (meant for 1-based line `start`) to `path` in format `fmt`;
+    the messages of its warnings."""
+    old = [text for tag, text in lines if tag != "+"]
+    new = [text for tag, text in lines if tag != "-"]
+    if fmt == "codex":
+        body = "".join(f"{tag}{text}\n" for tag, text in lines)
+        result = apply_patch(f"*** Begin Patch\n*** Update File: {path}\n@@\n{body}*** End Patch\n", root=root)
+    elif fmt == "str_replace":
+        result = apply_edits([StrReplace(path, "\n".join(old), "\n".join(new))], root)
+    elif fmt == "search_replace":
+        block = "".join(f"{t}\n" for t in old) + "=======\n" + "".join(f"{t}\n" for t in new)
+        result = apply_search_replace(f"{path}\n<<<<<<< SEARCH\n{block}>>>>>>> REPLACE\n", root)
+    else:
+        body = "".join(f"{tag}{text}\n" for tag, text in lines)
+        header = f"@@ -{start},{len(old)} +{start},{len(new)} @@\n"
+        result = apply_unified_diff(f"--- a/{path}\n+++ b/{path}\n{header}{body}", root)
+    return [warning.message for warning in result.warnings]
+
+
+def _file(tmp_path: Path, fmt: str, text: str) -> Path:
+    target = tmp_path / fmt / "m.py"
+    target.parent.mkdir(parents=True)
+    target.write_text(text)
+    return target
+
+
+# ------------------------------------------------------------- 1. elision with several readings
+
+EARLY_RETURN = (
+    "def first(items):\n"
+    "    if not items:\n"
+    "        return None\n"
+    "    head = items[0]\n"
+    "        return None\n"
+    "\n"
+    "\n"
+    "def other():\n"
+    "    pass\n"
+)
+ELIDED: tuple[Line, ...] = (
+    (" ", "def first(items):"),
+    (" ", "    ..."),
+    ("-", "        return None"),
+    ("+", "        return head"),
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_elision_with_two_readings_is_refused_naming_both(tmp_path: Path, fmt: str) -> None:
+    # `...` may stand for line 2 (the early return is the one meant) or for lines 2-4.
+    target = _file(tmp_path, fmt, EARLY_RETURN)
+    with pytest.raises(AmbiguousChunkError) as caught:
+        _apply(fmt, tmp_path / fmt, "m.py", ELIDED, 1)
+    message = str(caught.value)
+    assert "lines 1-3" in message and "lines 1-5" in message, message
+    assert "lines around the change" in message
+    assert target.read_text() == EARLY_RETURN
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_elision_with_one_reading_applies(tmp_path: Path, fmt: str) -> None:
+    text = EARLY_RETURN.replace("    head = items[0]\n        return None\n", "    head = items[0]\n    return head\n")
+    target = _file(tmp_path, fmt, text)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", ELIDED, 1)
+    assert target.read_text() == text.replace("        return None", "        return head")
+    assert any("placeholder" in w for w in warnings)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_elision_stands_for_one_line_or_more(tmp_path: Path, fmt: str) -> None:
+    # The early return right after the head: `...` would stand for no line there; one reading
+    # (the later return) is left.
+    text = "def first(items):\n        return None\n    x = 1\n        return None\n"
+    target = _file(tmp_path, fmt, text)
+    _apply(fmt, tmp_path / fmt, "m.py", ELIDED, 1)
+    assert target.read_text() == "def first(items):\n        return None\n    x = 1\n        return head\n"
+
+
+# ------------------------------------------------------------- 3. blank-line tolerance
+
+TWO_BLANKS = "import os\n\n\ndef area(width, height):\n    return 1\n"
+ONE_OF_TWO: tuple[Line, ...] = (
+    (" ", "import os"),
+    (" ", ""),
+    ("-", "def area(width, height):"),
+    ("+", "def area(width, height, depth=1):"),
+    (" ", "    return 1"),
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_one_blank_line_where_the_file_has_two_beside_the_change_applies(tmp_path: Path, fmt: str) -> None:
+    # The model's blank line stands for the file's run of two, whichever it is: the new line
+    # takes the place of the removed one, after both.
+    target = _file(tmp_path, fmt, TWO_BLANKS)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", ONE_OF_TWO, 1)
+    assert target.read_text() == "import os\n\n\ndef area(width, height, depth=1):\n    return 1\n"
+    assert any("blank lines are ignored" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_one_blank_line_where_the_file_has_two_beside_inserted_lines_is_refused(tmp_path: Path, fmt: str) -> None:
+    # `import sys` after both blank lines, or between them (the model's being the second)?
+    lines: tuple[Line, ...] = (
+        (" ", "import os"), (" ", ""), ("+", "import sys"), ("+", ""), (" ", "def area(width, height):"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, TWO_BLANKS)
+    with pytest.raises(PatchError):
+        _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
+    assert target.read_text() == TWO_BLANKS
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_removed_blank_line_of_a_longer_run_is_refused(tmp_path: Path, fmt: str) -> None:
+    # Which of the file's two blank lines goes, the one before the added line or after it?
+    text = "import os\n\n\ndef area(width, height):\n    return 1\n"
+    lines: tuple[Line, ...] = (
+        (" ", "import os"), ("-", ""), ("+", "import sys"), (" ", "def area(width, height):"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, text)
+    with pytest.raises(PatchError):
+        _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
+    assert target.read_text() == text
+
+
+TWO_METHODS = (
+    "class Tree:\n"
+    "    def root(self):\n"
+    "        return self.below.root\n"
+    "\n"
+    "    def resolve(self, written):\n"
+    "        return self.below.resolve(written)\n"
+    "\n"
+    "    def read(self, key):\n"
+    "        return key\n"
+)
+EXTRA_BLANK: tuple[Line, ...] = (
+    (" ", "    def root(self):"),
+    (" ", "        return self.below.root"),
+    (" ", ""),
+    ("-", "    def resolve(self, written):"),
+    ("-", ""),  # not in the file
+    ("-", "        return self.below.resolve(written)"),
+    ("+", "    def resolve(self, written, line=None):"),
+    ("+", "        return self.below.resolve(written, line=line)"),
+    ("+", ""),
+    ("+", "    def walk(self):"),
+    ("+", "        return []"),
+    (" ", ""),
+    (" ", "    def read(self, key):"),
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_extra_blank_line_in_the_old_text_keeps_the_new_texts_blank_lines(tmp_path: Path, fmt: str) -> None:
+    target = _file(tmp_path, fmt, TWO_METHODS)
+    try:
+        _apply(fmt, tmp_path / fmt, "m.py", EXTRA_BLANK, 2)
+    except PatchError:  # which blank line of the new text is the copy: refused, never guessed
+        assert fmt in ("str_replace", "search_replace")
+        assert target.read_text() == TWO_METHODS
+        return
+    assert target.read_text() == (
+        "class Tree:\n    def root(self):\n        return self.below.root\n\n"
+        "    def resolve(self, written, line=None):\n        return self.below.resolve(written, line=line)\n\n"
+        "    def walk(self):\n        return []\n\n    def read(self, key):\n        return key\n"
+    )
+
+
+# ------------------------------------------------------------- 4. another indentation unit
+
+SPACES = "def f(x):\n    if x:\n        return 1\n    return 2\n"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_added_lines_in_tabs_are_written_in_the_spaces_of_the_file(tmp_path: Path, fmt: str) -> None:
+    lines: tuple[Line, ...] = (
+        (" ", "    if x:"), ("-", "        return 1"), ("+", "\t\ty = x * 2"), ("+", "\t\treturn y"),
+        (" ", "    return 2"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, SPACES)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == "def f(x):\n    if x:\n        y = x * 2\n        return y\n    return 2\n"
+    assert any("lines 3-4" in w and "spaces" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_added_lines_in_spaces_are_written_in_the_tabs_of_the_file(tmp_path: Path, fmt: str) -> None:
+    text = "func f(x int) int {\n\tif x > 0 {\n\t\treturn 1\n\t}\n\treturn 2\n}\n"
+    lines: tuple[Line, ...] = (
+        (" ", "\tif x > 0 {"), ("-", "\t\treturn 1"), ("+", "        if x > 9 {"), ("+", "            return 9"),
+        ("+", "        }"), ("+", "        return 1"), (" ", "\t}"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, text)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == (
+        "func f(x int) int {\n\tif x > 0 {\n\t\tif x > 9 {\n\t\t\treturn 9\n\t\t}\n\t\treturn 1\n\t}\n\treturn 2\n}\n"
+    )
+    assert any("lines 3-6" in w and "tabs" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_added_lines_in_another_unit_than_a_mixed_file_are_written_as_sent_with_a_warning(
+    tmp_path: Path, fmt: str
+) -> None:
+    text = SPACES + "def g():\n\treturn 3\n"  # the file mixes both units: which is its own?
+    lines: tuple[Line, ...] = ((" ", "    if x:"), ("-", "        return 1"), ("+", "\t\treturn 0"))
+    target = _file(tmp_path, fmt, text)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == text.replace("        return 1", "\t\treturn 0")
+    assert any("line 3" in w and "tabs" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("fmt", ["codex", "unified_diff"])
+def test_two_runs_of_blank_lines_sharing_one_run_of_the_file_are_refused(tmp_path: Path, fmt: str) -> None:
+    # The file's four blank lines: how many before `import sys`, how many after?
+    text = "import os\n\n\n\n\ndef area(width, height):\n    return 1\n"
+    lines: tuple[Line, ...] = (
+        (" ", "import os"), (" ", ""), (" ", ""), ("+", "import sys"), (" ", ""), (" ", "def area(width, height):"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, text)
+    with pytest.raises(PatchError):
+        _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
+    assert target.read_text() == text
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_one_depth_of_spaces_takes_the_width_that_puts_it_at_the_replaced_lines_level(
+    tmp_path: Path, fmt: str
+) -> None:
+    text = "func f(x int) int {\n\tif x > 0 {\n\t\treturn 1\n\t}\n\treturn 2\n}\n"
+    lines: tuple[Line, ...] = ((" ", "\tif x > 0 {"), ("-", "\t\treturn 1"), ("+", "        return 7"), (" ", "\t}"))
+    target = _file(tmp_path, fmt, text)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == text.replace("\t\treturn 1", "\t\treturn 7")  # 8 spaces: 2 levels of 4
+    assert any("line 3" in w and "written with tabs" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_spaces_of_uncertain_width_in_a_tab_file_are_written_as_sent_with_a_warning(tmp_path: Path, fmt: str) -> None:
+    # 8 spaces for a line at three levels: no width of 2, 4 or 8 puts it there. Not certain.
+    text = "func f(x int) int {\n\tif x > 0 {\n\t\t\treturn 1\n\t}\n\treturn 2\n}\n"
+    lines: tuple[Line, ...] = ((" ", "\tif x > 0 {"), ("-", "\t\t\treturn 1"), ("+", "        return 7"), (" ", "\t}"))
+    target = _file(tmp_path, fmt, text)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == text.replace("\t\t\treturn 1", "        return 7")
+    assert any("line 3" in w and "written as sent" in w for w in warnings), warnings
+
+
+def test_codex_policy_writes_added_lines_as_sent_with_the_warning(tmp_path: Path) -> None:
+    target = _file(tmp_path, "codex", SPACES)
+    patch = "*** Begin Patch\n*** Update File: m.py\n@@\n     if x:\n-        return 1\n+\t\treturn 0\n*** End Patch\n"
+    result = apply_patch(patch, root=tmp_path / "codex", policy=CODEX)
+    assert target.read_text() == SPACES.replace("        return 1", "\t\treturn 0")
+    assert [w.kind for w in result.warnings] == ["indentation"] and "line 3" in result.warnings[0].message
+
+
+# ------------------------------------------------------------- 2. whitespace-only lines
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_whitespace_only_line_is_never_written_twice(tmp_path: Path, fmt: str) -> None:
+    # The model's copy has two blank lines where the file has one (holding spaces): is the
+    # file's the one kept or the one removed? Kept, it would stand beside the model's own
+    # "    ": the whitespace-only line written twice.
+    text = "x = 1  \n    \ny = 2\n"
+    lines: tuple[Line, ...] = (
+        (" ", "x = 1"), ("+", "    "), (" ", ""), ("-", ""), ("-", "y = 2"), ("+", "y = 3"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, text)
+    with pytest.raises(PatchError):
+        _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
+    assert target.read_text() == text
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_whitespace_only_line_the_edit_changes_is_written_as_sent(tmp_path: Path, fmt: str) -> None:
+    text = "x = 1  \n    \ny = 2  \n"
+    lines: tuple[Line, ...] = ((" ", "x = 1"), ("-", ""), ("+", "\t"), ("-", "y = 2"), ("+", "y = 3"))
+    target = _file(tmp_path, fmt, text)
+    _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
+    assert target.read_text() == "x = 1  \n\t\ny = 3\n"
