@@ -10,7 +10,7 @@ every failure raises a `PatchError` subclass, and then no file was changed.
 `make_patch(old, new)` makes the patch between two texts or two trees, and
 `convert_unified_diff(text)` turns a unified diff into one. `apply_patch.edits`
 applies the other formats models write (str_replace edits, SEARCH/REPLACE
-blocks, unified diffs), `apply_patch.anthropic` runs Claude's text-editor tool.
+blocks, unified diffs, Hashline edits), `apply_patch.anthropic` runs Claude's text-editor tool.
 """
 
 from ._errors import (
@@ -21,12 +21,14 @@ from ._errors import (
     ContextNotFoundError,
     EmptyPatchError,
     FilePolicyError,
+    HashlineError,
     InputError,
     PatchError,
     PatchIOError,
     PatchSyntaxError,
     PolicyValueError,
     RollbackError,
+    StaleAnchorError,
     StaleViewError,
     UndoError,
     UnifiedDiffError,
@@ -105,6 +107,7 @@ __all__ = [
     "FileResult",
     "FoundEdits",
     "FoundPatch",
+    "HashlineError",
     "ImplicitPatch",
     "InputError",
     "NotApplyPatch",
@@ -120,6 +123,7 @@ __all__ = [
     "RepairRequest",
     "Receipt",
     "RollbackError",
+    "StaleAnchorError",
     "StaleViewError",
     "UndoError",
     "UnifiedDiffError",
