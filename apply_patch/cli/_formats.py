@@ -23,8 +23,10 @@ _MARKERS: Final = (
 def detect(text: str) -> str:
     """The format of `text`: the one whose marker comes first (none: codex); a line that is
     a SEARCH marker (Aider's `<<<<<<< SEARCH` or Cline's `------- SEARCH`) is search-replace."""
-    from ..format import SEARCH
+    from ..format import SEARCH, hashline
 
+    if hashline.detect(text):
+        return "hashline"
     markers = [(name, re.compile(pattern)) for name, pattern in _MARKERS]
     for line in text.splitlines():
         if SEARCH.fullmatch(line):
@@ -48,6 +50,10 @@ def apply_text(
         from ..edits import apply_search_replace
 
         return apply_search_replace(text, root, dry_run=dry_run, policy=policy)
+    if chosen == "hashline":
+        from ..edits import apply_hashline
+
+        return apply_hashline(text, root, dry_run=dry_run, policy=policy)
     if chosen == "unified-diff":
         from ..edits import apply_unified_diff
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # start-up time: typing and argparse are imported only when u
 
 
 # `apply_patch --format`: the formats the executable reads (cli/_formats applies them).
-FORMATS: Final = ("codex", "search-replace", "unified-diff", "auto")
+FORMATS: Final = ("codex", "search-replace", "unified-diff", "hashline", "auto")
 # `apply_patch --color`: when the summary and --diff are coloured (cli/_color says how).
 COLORS: Final = ("auto", "always", "never")
 

@@ -99,7 +99,8 @@ def test_what_the_server_tells_a_model(tmp_path: Path) -> None:
     assert seen["instructions"] == INSTRUCTIONS
     tools = seen["tools"]
     assert set(tools) == {
-        "apply_patch", "apply_patch_dry_run", "apply_patch_operations", "str_replace_based_edit_tool", "undo"
+        "apply_patch", "apply_patch_dry_run", "apply_patch_operations", "str_replace_based_edit_tool",
+        "hashline_edit", "undo",
     }
     for tool in tools.values():
         assert INSTRUCTIONS not in tool.description  # taught once, in the instructions
@@ -109,7 +110,7 @@ def test_what_the_server_tells_a_model(tmp_path: Path) -> None:
     assert tools["apply_patch"].input_schema["required"] == ["patch"]
     assert tools["apply_patch_operations"].input_schema["required"] == ["operations"]
     assert tools["apply_patch"].input_schema["properties"]["format"]["enum"] == [
-        "codex", "search-replace", "unified-diff", "auto"
+        "codex", "search-replace", "unified-diff", "hashline", "auto"
     ]
     editor = tools["str_replace_based_edit_tool"].input_schema
     assert editor["required"] == ["command", "path"]
@@ -121,6 +122,7 @@ def test_what_the_server_tells_a_model(tmp_path: Path) -> None:
         "apply_patch_dry_run": (True, False, True, False),
         "apply_patch_operations": (False, True, False, False),
         "str_replace_based_edit_tool": (False, True, False, False),
+        "hashline_edit": (False, True, False, False),
         "undo": (False, True, False, False),
     }
 
