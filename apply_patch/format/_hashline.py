@@ -31,7 +31,9 @@ cannot check, so a stale file could not be told from a fresh one.
 from __future__ import annotations
 
 import json
+import posixpath
 import re
+import struct
 
 from .._dataclass import dataclass
 from .._errors import HashlineError, StaleAnchorError
@@ -62,20 +64,21 @@ def _round(acc: int, lane: int) -> int:
 def xxh32(data: bytes, seed: int = 0) -> int:
     """xxHash32 of `data` (the algorithm as its specification states it; `seed` mod 2**32)."""
     seed &= _MASK
-    size, at = len(data), 0
-    if size >= 16:
-        acc = [(seed + _P1 + _P2) & _MASK, (seed + _P2) & _MASK, seed, (seed - _P1) & _MASK]
-        while at + 16 <= size:
-            for i in range(4):
-                acc[i] = _round(acc[i], int.from_bytes(data[at + 4 * i : at + 4 * i + 4], "little"))
-            at += 16
-        h = (_rotl(acc[0], 1) + _rotl(acc[1], 7) + _rotl(acc[2], 12) + _rotl(acc[3], 18)) & _MASK
+    size = len(data)
+    words = struct.unpack_from(f"<{size // 4}I", data)  # the little-endian 32-bit words, at once
+    stripes = size // 16
+    if stripes:
+        a, b, c, d = (seed + _P1 + _P2) & _MASK, (seed + _P2) & _MASK, seed, (seed - _P1) & _MASK
+        for i in range(0, 4 * stripes, 4):
+            a, b = _round(a, words[i]), _round(b, words[i + 1])
+            c, d = _round(c, words[i + 2]), _round(d, words[i + 3])
+        h = (_rotl(a, 1) + _rotl(b, 7) + _rotl(c, 12) + _rotl(d, 18)) & _MASK
     else:
         h = (seed + _P5) & _MASK
     h = (h + size) & _MASK
-    while at + 4 <= size:
-        h = (_rotl((h + int.from_bytes(data[at : at + 4], "little") * _P3) & _MASK, 17) * _P4) & _MASK
-        at += 4
+    for word in words[4 * stripes :]:
+        h = (_rotl((h + word * _P3) & _MASK, 17) * _P4) & _MASK
+    at = size - size % 4
     while at < size:
         h = (_rotl((h + data[at] * _P5) & _MASK, 11) * _P1) & _MASK
         at += 1
@@ -227,7 +230,18 @@ def read_calls(value: object) -> list[HashlineCall]:
     calls = value if isinstance(value, list) else [value]
     if not calls:
         raise HashlineError(f"the list of calls is empty: {SEND}")
-    return [read_call(call) for call in calls]
+    read = [read_call(call) for call in calls]
+    named: set[str] = set()
+    for call in read:
+        # Every anchor names the file as viewed: a second object of one file would name it
+        # as the first left it, which its view never showed.
+        key = posixpath.normpath(call.path)
+        if key in named:
+            error = HashlineError(f"{call.path} is named by two objects: put all its edits in one")
+            error.path = call.path
+            raise error
+        named.add(key)
+    return read
 
 
 def read_call(call: object) -> HashlineCall:

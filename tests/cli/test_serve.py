@@ -143,7 +143,7 @@ def test_a_wrong_argument_gets_one_line_a_model_can_act_on(tmp_path: Path) -> No
         (True, "apply_patch takes 'patch' (the patch text) and, optionally, 'format'; unknown argument: 'diff'."),
         (True, "apply_patch takes 'patch' (the patch text) and, optionally, 'format'; 'patch' is missing."),
         (True, "apply_patch_dry_run: 'patch' must be a string (the patch text), not int."),
-        (True, "apply_patch: 'format' must be one of codex, search-replace, unified-diff, auto; not 'xml'."),
+        (True, "apply_patch: 'format' must be one of codex, search-replace, unified-diff, hashline, auto; not 'xml'."),
         (True, "apply_patch_operations takes one argument, 'operations' (a list of operations); unknown argument: 'patch'."),
         (True, "apply_patch_operations: 'operations' must be a non-empty list of {type, path, diff} objects."),
         (True, "Unknown tool 'apply_patch_nope': the tools are apply_patch, apply_patch_dry_run, "

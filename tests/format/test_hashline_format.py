@@ -158,6 +158,8 @@ def test_oh_my_pis_v4_text_is_detected_and_refused(text: str) -> None:
         ('{"path": "f.py", "edits": [{"loc": "append", "content": ["a\\nb"]}]}', "each item of content is one line"),
         ('{"path": "f.py", "edits": [{"loc": "append", "content": ["1#ZP:a"]}]}', "starts with an anchor"),
         ('{"path": "f.py", "edits": [], "delete": true}', "unknown field 'delete'"),
+        ('[{"path": "f.py", "edits": [{"loc": "append", "content": ["a"]}]},'
+         ' {"path": "./f.py", "edits": [{"loc": "append", "content": ["b"]}]}]', "named by two objects"),
         ('{"path": "f.py", "edits": [{"loc": {"range": {"pos": "3#ZP", "end": "2#ZP"}}, "content": []}]}',
          "ends \\(line 2\\) before it starts"),
     ],
