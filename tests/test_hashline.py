@@ -343,3 +343,28 @@ def test_an_anthropic_tool_use_round_trip(tmp_path: Path) -> None:
 def test_refusals_are_hashline_errors_through_every_entry() -> None:
     with pytest.raises(HashlineError):
         apply_hashline({"path": "x", "edits": [{"loc": {"append": "1:ab"}, "content": ["y"]}]}, ".")
+
+
+def test_the_editors_hashline_view_takes_a_range_and_keeps_to_its_budget(tmp_path: Path) -> None:
+    from apply_patch.anthropic import TextEditor
+
+    (tmp_path / "app.py").write_text(APP)
+    (tmp_path / "empty.txt").write_text("")
+    (tmp_path / "sub").mkdir()
+    rows = hashline.view_rows(LINES)
+    editor = TextEditor(tmp_path)
+    ranged = editor.run({"command": "view", "path": "app.py", "hashline": True, "view_range": [2, 3]})
+    assert ranged == {"content": "\n".join(rows[1:3]), "is_error": False}
+    assert editor.run({"command": "view", "path": "empty.txt", "hashline": True})["content"] == "(the file is empty)"
+    small = TextEditor(tmp_path, max_characters=55).run({"command": "view", "path": "app.py", "hashline": True})
+    assert small["content"].splitlines() == [
+        rows[0], rows[1], "[Truncated at 55 characters: view_range [3, 7] shows the rest.]"
+    ]
+    refused: list[tuple[dict[str, Any], str]] = [
+        ({"path": "sub", "hashline": True}, "Error: hashline applies to files only, not to folders"),
+        ({"path": "app.py", "hashline": "yes"}, "Error: hashline must be true or false"),
+        ({"path": "app.py", "hashline": True, "view_range": [9, 9]}, "Error: Invalid view_range [9, 9]"),
+    ]
+    for asked, message in refused:
+        answer = editor.run({"command": "view", **asked})
+        assert answer["is_error"] and answer["content"].startswith(message)
