@@ -197,7 +197,7 @@ def detect(text: str) -> bool:
     if stripped[:1] in ("{", "["):
         try:
             value = json.loads(stripped)
-        except ValueError:
+        except (ValueError, RecursionError):
             value = None
         calls = value if isinstance(value, list) else [value]
         if calls and all(isinstance(c, dict) and "edits" in c and "path" in c for c in calls):
@@ -222,6 +222,8 @@ def read_text(text: str) -> list[HashlineCall]:
         value = json.loads(stripped)
     except ValueError as error:
         raise HashlineError(f"the input is not valid JSON ({error}): {SEND}") from None
+    except RecursionError:  # the decoder's own depth limit: no edit is nested so deep
+        raise HashlineError(f"the input is nested too deep: {SEND}") from None
     return read_calls(value)
 
 

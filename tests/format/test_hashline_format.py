@@ -152,6 +152,7 @@ def test_oh_my_pis_v4_text_is_detected_and_refused(text: str) -> None:
     [
         ("not json", "the input is not JSON"),
         ("{", "not valid JSON"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deep"),
         ("[]", "the list of calls is empty"),
         ('{"path": "f.py", "edits": []}', "must be a non-empty list"),
         ('{"path": "f.py", "edits": [{"loc": "x"}]}', "loc must be"),
