@@ -8,7 +8,9 @@
 `apply_patch(text, root)` applies a patch to a folder and returns what it did;
 every failure raises a `PatchError` subclass, and then no file was changed.
 `make_patch(old, new)` makes the patch between two texts or two trees, and
-`convert_unified_diff(text)` turns a unified diff into one. `apply_patch.edits`
+`convert_unified_diff(text)` turns a unified diff into one. `apply_reply(text, root)`
+applies whatever a model wrote: a patch, a unified diff, SEARCH/REPLACE blocks, or a
+chat reply holding several of them with prose around, as one commit. `apply_patch.edits`
 applies the other formats models write (str_replace edits, SEARCH/REPLACE
 blocks, unified diffs, Hashline edits), `apply_patch.anthropic` runs Claude's text-editor tool.
 """
@@ -57,6 +59,7 @@ if TYPE_CHECKING:
     from .make import convert_unified_diff, make_patch
     from .tools import tool_definitions
     from .apply import Receipt, history, show, undo
+    from .edits import apply_reply
 
 # Every part is imported on first use of one of its names: applying a patch does not pay
 # for extraction, making patches, streaming and tool definitions (tree-sitter, difflib,
@@ -77,12 +80,19 @@ _LAZY = {
     "tool_definitions": ".tools",
     "RepairRequest": ".apply",
     **dict.fromkeys(("Receipt", "history", "show", "undo"), ".apply"),
+    "apply_reply": ".edits",
 }
 
 
 def __getattr__(name: str) -> object:
     """A name of `_LAZY`, imported on first use (PEP 562, `_lazy.load`)."""
     return _load(__name__, globals(), _LAZY, {}, name)
+
+
+def __dir__() -> list[str]:
+    """The public names (what `dir()` and completion offer), the lazy ones with them;
+    not the module's own machinery (`TYPE_CHECKING`, `_load`)."""
+    return sorted(__all__)
 
 
 __all__ = [
@@ -130,6 +140,7 @@ __all__ = [
     "UnsupportedChangeError",
     "UpdateFile",
     "apply_patch",
+    "apply_reply",
     "apply_to_mapping",
     "classify_argv",
     "convert_unified_diff",

@@ -90,7 +90,7 @@ class Policy:
     encoding: str = field(
         default="",
         metadata={
-            "help": "the encoding of the files edited and created (any name Python knows: gbk, "
+            "help": "the encoding of the files edited and created (a character encoding Python knows: gbk, "
             "shift_jis, cp1252, utf-16...), over what the repository declares and a byte-order mark",
             "metavar": "NAME",
         },
@@ -126,18 +126,40 @@ class Policy:
 
 
 def _check_encoding(name: object) -> None:
-    """PolicyValueError unless `name` is an encoding Python knows (text, not bytes to bytes)."""
-    import codecs
-
-    try:
-        info = codecs.lookup(name) if isinstance(name, str) else None
-    except LookupError:
-        info = None
-    if info is None or not getattr(info, "_is_text_encoding", True):
+    """PolicyValueError unless `name` is a character encoding Python knows (`character_codec`)."""
+    if character_codec(name) is None:
         raise PolicyValueError(
-            f"Invalid value {name!r} for encoding: not a text encoding Python knows "
+            f"Invalid value {name!r} for encoding: not a character encoding Python knows "
             "(utf-8, latin-1, cp1252, gbk, shift_jis, big5, utf-16...)"
         )
+
+
+# The codecs of Python's `encodings` package that are not character encodings: bytes to
+# bytes or text to text transforms, and Python's own escapes and labels (several carry its
+# "text encoding" flag, which is why the flag is not the test).
+_NOT_CHARACTER_ENCODINGS: Final = frozenset({
+    "base64_codec", "bz2_codec", "hex_codec", "quopri_codec", "uu_codec", "zlib_codec", "rot_13",
+    "idna", "punycode", "unicode_escape", "raw_unicode_escape", "undefined", "charmap",
+})  # fmt: skip
+
+
+def character_codec(name: object) -> str | None:
+    """The canonical name of `name` if it is one of the standard character encodings of
+    Python's `codecs` (a module of its `encodings` package, not one of the transforms and
+    escapes of `_NOT_CHARACTER_ENCODINGS`), else None: an unknown name, a codec some other
+    package registered, or one that is not a character encoding."""
+    import codecs
+
+    if not isinstance(name, str) or not name or "\0" in name:
+        return None
+    try:
+        info = codecs.lookup(name)
+    except (LookupError, ValueError):
+        return None
+    module, _, codec = getattr(info.incrementalencoder, "__module__", "").rpartition(".")
+    if module != "encodings" or codec in _NOT_CHARACTER_ENCODINGS:
+        return None
+    return info.name
 
 
 def _choices() -> dict[str, tuple[str, ...]]:

@@ -19,7 +19,7 @@ apply one after the other), then writes everything or nothing, and returns
 the `ApplyResult` `apply_patch()` returns; errors are the same `PatchError`s.
 `parse_search_replace(text)` reads Aider-style SEARCH/REPLACE blocks out of a
 whole model reply; `apply_unified_diff(text, root)` applies a `git diff` or
-`diff -u` by content; `view_hashline(path, root)` prints a file's lines as Hashline
+`diff -u` by content; `view_hashline(path, root)` gives a file's lines as Hashline
 anchors and `apply_hashline(edit, root)` applies an edit naming them
 (docs/hashline.md). How each format is located and checked:
 docs/edit-formats.md.
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from typing import Final
 
     from .apply import RepairRequest
-    from .format import parse_search_replace
+    from .format import EditOperation, Operation, ReplyPart, parse_search_replace
 
     from collections.abc import Callable
     from typing import TypeAlias
@@ -84,6 +84,7 @@ __all__ = [
     "StrReplace",
     "apply_edits",
     "apply_hashline",
+    "apply_reply",
     "apply_search_replace",
     "apply_unified_diff",
     "parse_search_replace",
@@ -427,6 +428,134 @@ def apply_unified_diff(
         return apply_operations(
             operations, root, workdir=workdir, dry_run=dry_run, policy=policy, repair=repair, **options
         )
+
+
+def apply_reply(
+    text: str,
+    root: str | os.PathLike[str] = ".",
+    *,
+    workdir: str | os.PathLike[str] = ".",
+    dry_run: bool = False,
+    codex_only: bool = False,
+    policy: Policy = DEFAULT,
+    **options: str,
+) -> ApplyResult:
+    """Apply whatever a model wrote, in any format, all or nothing: one Codex patch, a
+    unified diff, SEARCH/REPLACE blocks, or a chat reply holding any number of them
+    with prose around (fenced with any info string or not: `format.reply_parts`).
+
+    A text that is one patch is applied as its format's own entry applies it
+    (`apply_patch`, with its JSON and shell forms; `apply_unified_diff`;
+    `apply_search_replace`). A reply's patches are planned in order, each over the
+    files as the ones before it leave them, then committed together: if any fails,
+    none is applied, and the error names the patch (its line in the reply). With
+    `codex_only`, only Codex patches are taken from a reply (the executable's default
+    mode). Text holding no patch is read as one Codex patch, whose error says what is
+    wrong. `policy` and `options` as for `apply_patch`; raises a PatchError subclass.
+    """
+    from .format import CODEX_KIND, reply_parts
+
+    check_text(text, "The reply")
+    chosen = policy_of(policy, options)
+    found = reply_parts(text)
+    parts = [p for p in found if p.kind == CODEX_KIND or not codex_only]
+    whole = _whole_format(text, parts, codex_only)
+    if whole is not None:
+        return _apply_whole(text, whole, root, workdir, dry_run, chosen)
+    result = _apply_parts(text, parts, os.fspath(root), os.fspath(workdir), dry_run, chosen)
+    left = [part for part in found if part not in parts]
+    return replace(result, warnings=(*_left_out(left), *result.warnings)) if left else result
+
+
+def _left_out(parts: list[ReplyPart]) -> list[PatchWarning]:
+    """A warning for each part of a reply that `codex_only` did not apply: the result must
+    not look like the whole reply's."""
+    from .apply import PatchWarning
+
+    what = {"unified-diff": "a unified diff", "search-replace": "SEARCH/REPLACE blocks"}
+    return [
+        PatchWarning(
+            "input", None, part.line, None, None, (),
+            f"the reply also holds {what[part.kind]} at line {part.line}, not applied: "
+            "only its Codex patches are read (--format auto reads every format).",
+        )
+        for part in parts
+    ]
+
+
+def _whole_format(text: str, parts: list[ReplyPart], codex_only: bool) -> str | None:
+    """The format `text` is one patch of, or None when it is a reply holding `parts`."""
+    from .format import CODEX_KIND, detected_format, parse_patch
+
+    if not parts:
+        return CODEX_KIND if codex_only else detected_format(text)
+    if len(parts) == 1 and parts[0].text.strip() == text.strip():
+        return parts[0].kind
+    from .format import looks_like_shell
+
+    if looks_like_shell(text):  # a script: the patch alone, or `apply_patch extract` (its hint)
+        return CODEX_KIND
+    try:  # a patch in JSON or a shell form (`cd DIR && apply_patch <<EOF`): its own rules
+        parse_patch(text, decode=True)
+    except PatchError:
+        return None
+    return CODEX_KIND
+
+
+def _apply_whole(
+    text: str, kind: str, root: str | os.PathLike[str], workdir: str | os.PathLike[str], dry_run: bool, policy: Policy
+) -> ApplyResult:
+    from .apply import apply_patch
+
+    if kind == "search-replace":
+        return apply_search_replace(text, root, workdir=workdir, dry_run=dry_run, policy=policy)
+    if kind == "unified-diff":
+        return apply_unified_diff(text, root, workdir=workdir, dry_run=dry_run, policy=policy)
+    return apply_patch(text, root, workdir=workdir, dry_run=dry_run, policy=policy)
+
+
+def _apply_parts(
+    text: str, parts: list[ReplyPart], root: str, workdir: str, dry_run: bool, policy: Policy
+) -> ApplyResult:
+    """The reply's `parts` planned one after the other (each over the files the ones before
+    it leave, nothing written: an error names its part), then all committed as one."""
+    trial = Replay(root, dry_run=True, policy=policy)
+    operations: list[Operation | EditOperation] = []
+    names = _Names(root, workdir, policy)
+    for number, part in enumerate(parts, 1):
+        try:
+            found = _part_operations(text, part, names, trial.tree(workdir))
+            trial.apply_operations(found, workdir)
+        except PatchError as error:
+            error.hints = (*error.hints, _which_part(part, number, len(parts), dry_run))
+            raise
+        operations += found
+    result = Replay(root, dry_run=dry_run, policy=policy).apply_operations(operations, workdir)
+    return replace(result, warnings=(*names.warnings, *result.warnings)) if names.warnings else result
+
+
+def _part_operations(text: str, part: ReplyPart, names: _Names, tree: Tree) -> list[Operation | EditOperation]:
+    """The operations of one part of a reply (SEARCH/REPLACE edits numbered and checked
+    against the files of `tree`, as `apply_edits` checks them)."""
+    from .format import parse_patch, parse_search_replace, unified_operations
+
+    if part.kind == "search-replace":
+        edits = checked(parse_search_replace(text, names=names))
+        _refuse_placeholder_writes(edits, tree)
+        return list(edits)
+    if part.kind == "unified-diff":
+        return unified_operations(part.text)
+    return list(parse_patch(part.text).operations)
+
+
+def _which_part(part: ReplyPart, number: int, count: int, dry_run: bool) -> str:
+    """The hint naming the part of a reply an error is about."""
+    what = {"codex": "patch", "unified-diff": "unified diff", "search-replace": "SEARCH/REPLACE blocks"}[part.kind]
+    none = "would be applied" if dry_run else "was applied"
+    return (
+        f"This is the {what} at line {part.line} of the reply ({number} of {count} found in it; "
+        f"its own line numbers count from its first line). None of the reply's patches {none}."
+    )
 
 
 def apply_hashline(

@@ -195,6 +195,9 @@ def tool_definitions() -> dict[str, Any]:
     - `"instructions"`: the text a model needs to write correct patches;
     - `"text_editor"`: Anthropic's text-editor tool (`text_editor_20250728`), whose
       calls `apply_patch.anthropic.TextEditor` runs.
+
+    The keys, in order: `custom`, `function`, `chat`, `anthropic`, `responses`,
+    `instructions`, `text_editor`.
     """
     from .anthropic import tool_definition as text_editor
     description = f"{DESCRIPTION}\n\n{INSTRUCTIONS}"

@@ -581,10 +581,55 @@ def _malformed(rng: random.Random, number: int) -> bytes:
     return json.dumps(call).replace("\\\\ud800", "\\ud800").encode()
 
 
+# 4. The review gate: `accept` racing `reject` (and another `accept`) on one staged patch.
+
+GATE_PATCH = b"*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** End Patch\n"
+
+
+def gate_race(tmp: Path, runs: int, deadline: float, seed: int = 22) -> Tally:
+    """A staged patch decided by two processes at once (accept and reject, or two accepts,
+    started in a random order): exactly one decides it, an exit 0 of `accept` means the
+    file was written and an exit 1 that it was not (a lie counts as `changed`), no
+    traceback, nothing left pending."""
+    tally = Tally("the review gate: accept racing reject")
+    rng = random.Random(seed)
+    root = tmp / "gate"
+    root.mkdir()
+    more = _bounded(runs, deadline)
+    while more(tally.calls):
+        tally.calls += 1
+        (root / "a.txt").write_bytes(b"one\n")
+        staged = subprocess.run([executable(), "-C", str(root), "--stage"], input=GATE_PATCH, capture_output=True, timeout=120)
+        staged_id = staged.stdout.decode().split()[1].rstrip(";")
+        commands = [["accept", staged_id], rng.choice((["reject", staged_id], ["accept", staged_id]))]
+        rng.shuffle(commands)
+        processes = [
+            subprocess.Popen([executable(), *command], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            for command in commands
+        ]
+        outcomes = []
+        for command, process in zip(commands, processes):
+            out, err = process.communicate(timeout=120)
+            outcomes.append((command, process.returncode, out, err))
+        applied = (root / "a.txt").read_bytes() == b"ONE\n"
+        accepted = sum(code == 0 for command, code, _, _ in outcomes if command[0] == "accept")
+        decided = sum(code == 0 for _, code, _, _ in outcomes)
+        tally.tracebacks += any(b"Traceback" in err or code not in (0, 1) for _, code, _, err in outcomes)
+        if accepted != applied or decided != 1:
+            tally.changed += 1
+            tally.notes.append(f"{[(c, code, err[:200]) for c, code, _, err in outcomes]} applied={applied}")
+        tally.applied += applied
+        tally.refused += not applied
+        listed = subprocess.run([executable(), "pending"], cwd=root, capture_output=True, timeout=120)
+        tally.leftovers += listed.stdout != b""
+    return tally
+
+
 CAMPAIGNS: tuple[Callable[[Path, int, float], Tally], ...] = (
     *(lambda tmp, runs, deadline, way=way: signals(tmp, runs, deadline, way) for way in WAYS),
     read_race,
     hostile_input,
     hostile_executable,
     mcp_requests,
+    gate_race,
 )

@@ -123,7 +123,7 @@ def test_text_the_charset_cannot_hold_is_refused(tmp_path: Path) -> None:
     with pytest.raises(FilePolicyError) as caught:
         apply_edits([CreateFile("ok.txt", "fine\n"), CreateFile("a.txt", "price\n10 €, 5 ₤\n")], tmp_path)
     assert str(caught.value).startswith(
-        "Failed to write a.txt: its encoding, latin-1 (charset in .editorconfig), cannot represent "
+        "Failed to write a.txt: its encoding, latin-1 (charset in .editorconfig:2), cannot represent "
         "'€' (U+20AC) and '₤' (U+20A4), on line 2"
     )
     assert snapshot(tmp_path) == before
@@ -138,7 +138,7 @@ def test_an_unknown_charset_is_refused(tmp_path: Path) -> None:
     before = snapshot(tmp_path)
     with pytest.raises(FilePolicyError) as caught:
         apply_edits([CreateFile("a.txt", "x\n")], tmp_path)
-    assert "NOPE-42 (working-tree-encoding in .gitattributes), which is not an encoding Python knows" in str(caught.value)
+    assert "NOPE-42 (working-tree-encoding in .gitattributes:1), which is not a character encoding Python knows" in str(caught.value)
     assert snapshot(tmp_path) == before
 
 
@@ -273,7 +273,7 @@ def test_a_convention_file_changed_by_the_patch_counts_for_the_files_after_it(tm
 def test_each_text_is_read_and_each_glob_compiled_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # Issue 24: a patch's files read the same convention texts; each is parsed once and each
     # section's glob compiled once, not once per file (0.3 ms a file with a real .editorconfig).
-    from apply_patch.apply import _conventions
+    from apply_patch.apply import _conventions, _glob
 
     editorconfig = EDITORCONFIG + "\n[*.py]\nindent_size = 4\n"
     texts = {".editorconfig": editorconfig, ".gitattributes": "* text=auto\n*.bat eol=crlf\n"}
@@ -281,13 +281,13 @@ def test_each_text_is_read_and_each_glob_compiled_once(monkeypatch: pytest.Monke
     monkeypatch.setattr(_conventions, "_gitattributes_files", {})
     monkeypatch.setattr(_conventions, "_compiled", {})
     made: list[str] = []
-    original = _conventions._glob_regex
+    original = _glob.compiled
 
-    def counted(glob: str, *, braces: bool = True) -> str:
+    def counted(glob: str, *, braces: bool) -> object:
         made.append(glob)
         return original(glob, braces=braces)
 
-    monkeypatch.setattr(_conventions, "_glob_regex", counted)
+    monkeypatch.setattr(_conventions, "compiled", counted)
     first = [_conventions.conventions_for(f"src/first.{ext}", texts.get) for ext in ("txt", "md")]
     compiled = len(made)
     rest = [_conventions.conventions_for(f"src/f{n}.{ext}", texts.get) for n in range(30) for ext in ("txt", "md")]
@@ -305,3 +305,97 @@ def test_a_long_convention_text_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> 
     long = "[*]\nend_of_line = crlf\n" + "# padding\n" * (_conventions._KEPT_CHARS // 10)
     conventions = _conventions.conventions_for("a.txt", {".editorconfig": long}.get)
     assert conventions.ending == "\r\n" and _conventions._editorconfigs == {}
+
+
+# ---------------------------------------------------------------- repository files are input (issue 33)
+
+
+def _timed_add(root: Path, *names: str) -> tuple[float, str]:
+    """The seconds the executable takes to add `names` (and its stderr); each added."""
+    import time
+
+    body = "".join(f"*** Add File: {name}\n+x\n" for name in names)
+    start = time.monotonic()
+    done = run_cli([f"*** Begin Patch\n{body}*** End Patch\n"], root)
+    took = time.monotonic() - start
+    assert done.returncode == 0, done.stderr.decode()
+    return took, done.stderr.decode()
+
+
+def test_a_backtracking_glob_takes_time_linear_in_the_name(tmp_path: Path) -> None:
+    # Before: `*a*a*...*b` over a name of a's is matched by a backtracking expression, its
+    # time exponential in the stars (minutes, the root's lock held).
+    from apply_patch.apply import _conventions
+
+    star = "*a" * 24 + "*b"
+    _tree(tmp_path, {
+        ".gitattributes": f"{star} eol=crlf\n**/{star}/** eol=crlf\n*.txt eol=crlf\n",
+        ".editorconfig": f"[{{{star},{{a,a}}{{a,a}}{{a,a}}{{a,a}}{{a,a}}{{a,a}}{{a,a}}{{a,a}}{{a,a}}{{a,a}}{{a,a}}{{a,a}}b}}]\nend_of_line = cr\n",
+    })  # fmt: skip
+    name = "a" * 60
+    took, _ = _timed_add(tmp_path, f"{name}.md", f"{name}/{name}.md", "x.txt")
+    assert took < 20  # seconds, on a loaded machine; before: far beyond
+    assert (tmp_path / f"{name}.md").read_bytes() == b"x\n"
+    assert (tmp_path / "x.txt").read_bytes() == b"x\r\n"
+    # and what they match, they still match:
+    texts = {".gitattributes": f"{star} eol=crlf\n", ".editorconfig": "[{a,b}{a,b}-x{1..20}]\nend_of_line = cr\n"}
+    assert _conventions.conventions_for("d/" + "a" * 30 + "b", texts.get).ending == "\r\n"
+    assert _conventions.conventions_for("d/ab-x19", texts.get).ending == "\r"
+    assert _conventions.conventions_for("d/ab-x21", texts.get).ending is None
+
+
+def test_braces_are_bounded_and_a_section_past_a_bound_is_ignored_with_a_warning(tmp_path: Path) -> None:
+    # Before: `{1..9999}` sections, each expanded to an alternation of 10,000 numbers,
+    # compiled: hundreds of MB. Now a range costs nothing, and a section past a bound
+    # (braces nested too deep, a glob too long) is ignored with a one-line warning.
+    import tracemalloc
+
+    from apply_patch.apply import _conventions
+
+    ranges = "".join(f"[*{{1..9999}}{{1..9999}}{{1..9999}}.t{n}]\nend_of_line = crlf\n" for n in range(40))
+    deep = "[" + "{a," * 12 + "x" + "}" * 12 + "]\nend_of_line = crlf\n"
+    long = "[" + "a" * 2000 + "]\nend_of_line = crlf\n"
+    text = "root = true\n" + ranges + deep + long + "[*.md]\nend_of_line = crlf\n"
+    tracemalloc.start()
+    conventions = _conventions.conventions_for("x/a9998.t39", {".editorconfig": text}.get)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert conventions.ending == "\r\n" and peak < 20 * 2**20, peak
+    assert [i.message for i in conventions.ignored] == [
+        ".editorconfig:82: section [{a,{a,{a,{a,{a,{a,{a,{a,{a,{a,{a,{a,x}}}...] ignored: its braces are nested more than 8 deep",
+        f".editorconfig:84: section [{'a' * 40}...] ignored: it is longer than 1024 characters",
+    ]
+    (tmp_path / ".editorconfig").write_text(text)
+    done = run_cli(["--json", "*** Begin Patch\n*** Add File: a.md\n+x\n*** End Patch\n"], tmp_path)
+    assert done.returncode == 0 and (tmp_path / "a.md").read_bytes() == b"x\r\n"  # the edit goes on
+    import json
+
+    warnings = json.loads(done.stdout)["warnings"]
+    assert [(w["kind"], w["path"], w["file_line"]) for w in warnings] == [
+        ("conventions", ".editorconfig", 82),
+        ("conventions", ".editorconfig", 84),
+    ]
+
+
+def test_the_bytes_read_of_a_convention_file_are_bounded(tmp_path: Path) -> None:
+    # Before: a 1 MiB .gitattributes was read whole and parsed again for each new file
+    # (1.6 s a file). Now its first 64 KiB are read, once; the rest is ignored, with a warning.
+    lines = [f"*.x{n} eol=crlf\n" for n in range(80_000)]
+    text = "".join(lines)
+    assert len(text) > 2**20
+    (tmp_path / ".gitattributes").write_text(text)
+    before = snapshot(tmp_path)
+    took, _ = _timed_add(tmp_path, *(f"d/f{n}.x1" for n in range(40)), "d/late.x79999")
+    assert took < 20
+    assert (tmp_path / "d" / "f0.x1").read_bytes() == b"x\r\n"
+    assert (tmp_path / "d" / "late.x79999").read_bytes() == b"x\n"  # past the bound: not read
+    import json
+
+    done = run_cli(["--json", "*** Begin Patch\n*** Add File: e.x2\n+x\n*** End Patch\n"], tmp_path)
+    (warning,) = json.loads(done.stdout)["warnings"]
+    first_ignored = text.encode()[: 64 * 1024].rpartition(b"\n")[0].count(b"\n") + 2
+    assert warning["kind"] == "conventions" and warning["message"] == (
+        f".gitattributes: only its first 64 KiB were read (it has {len(text)} bytes): "
+        f"what it says from line {first_ignored} on is ignored"
+    )
+    assert {k: v for k, v in snapshot(tmp_path).items() if k in before} == before

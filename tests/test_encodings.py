@@ -12,8 +12,9 @@ import pytest
 
 from _support import NOTHING_CHANGED, run_cli, snapshot
 from apply_patch import PatchError, Policy, apply_patch
+from apply_patch._errors import EncodingError
 from apply_patch.anthropic import TextEditor
-from apply_patch.edits import CreateFile, StrReplace, apply_edits, apply_search_replace
+from apply_patch.edits import CreateFile, StrReplace, apply_edits, apply_search_replace, apply_unified_diff
 
 # name: (codec, file text, the line edited, its new text). Each file holds characters of its
 # encoding on lines the edit does not touch (their bytes must stay as they were).
@@ -132,7 +133,7 @@ def test_text_the_encoding_cannot_hold_is_refused(tmp_path: Path, name: str, tex
         apply_edits([StrReplace(f"data/{path.name}", old, old + text)], tmp_path, encoding=name)
     line = FILES[name][1].split("\n").index(old.rstrip("\r")) + 1 if "\r" not in FILES[name][1] else 2
     assert str(caught.value).startswith(
-        f"Failed to write data/{path.name}: its encoding, {name} (given), cannot represent {shown}, on line {line}"
+        f"Failed to write data/{path.name}: its encoding, {name} (given: --encoding), cannot represent {shown}, on line {line}"
     )
     assert snapshot(tmp_path) == before
 
@@ -142,12 +143,12 @@ def test_messages_name_the_encoding(tmp_path: Path) -> None:
     before = snapshot(tmp_path)
     with pytest.raises(PatchError) as caught:
         apply_edits([StrReplace("data/file.gbk", "不在文件里", "x")], tmp_path)
-    assert "data/file.gbk was read as gbk (working-tree-encoding in .gitattributes)" in str(caught.value)
+    assert "data/file.gbk was read as gbk (working-tree-encoding in .gitattributes:1)" in str(caught.value)
     (tmp_path / "bad.gbk").write_bytes(b"ok\n\x81\n")  # a lead byte with no trail byte
     with pytest.raises(PatchError) as caught:
         apply_edits([StrReplace("bad.gbk", "ok", "fine")], tmp_path, encoding="gbk")
     assert str(caught.value).startswith(
-        "Failed to read file to update bad.gbk: its encoding is gbk (given), but the bytes from offset 3 are not gbk text"
+        "Failed to read file to update bad.gbk: its encoding is gbk (given: --encoding), but the bytes from offset 3 are not gbk text"
     )
     assert snapshot(tmp_path) == {**before, "bad.gbk": snapshot(tmp_path)["bad.gbk"]}
 
@@ -210,7 +211,7 @@ def test_undeclared_utf8_text_not_found_says_why(tmp_path: Path) -> None:
     before = snapshot(tmp_path)
     with pytest.raises(PatchError) as caught:
         apply_edits([StrReplace("a.c", old, new)], tmp_path)
-    assert "a.c is not UTF-8 and its encoding is neither given nor declared" in str(caught.value)
+    assert "a.c: it is not UTF-8 and its encoding is neither given nor declared" in str(caught.value)
     assert "--encoding NAME" in str(caught.value)
     assert snapshot(tmp_path) == before
 
@@ -302,3 +303,159 @@ def test_without_a_detector_no_encoding_is_named(tmp_path: Path, monkeypatch: py
     with pytest.raises(PatchError) as caught:
         apply_edits([StrReplace("legacy.txt", "int main() {", "int main(void) {\n    // 开始")], tmp_path)
     assert "--encoding NAME" in str(caught.value) and "charset-normalizer" not in str(caught.value)
+
+
+# ---------------------------------------------------------------- declarations are input (issue 33)
+
+
+def _refused(root: Path, edit: StrReplace, encoding: str = "") -> str:
+    """The one-line refusal of `edit` (library and executable alike; `encoding` the option
+    if given), the tree unchanged."""
+    before = snapshot(root)
+    with pytest.raises(EncodingError) as caught:
+        apply_edits([edit], root, policy=Policy(encoding=encoding))
+    assert snapshot(root) == before
+    assert "\n" not in caught.value.message
+    patch = f"*** Begin Patch\n*** Update File: {edit.path}\n@@\n-{edit.old}\n+{edit.new}\n*** End Patch\n"
+    args = [f"--encoding={encoding}"] if encoding else []
+    done = run_cli([*args, patch], root)
+    err = done.stderr.decode()
+    assert done.returncode == 1 and "internal error" not in err and err.endswith(NOTHING_CHANGED), err
+    assert snapshot(root) == before
+    return caught.value.message
+
+
+def test_a_single_byte_charset_over_utf8_text_is_refused(tmp_path: Path) -> None:
+    # latin1 decodes every byte: UTF-8's "ü" read as "Ã¼", and an edit writes latin1 among UTF-8.
+    (tmp_path / ".editorconfig").write_text("root = true\n\n[*.txt]\ncharset = latin1\n")
+    (tmp_path / "a.txt").write_bytes("Grüße\nEnde\n".encode())
+    message = _refused(tmp_path, StrReplace("a.txt", "Ende", "Schluß"))
+    assert message.startswith("Failed to read file to update a.txt: its encoding is iso8859-1 (charset in .editorconfig:4)")
+    assert "its bytes are UTF-8 (a multi-byte sequence at offset 2)" in message
+    (tmp_path / ".editorconfig").unlink()
+    (tmp_path / ".gitattributes").write_text("# legacy\n*.txt working-tree-encoding=cp1252\n")
+    message = _refused(tmp_path, StrReplace("a.txt", "Ende", "Schluß"))
+    assert "cp1252 (working-tree-encoding in .gitattributes:2)" in message
+    message = _refused(tmp_path, StrReplace("a.txt", "Ende", "Schluß"), encoding="iso8859-15")
+    assert "iso8859-15 (given: --encoding)" in message
+    (tmp_path / "b.txt").write_bytes("Gr\u00fc\u00dfe\nEnde\n".encode("latin-1"))  # really latin1: edited
+    apply_edits([StrReplace("b.txt", "Ende", "Schluß")], tmp_path)
+    assert (tmp_path / "b.txt").read_bytes() == "Grüße\nSchluß\n".encode("latin-1")
+
+
+def test_utf16_over_a_file_without_nul_bytes_is_refused(tmp_path: Path) -> None:
+    # Without a byte-order mark, an ASCII file read as UTF-16 is CJK text: shown to the model so.
+    (tmp_path / ".gitattributes").write_text("*.cfg working-tree-encoding=UTF-16\n*.w32 working-tree-encoding=UTF-32LE\n")
+    (tmp_path / "a.cfg").write_bytes(b"name = demo\nport = 8080\n")
+    message = _refused(tmp_path, StrReplace("a.cfg", "8080", "9090"))
+    assert message.startswith("Failed to read file to update a.cfg: its encoding is utf-16-le (working-tree-encoding in .gitattributes:1)")
+    assert "no NUL byte" in message
+    (tmp_path / "a.w32").write_bytes(b"abcd" * 8)
+    assert "utf-32-le (working-tree-encoding in .gitattributes:2)" in _refused(tmp_path, StrReplace("a.w32", "x", "y"))
+    # Real UTF-16 without a mark is edited:
+    (tmp_path / "b.cfg").write_bytes("port = 8080\n".encode("utf-16-le"))
+    apply_edits([StrReplace("b.cfg", "8080", "9090")], tmp_path)
+    assert (tmp_path / "b.cfg").read_bytes() == "port = 9090\n".encode("utf-16-le")
+
+
+def test_bytes_a_declared_encoding_cannot_decode_name_the_declaration(tmp_path: Path) -> None:
+    (tmp_path / ".gitattributes").write_text("\n*.c working-tree-encoding=GBK\n")
+    (tmp_path / "a.c").write_bytes(b"ok\n\x81\n")
+    message = _refused(tmp_path, StrReplace("a.c", "ok", "fine"))
+    assert message.startswith(
+        "Failed to read file to update a.c: its encoding is gbk (working-tree-encoding in .gitattributes:2), "
+        "but the bytes from offset 3 are not gbk text"
+    )
+
+
+@pytest.mark.parametrize(
+    "name", ["rot13", "hex", "base64", "unicode_escape", "raw_unicode_escape", "punycode", "idna", "zlib", "bz2", "uu", "quopri", "undefined", "charmap"]
+)
+def test_only_character_encodings_are_accepted(tmp_path: Path, name: str) -> None:
+    # Before: `internal error: LookupError`, or a mangled file written with exit 0.
+    (tmp_path / ".gitattributes").write_text(f"*.txt text\n*.txt working-tree-encoding={name}\n")
+    (tmp_path / "a.txt").write_bytes(b"hello\nworld\n")
+    message = _refused(tmp_path, StrReplace("a.txt", "world", "there"))
+    assert message.startswith(
+        f"Failed to read file to update a.txt: its encoding is {name} (working-tree-encoding in .gitattributes:2), "
+        "which is not a character encoding Python knows"
+    ), message
+    before = snapshot(tmp_path)
+    with pytest.raises(EncodingError) as caught:
+        apply_edits([CreateFile("new.txt", "hello\n")], tmp_path)
+    assert f"{name} (working-tree-encoding in .gitattributes:2), which is not a character encoding" in str(caught.value)
+    assert snapshot(tmp_path) == before
+    # and the option alike: a clear error before anything is read
+    done = run_cli(["--encoding", name, "*** Begin Patch\n*** Add File: b.txt\n+x\n*** End Patch\n"], tmp_path)
+    assert done.returncode == 1 and f"Invalid value {name!r} for encoding: not a character encoding" in done.stderr.decode()
+    with pytest.raises(PatchError, match="not a character encoding"):
+        Policy(encoding=name)
+    assert snapshot(tmp_path) == before
+
+
+def test_iso_2022_undeclared_is_refused_and_declared_is_edited(tmp_path: Path) -> None:
+    # ISO-2022-JP is 7-bit: every byte is ASCII, so it read as ASCII (mojibake written back).
+    text = "# 設定\ntitle = 日本語のテスト\nport = 80\n"
+    data = text.encode("iso2022_jp")
+    assert data.isascii()
+    (tmp_path / "a.ini").write_bytes(data)
+    message = _refused(tmp_path, StrReplace("a.ini", "port = 80", "port = 8080"))
+    assert message.startswith("Failed to read file to update a.ini: its bytes hold ISO-2022 escape sequences (offset 2)")
+    assert "--encoding" in message
+    with pytest.raises(EncodingError):  # a unified diff, placed by its numbers, alike
+        apply_unified_diff("--- a/a.ini\n+++ b/a.ini\n@@ -3 +3 @@\n-port = 80\n+port = 8080\n", tmp_path)
+    assert (tmp_path / "a.ini").read_bytes() == data
+    (tmp_path / ".gitattributes").write_text("*.ini working-tree-encoding=ISO-2022-JP\n")
+    apply_edits([StrReplace("a.ini", "日本語のテスト", "試験")], tmp_path)
+    assert (tmp_path / "a.ini").read_bytes() == text.replace("日本語のテスト", "試験").encode("iso2022_jp")
+    (tmp_path / "colors.txt").write_bytes(b"\x1b[31mred\x1b[0m\nplain\n")  # a terminal escape is not one
+    apply_edits([StrReplace("colors.txt", "plain", "bold")], tmp_path)
+    assert (tmp_path / "colors.txt").read_bytes() == b"\x1b[31mred\x1b[0m\nbold\n"
+
+
+# ---------------------------------------------------------------- issue 34: non-ASCII on an undeclared file
+
+
+def test_undeclared_a_non_ascii_edit_is_refused_naming_the_option(tmp_path: Path) -> None:
+    # Before: "Failed to find expected lines", the encoding only in a hint.
+    codec, text, old, new = FILES["gbk"]
+    (tmp_path / "legacy.c").write_bytes(text.encode(codec))
+    message = _refused(tmp_path, StrReplace("legacy.c", old, new))
+    assert message.startswith(
+        "Failed to update legacy.c: it is not UTF-8 and its encoding is neither given nor declared, "
+        "and the text the edit looks for is not ASCII: give its encoding with --encoding NAME"
+    ), message
+    before = snapshot(tmp_path)
+    patch = f"*** Begin Patch\n*** Update File: legacy.c\n@@\n-{old}\n+{new}\n*** End Patch\n"
+    with pytest.raises(EncodingError, match="give its encoding with --encoding NAME"):
+        apply_patch(patch, tmp_path)
+    with pytest.raises(PatchError, match="Failed to find"):  # ASCII text not there: not found, as ever
+        apply_edits([StrReplace("legacy.c", "int main(void)", "int main()")], tmp_path)
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize(
+    ("name", "named"),
+    [
+        ("shift_jis", "shift_jis"),
+        ("gbk", "gbk"),
+        ("cp1252", "cp1252 (which decodes almost any bytes, so this proves little)"),
+    ],
+)
+def test_without_a_detector_the_likely_legacy_encodings_are_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, named: str
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "charset_normalizer", None)  # as if not installed
+    codec, text, old, new = FILES[name]
+    (tmp_path / "legacy.txt").write_bytes(text.encode(codec))
+    before = snapshot(tmp_path)
+    with pytest.raises(EncodingError) as caught:
+        apply_edits([StrReplace("legacy.txt", old, new)], tmp_path)
+    hints = " ".join(caught.value.hints)
+    assert "Its lines outside ASCII decode as " in hints and named in hints, hints
+    if name != "cp1252":  # multi-byte candidates first, cp1252 last
+        assert hints.index(name) < hints.index("cp1252") if "cp1252" in hints else True
+    assert "charset-normalizer" not in hints
+    assert snapshot(tmp_path) == before

@@ -84,11 +84,11 @@ def test_a_file_too_big_to_parse_shows_its_first_lines(tmp_path: Path) -> None:
     )
 
 
-async def _mcp_view(root: Path) -> str:
+async def _mcp_view(root: Path, path: str = "inventory.py") -> str:
     server = StdioServerParameters(command=executable(), args=["serve", "--root", str(root), "--max-characters", "500"])
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
-        result = await session.call_tool("str_replace_based_edit_tool", {"command": "view", "path": "inventory.py"})
+        result = await session.call_tool("str_replace_based_edit_tool", {"command": "view", "path": path})
         (content,) = result.content
         assert content.type == "text" and not result.is_error
         return content.text
@@ -97,3 +97,10 @@ async def _mcp_view(root: Path) -> str:
 def test_the_mcp_servers_view_answers_with_the_outline(tmp_path: Path) -> None:
     shutil.copy(SYNTAX / "inventory.py", tmp_path)
     assert asyncio.run(_mcp_view(tmp_path)) == INVENTORY
+
+
+def test_the_mcp_servers_view_of_a_deeply_nested_file_answers(tmp_path: Path) -> None:
+    # Issue 33: the outline's recursion raised RecursionError, a traceback in the server.
+    depth = 20_000
+    (tmp_path / "deep.json").write_bytes(b'{"a": ' * depth + b"1" + b"}" * depth + b"\n")
+    assert asyncio.run(_mcp_view(tmp_path, "deep.json")).startswith("deep.json has 1 lines")

@@ -113,7 +113,8 @@ def test_each_call_gives_its_logged_result(name: str, count: int, tmp_path: Path
     them as the log says it did (files may change between calls by commands not replayed:
     `bun add` rewrites package.json)."""
     calls = _recorded(LOGS / name)
-    found = extract_patches((LOGS / name).read_text(encoding="utf-8"))
+    listed = extract_patches((LOGS / name).read_text(encoding="utf-8"))
+    found = [item for item in listed if item.logged_outcome != "failed"]  # they changed nothing
     assert len(calls) == len(found) == count
     for number, (call, item) in enumerate(zip(calls, found), 1):
         root = tmp_path / str(number)
@@ -149,15 +150,20 @@ def test_the_whole_log_replays_to_its_logged_result(name: str, tmp_path: Path) -
     assert _files(tmp_path) == {path: text for path, text in after.items() if text is not None}
 
 
-def test_the_extraction_finds_the_calls_opencode_ran(tmp_path: Path) -> None:
-    """All 12 apply_patch calls of the session are in the export; the 2 that failed are left out."""
-    document = json.loads((LOGS / "opencode_curious_harbor.json").read_text(encoding="utf-8"))
+def test_the_extraction_lists_every_call_with_its_logged_outcome(tmp_path: Path) -> None:
+    """All 12 apply_patch calls of the session are in the export, and in `extract --json`:
+    the 2 that failed as `failed`; the plain listing leaves those 2 out."""
+    path = LOGS / "opencode_curious_harbor.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
     parts = [p for m in document["messages"] for p in m["parts"] if p.get("tool") == "apply_patch"]
     assert [p["state"]["status"] for p in parts].count("error") == 2 and len(parts) == 12
-    listed = json.loads(run_cli(["extract", "--json", str(LOGS / "opencode_curious_harbor.json")], tmp_path).stdout)
-    completed = [p["state"]["input"]["patchText"] for p in parts if p["state"]["status"] == "completed"]
-    assert [item["patch"] for item in listed] == completed
+    listed = json.loads(run_cli(["extract", "--json", str(path)], tmp_path).stdout)
+    assert [item["patch"] for item in listed] == [p["state"]["input"]["patchText"] for p in parts]
+    outcomes = {"completed": "applied", "error": "failed"}
+    assert [item["logged_outcome"] for item in listed] == [outcomes[p["state"]["status"]] for p in parts]
     assert {item["workdir"] for item in listed} == {"."}
+    plain = run_cli(["extract", str(path)], tmp_path).stdout.decode()
+    assert plain.count("# patch ") == 10 and "# patch 1 of 10:" in plain
 
 
 def test_edits_outside_the_session_folder_are_refused_and_nothing_is_written(tmp_path: Path) -> None:

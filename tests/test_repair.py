@@ -234,3 +234,46 @@ def test_no_repair_when_the_patch_changes_a_file_in_several_operations(tmp_path:
     assert model.asked == []
     assert caught.value.hints[-1] == "A repair was not asked for: the patch changes one file in several operations."
     assert snapshot(root) == before
+
+
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [
+        (StrReplace("app.py", None, "greet('all')"), "the repair hook's correction has an old text of type NoneType, not str"),  # type: ignore[arg-type]
+        (StrReplace("app.py", 7, "greet('all')"), "the repair hook's correction has an old text of type int, not str"),  # type: ignore[arg-type]
+        (StrReplace("app.py", b"greet('you')", "x"), "the repair hook's correction has an old text of type bytes, not str"),  # type: ignore[arg-type]
+        (StrReplace("app.py", "greet('you')", None), "the repair hook's correction has a new text of type NoneType, not str"),  # type: ignore[arg-type]
+        (StrReplace("app.py", "greet('you')", b"x"), "the repair hook's correction has a new text of type bytes, not str"),  # type: ignore[arg-type]
+        (StrReplace(None, "greet('you')", "x"), "the repair hook's correction has a path of type NoneType, not str"),  # type: ignore[arg-type]
+        (StrReplace(b"app.py", "greet('you')", "x"), "the repair hook's correction has a path of type bytes, not str"),  # type: ignore[arg-type]
+    ],
+)
+def test_an_answer_of_wrong_types_is_a_clear_error_and_nothing_is_written(
+    answer: StrReplace, why: str, tmp_path: Path
+) -> None:
+    # Issue 33, class 7: these raised AttributeError or TypeError out of the engine.
+    root = _root(tmp_path)
+    before = snapshot(root)
+    with pytest.raises(ContextNotFoundError) as caught:
+        apply_edits([StrReplace("app.py", "greet('me')", "greet('them')")], root, repair=ScriptedModel(answer))
+    assert snapshot(root) == before
+    assert caught.value.hints[-1] == f"A repair was asked for and not used: {why}."
+
+
+def test_the_cache_keeps_no_file_text(tmp_path: Path) -> None:
+    # Issue 33, class 7: the cache kept every request's whole text across calls (140 MiB
+    # after 8 failures on a 17 MB file); it keeps a digest of each, and answers bounded in size.
+    from apply_patch.apply import _repair
+
+    root = _root(tmp_path)
+    big = "x = 1\n" * 200_000
+    for n in range(4):
+        (root / "big.py").write_text(big + f"n = {n}\n")
+        with pytest.raises(ContextNotFoundError):
+            apply_edits([StrReplace("big.py", "no such line", "y")], root, repair=ScriptedModel(None))
+    held = sum(len(repr(key)) + len(repr(value)) for key, value in _repair._cache.items())
+    assert held < 64 * 1024, held
+    huge = StrReplace("big.py", "n = 3\n", "z = 0\n" * _repair.ANSWER_CHARS)
+    apply_edits([StrReplace("big.py", "n = 9", "n = 4")], root, repair=ScriptedModel(huge))
+    assert (root / "big.py").read_text().endswith("z = 0\n" * _repair.ANSWER_CHARS)  # used, not kept
+    assert sum(len(repr(key)) + len(repr(value)) for key, value in _repair._cache.items()) < 64 * 1024

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping, undo
     from ._plan import OperationResult, decode_file, file_encoding, file_text
     from ._receipts import Unavailable, base_folder
-    from ._receipts_read import Receipt, Staged, drop_pending, history, list_receipts, pending, show, show_receipt, stage
+    from ._pending import BadRecord, Staged, Taken, Waiting, claim, pending, stage, state_hash
+    from ._receipts_read import Receipt, history, list_receipts, show, show_receipt
     from ._sweep import KEEP_ALL_BYTES, KEEP_DAYS, Pruned, sweep
     from ._repair import RepairRequest
     from ._report import (
@@ -67,11 +68,13 @@ _NAMES = {
     "Receipt": "._receipts_read",
     "history": "._receipts_read",
     "show": "._receipts_read",
-    "Staged": "._receipts_read",
+    "BadRecord": "._pending",
+    "Staged": "._pending",
+    "Taken": "._pending",
+    "Waiting": "._pending",
+    "claim": "._pending",
+    "state_hash": "._pending",
     "Unavailable": "._receipts",
-    "drop_pending": "._receipts_read",
-    "pending": "._receipts_read",
-    "stage": "._receipts_read",
     "list_receipts": "._receipts_read",
     "show_receipt": "._receipts_read",
     "KEEP_ALL_BYTES": "._sweep",
@@ -79,6 +82,8 @@ _NAMES = {
     "Pruned": "._sweep",
     "sweep": "._sweep",
     "base_folder": "._receipts",
+    "pending": "._pending",
+    "stage": "._pending",
     "OperationResult": "._plan",
     "decode_file": "._plan",
     "file_encoding": "._plan",
@@ -123,9 +128,9 @@ __all__ = [
     "FolderChanged", "Kind", "LineIndex", "LineReader", "Location", "MAX_CHARACTERS",
     "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OUTLINE_BYTES", "OperationResult",
     "PatchWarning", "Policy", "PolicyValueError", "Receipt", "RepairRequest", "Replay",
-    "SCHEMA", "Seen", "Staged", "TextFile", "Tree", "Unavailable", "apply_operations",
-    "apply_patch", "apply_to_mapping", "bounded", "common_ends", "decode_file", "drop_pending",
+    "BadRecord", "SCHEMA", "Seen", "Staged", "Taken", "Waiting", "TextFile", "Tree", "Unavailable", "apply_operations",
+    "apply_patch", "apply_to_mapping", "bounded", "claim", "common_ends", "decode_file",
     "error_json", "failure", "file_encoding", "file_text", "hidden", "history",
     "is_windows_absolute", "not_shown", "outline", "pending", "result_json", "show", "signals",
-    "split_text", "stage", "undo", "update_lines", "warnings_text",
+    "split_text", "stage", "state_hash", "undo", "update_lines", "warnings_text",
 ]

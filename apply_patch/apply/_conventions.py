@@ -20,14 +20,19 @@ Nearest first: a property declared in a folder closer to the file wins over
 one declared further up; in one folder `.gitattributes` (what git checks out)
 wins over `.editorconfig`. The reading itself is the caller's (`read`): these
 functions see only the texts.
+
+The texts are input someone else wrote: each glob is matched in time linear in the
+name (`_glob`), and a section or pattern past one of its bounds is left out and
+reported (`Conventions.ignored`, for the caller's warning); a declared charset is
+returned as written, for the caller to check (`_policy.character_codec`).
 """
 
 from __future__ import annotations
 
-import re
-
 from .._dataclass import dataclass
 from .._errors import EncodingError, check_text
+from .._policy import character_codec
+from ._glob import compiled
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,6 +44,7 @@ if TYPE_CHECKING:
     from ._paths import Location
     from .._policy import Policy
 
+GIVEN: Final = "given: --encoding"  # where an encoding came from, when the option gave it
 EDITORCONFIG: Final = ".editorconfig"
 GITATTRIBUTES: Final = ".gitattributes"
 _ENDINGS: Final = {"lf": "\n", "crlf": "\r\n", "cr": "\r"}
@@ -53,17 +59,30 @@ _CHARSETS: Final = {
 
 
 @dataclass(frozen=True, slots=True)
+class Ignored:
+    """A section or pattern of a convention file that was not read: the file (relative to
+    the root), its line, and the one-line warning saying why."""
+
+    path: str
+    line: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
 class Conventions:
     """What a new file follows. `ending`: every line break becomes it (None: as written);
     `final_newline`: True ends the text with a line break, False without (None: as
     written); `encoding`: the codec it is written in (None: UTF-8) and `bom` whether a
-    byte-order mark goes first; `origin` names, for messages, where each came from."""
+    byte-order mark goes first; `origin` names, for messages, where each came from (the
+    file and its line: `.gitattributes:3`); `ignored` the sections and patterns past a
+    bound, left out (the caller warns)."""
 
     ending: str | None = None
     final_newline: bool | None = None
     encoding: str | None = None
     bom: bool = False
     origin: tuple[tuple[str, str], ...] = ()
+    ignored: tuple[Ignored, ...] = ()
 
     def source(self, what: str) -> str:
         """Where the property `what` ("ending", "final newline", "encoding") was declared, or ""."""
@@ -79,6 +98,7 @@ def conventions_for(relative: str, read: Callable[[str], str | None]) -> Convent
     or None when there is none. Folders are read from the file's own up to the root."""
     parts = relative.split("/")
     found: dict[str, tuple[object, str]] = {}
+    ignored: list[Ignored] = []
     editorconfig_done = False
     for depth in range(len(parts) - 1, -1, -1):
         folder = "/".join(parts[:depth])
@@ -86,20 +106,33 @@ def conventions_for(relative: str, read: Callable[[str], str | None]) -> Convent
         prefix = folder + "/" if folder else ""
         text = read(prefix + GITATTRIBUTES)
         if text is not None:
-            for name, value in _gitattributes(text, below).items():
-                found.setdefault(name, (value, prefix + GITATTRIBUTES))
+            values, skipped = _gitattributes(text, below)
+            _found(found, ignored, prefix + GITATTRIBUTES, values, skipped)
         if not editorconfig_done:
             text = read(prefix + EDITORCONFIG)
             if text is not None:
-                is_root, values = _editorconfig(text, below)
-                for name, value in values.items():
-                    found.setdefault(name, (value, prefix + EDITORCONFIG))
+                is_root, values, skipped = _editorconfig(text, below)
+                _found(found, ignored, prefix + EDITORCONFIG, values, skipped)
                 editorconfig_done = is_root
-    return _conventions(found)
+    return _conventions(found, tuple(ignored))
 
 
-def _conventions(found: dict[str, tuple[object, str]]) -> Conventions:
-    """The properties found (name → (value, file)) as `Conventions`; unknown values ignored."""
+def _found(
+    found: dict[str, tuple[object, str]],
+    ignored: list[Ignored],
+    path: str,
+    values: dict[str, tuple[object, int]],
+    skipped: tuple[tuple[int, str], ...],
+) -> None:
+    """What the convention file at `path` says (`values`: name → (value, line)) added to
+    `found` where nothing nearer said it; its `skipped` lines (line, why) to `ignored`."""
+    for name, (value, line) in values.items():
+        found.setdefault(name, (value, f"{path}:{line}"))
+    ignored += (Ignored(path, line, f"{path}:{line}: {why}") for line, why in skipped)
+
+
+def _conventions(found: dict[str, tuple[object, str]], ignored: tuple[Ignored, ...]) -> Conventions:
+    """The properties found (name → (value, file and line)) as `Conventions`; unknown values ignored."""
     ending = final = encoding = None
     bom = False
     origin: list[tuple[str, str]] = []
@@ -115,53 +148,64 @@ def _conventions(found: dict[str, tuple[object, str]]) -> Conventions:
     if isinstance(value, str) and value:
         encoding, bom = _CHARSETS.get(value.lower(), (value, False))
         origin.append(("encoding", where))
-    return Conventions(ending, final, encoding, bom, tuple(origin))
+    return Conventions(ending, final, encoding, bom, tuple(origin), ignored)
 
 
 # ---------------------------------------------------------------- .editorconfig
 
 
-def _editorconfig(text: str, below: str) -> tuple[bool, dict[str, object]]:
+def _editorconfig(text: str, below: str) -> tuple[bool, dict[str, tuple[object, int]], tuple[tuple[int, str], ...]]:
     """(whether the file says `root = true`, the properties its sections give the file at
-    `below`, relative to the file's folder: "ending", "final_newline", "charset"; a
-    value `unset` drops a property)."""
+    `below`, relative to the file's folder: "ending", "final_newline", "charset", each with
+    the line that set it (a value `unset` drops a property), and the sections ignored, past
+    a bound of `_glob`: (their line, why))."""
     is_root, entries = _editorconfig_entries(text)
-    values: dict[str, object] = {}
+    values: dict[str, tuple[object, int]] = {}
     matched: dict[str, bool] = {}  # each section's answer for `below`
-    for section, name, lowered in entries:
+    skipped: dict[str, tuple[int, str]] = {}
+    for section, start, name, lowered, line in entries:
         if section not in matched:
-            matched[section] = _editorconfig_match(section, below)
+            matcher = _editorconfig_matcher(section)
+            if isinstance(matcher, str):
+                skipped[section] = (start, f"section [{_cut(section)}] ignored: {matcher}")
+            matched[section] = not isinstance(matcher, str) and matcher(below)
         if not matched[section]:
             continue
         if lowered == "unset":
             values.pop(name, None)
         elif name == "final_newline":
             if lowered in ("true", "false"):
-                values[name] = lowered == "true"
+                values[name] = (lowered == "true", line)
         else:
-            values[name] = lowered
-    return is_root, values
+            values[name] = (lowered, line)
+    return is_root, values, tuple(skipped.values())
+
+
+def _cut(glob: str) -> str:
+    """A glob as a warning quotes it: its first 40 characters."""
+    return glob if len(glob) <= 40 else glob[:40] + "..."
 
 
 _PROPERTIES: Final = {"end_of_line": "ending", "insert_final_newline": "final_newline", "charset": "charset"}
 
 
-def _editorconfig_entries(text: str) -> tuple[bool, tuple[tuple[str, str, str], ...]]:
+def _editorconfig_entries(text: str) -> tuple[bool, tuple[tuple[str, int, str, str, int], ...]]:
     """An .editorconfig text read once (`_editorconfigs`): whether it says `root = true`, and each
-    line setting a property of `_PROPERTIES` in a section, in order, as (section, property,
-    value in lower case). The other lines decide nothing here."""
+    line setting a property of `_PROPERTIES` in a section, in order, as (section, the
+    section's line, property, value in lower case, line). The other lines decide nothing here."""
     cached = _editorconfigs.get(text)
     if cached is not None:
         return cached
     is_root = False
     section: str | None = None
-    entries: list[tuple[str, str, str]] = []
-    for raw in text.splitlines():
+    start = 0
+    entries: list[tuple[str, int, str, str, int]] = []
+    for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line[0] in "#;":
             continue
         if line.startswith("[") and line.endswith("]"):
-            section = line[1:-1]
+            section, start = line[1:-1], number
             continue
         key, equals, value = line.partition("=")
         if not equals:
@@ -172,29 +216,30 @@ def _editorconfig_entries(text: str) -> tuple[bool, tuple[tuple[str, str, str], 
             continue
         name = _PROPERTIES.get(key)
         if name is not None:
-            entries.append((section, name, value.lower()))
+            entries.append((section, start, name, value.lower(), number))
     return _kept(_editorconfigs, text, (is_root, tuple(entries)))
 
 
-def _editorconfig_match(glob: str, path: str) -> bool:
-    """Whether the section `glob` matches `path` (relative to the .editorconfig's folder)."""
+def _editorconfig_matcher(glob: str) -> Callable[[str], bool] | str:
+    """The matcher of the section `glob` over paths relative to the .editorconfig's folder
+    (or why it is ignored)."""
     if "/" in glob:
         glob = glob.removeprefix("/")
     else:
         glob = "**/" + glob
-    return _matches(glob, True, path)
+    return _matcher(glob, True)
 
 
 # A convention file's text → what it says (`_editorconfig_entries`, `_gitattributes_entries`),
-# and a glob → its compiled expression's `fullmatch` (None: no path matches): every file of
-# a patch reads the same few texts, each file once. Bounded (emptied when full; texts longer
-# than _KEPT_CHARS are read each time), so a long-lived process keeps little.
-_editorconfigs: dict[str, tuple[bool, tuple[tuple[str, str, str], ...]]] = {}
-_gitattributes_files: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
-_compiled: dict[tuple[str, bool], Callable[[str], object] | None] = {}
+# and a glob → its matcher (`_glob.compiled`): every file of a patch reads the same few
+# texts, each file once. Bounded (emptied when full; texts longer than _KEPT_CHARS are
+# read each time, and the planner reads no more of a file), so a long-lived process keeps little.
+_editorconfigs: dict[str, tuple[bool, tuple[tuple[str, int, str, str, int], ...]]] = {}
+_gitattributes_files: dict[str, tuple[tuple[str, int, tuple[str, ...]], ...]] = {}
+_compiled: dict[tuple[str, bool], Callable[[str], bool] | str] = {}
 _KEPT: Final = 16  # texts of each kind
 _KEPT_CHARS: Final = 64 * 1024
-_KEPT_GLOBS: Final = 1024
+_KEPT_GLOBS: Final = 8192  # (a text of _KEPT_CHARS holds at most some thousands)
 
 
 def _kept(cache: dict[str, _T], text: str, value: _T) -> _T:
@@ -206,130 +251,59 @@ def _kept(cache: dict[str, _T], text: str, value: _T) -> _T:
     return value
 
 
-def _matches(glob: str, braces: bool, path: str) -> bool:
-    """Whether `glob` (`_glob_regex`) matches all of `path`; a glob that is not a valid
-    expression matches nothing. Each glob is compiled once (`_compiled`)."""
+def _matcher(glob: str, braces: bool) -> Callable[[str], bool] | str:
+    """`_glob.compiled(glob)`, each glob compiled once (`_compiled`)."""
     key = (glob, braces)
-    if key in _compiled:
-        match = _compiled[key]
-    else:
-        try:
-            match = re.compile(_glob_regex(glob, braces=braces)).fullmatch
-        except re.error:
-            match = None  # a section or pattern no file matches
+    found = _compiled.get(key)
+    if found is None:
+        found = compiled(glob, braces=braces)
         if len(_compiled) >= _KEPT_GLOBS:
             _compiled.clear()
-        _compiled[key] = match
-    return match is not None and match(path) is not None
-
-
-def _glob_regex(glob: str, *, braces: bool = True) -> str:
-    """A glob as a regular expression over `/`-separated paths: `*` (not `/`), `**`
-    (anything; `**/` any folders, none too), `?`, `[seq]`, `[!seq]`, `\\x`; with
-    `braces` (EditorConfig; git's patterns have none) `{a,b}` and `{1..9}`."""
-    out: list[str] = []
-    i = 0
-    while i < len(glob):
-        c = glob[i]
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        i += 1
-        if c == "\\" and i < len(glob):
-            out.append(re.escape(glob[i]))
-            i += 1
-        elif c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "[" and "]" in glob[i:]:
-            end = glob.index("]", i)
-            inside = glob[i:end]
-            negate = inside[:1] in ("!", "^")
-            body = re.escape(inside[1:] if negate else inside).replace("\\-", "-")
-            out.append(f"[{'^' if negate else ''}{body}]")
-            i = end + 1
-        elif braces and c == "{" and "}" in glob[i:]:
-            end = _closing_brace(glob, i)
-            inside = glob[i:end]
-            numbers = re.fullmatch(r"(-?\d+)\.\.(-?\d+)", inside)
-            if numbers:
-                low, high = sorted(map(int, numbers.groups()))
-                out.append("(?:" + "|".join(str(n) for n in range(low, min(high, low + 10_000) + 1)) + ")")
-            elif "," in inside:
-                out.append("(?:" + "|".join(map(_glob_regex, _split_commas(inside))) + ")")
-            else:
-                out.append(re.escape("{" + inside + "}"))
-            i = end + 1
-        else:
-            out.append(re.escape(c))
-    return "".join(out)
-
-
-def _closing_brace(glob: str, start: int) -> int:
-    """The index of the `}` closing the `{` before `start` (nested braces counted)."""
-    depth = 1
-    for at in range(start, len(glob)):
-        if glob[at] == "{":
-            depth += 1
-        elif glob[at] == "}":
-            depth -= 1
-            if depth == 0:
-                return at
-    return glob.rindex("}")
-
-
-def _split_commas(text: str) -> list[str]:
-    """`a,{b,c},d` → ["a", "{b,c}", "d"]: the commas outside braces."""
-    parts, depth, last = [], 0, 0
-    for at, c in enumerate(text):
-        depth += (c == "{") - (c == "}")
-        if c == "," and depth == 0:
-            parts.append(text[last:at])
-            last = at + 1
-    parts.append(text[last:])
-    return parts
+        _compiled[key] = found
+    return found
 
 
 # ---------------------------------------------------------------- .gitattributes
 
 
-def _gitattributes(text: str, below: str) -> dict[str, object]:
+def _gitattributes(text: str, below: str) -> tuple[dict[str, tuple[object, int]], tuple[tuple[int, str], ...]]:
     """The properties a .gitattributes file gives the file at `below` (relative to its
-    folder): "ending" (lf, crlf; "" for as written), "charset" (working-tree-encoding)."""
-    text_attr: object = None
-    eol: object = None
-    encoding: object = None
-    for pattern, attributes in _gitattributes_entries(text):
-        if not _gitattributes_match(pattern, below):
+    folder): "ending" (lf, crlf; "" for as written), "charset" (working-tree-encoding),
+    each with the line that set it; and the patterns ignored, past a bound of `_glob`
+    ((their line, why))."""
+    text_attr: tuple[object, int] = (None, 0)
+    eol: tuple[object, int] = (None, 0)
+    encoding: tuple[object, int] = (None, 0)
+    skipped: list[tuple[int, str]] = []
+    for pattern, line, attributes in _gitattributes_entries(text):
+        matcher = _gitattributes_matcher(pattern)
+        if isinstance(matcher, str):
+            skipped.append((line, f"pattern {_cut(pattern)} ignored: {matcher}"))
+            continue
+        if not matcher(below):
             continue
         for attribute in attributes:
             name, equals, value = attribute.partition("=")
             if name in ("text", "-text", "!text", "binary"):
-                text_attr = {"text": value or True, "-text": False, "!text": None, "binary": False}[name]
+                text_attr = ({"text": value or True, "-text": False, "!text": None, "binary": False}[name], line)
             elif name == "eol" and equals:
-                eol = value.lower()
+                eol = (value.lower(), line)
             elif name in ("-eol", "!eol"):
-                eol = None
+                eol = (None, line)
             elif name == "working-tree-encoding" and equals:
-                encoding = value
+                encoding = (value, line)
             elif name in ("-working-tree-encoding", "!working-tree-encoding"):
-                encoding = None
-    values: dict[str, object] = {}
-    if text_attr is False:
-        values["ending"] = ""  # -text: the text as written, whatever a folder further up says
-    elif eol in ("lf", "crlf"):
+                encoding = (None, line)
+    values: dict[str, tuple[object, int]] = {}
+    if text_attr[0] is False:
+        values["ending"] = ("", text_attr[1])  # -text: the text as written, whatever a folder further up says
+    elif eol[0] in ("lf", "crlf"):
         values["ending"] = eol
     # `text` and `text=auto` alone leave the working tree's ending to core.eol, a setting of
     # the user's, not of the repository: they declare none.
-    if isinstance(encoding, str) and encoding:
+    if isinstance(encoding[0], str) and encoding[0]:
         values["charset"] = encoding
-    return values
+    return values, tuple(skipped)
 
 
 # The attributes `_gitattributes` reads (the name before any `=`); the others decide nothing.
@@ -339,35 +313,40 @@ _ATTRIBUTES: Final = frozenset({
 })  # fmt: skip
 
 
-def _gitattributes_entries(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """A .gitattributes text read once (`_gitattributes_files`): each line's pattern and the attributes
-    of `_ATTRIBUTES` it sets, in order (lines setting none of them, `[attr]` macros and
-    comments left out)."""
+def _gitattributes_entries(text: str) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
+    """A .gitattributes text read once (`_gitattributes_files`): each line's pattern, its line
+    number and the attributes of `_ATTRIBUTES` it sets, in order (lines setting none of
+    them, `[attr]` macros and comments left out)."""
     cached = _gitattributes_files.get(text)
     if cached is not None:
         return cached
     entries = []
-    for raw in text.splitlines():
+    for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         pattern, *attributes = line.split()
         relevant = tuple(a for a in attributes if a.partition("=")[0] in _ATTRIBUTES)
         if not pattern.startswith("[attr]") and relevant:
-            entries.append((pattern, relevant))
+            entries.append((pattern, number, relevant))
     return _kept(_gitattributes_files, text, tuple(entries))
 
 
-def _gitattributes_match(pattern: str, path: str) -> bool:
-    """Whether the gitattributes `pattern` matches `path` (relative to the file's folder)."""
+def _never(path: str) -> bool:
+    return False
+
+
+def _gitattributes_matcher(pattern: str) -> Callable[[str], bool] | str:
+    """The matcher of the gitattributes `pattern` over paths relative to the file's folder
+    (or why it is ignored)."""
     if pattern.startswith("!"):
-        return False  # negative patterns are forbidden in .gitattributes
+        return _never  # negative patterns are forbidden in .gitattributes
     pattern = pattern.removeprefix("\\")
     if "/" in pattern.rstrip("/"):
         glob = pattern.removeprefix("/")
     else:
         glob = "**/" + pattern.rstrip("/")
-    return _matches(glob, False, path)
+    return _matcher(glob, False)
 
 
 # ---------------------------------------------------------------- a new file's bytes
@@ -389,7 +368,7 @@ def new_file_bytes(text: str, conventions: Conventions, policy: Policy, where: L
         text = text[:-2] if text.endswith("\r\n") else text[:-1] if text.endswith(("\n", "\r")) else text
     check_text(text, f"The new text of {where.shown}", line=line)  # no lone surrogate
     if policy.encoding:
-        return encoded(text, policy.encoding, False, where, line, "given")
+        return encoded(text, policy.encoding, False, where, line, GIVEN)
     if conventions.encoding is None:
         return text.encode("utf-8")
     return encoded(text, conventions.encoding, conventions.bom, where, line, _declared(conventions))
@@ -408,32 +387,36 @@ def _first_ending(text: str) -> str:
 
 def _declared(conventions: Conventions) -> str:
     source = conventions.source("encoding")
-    name = "charset" if source.endswith(EDITORCONFIG) else "working-tree-encoding"
+    name = "charset" if source.rpartition(":")[0].endswith(EDITORCONFIG) else "working-tree-encoding"
     return f"{name} in {source}" if source else ""
 
 
 def encoded(text: str, encoding: str, bom: bool, where: Location, line: int, declared: str) -> bytes:
     """`text` in `encoding` (a byte-order mark first if `bom`); EncodingError naming the
     encoding (and `declared`: where it comes from), for text it cannot represent (the
-    characters and the first line that has one) or a name Python does not know."""
-    import codecs
-
+    characters and the first line that has one) or a name that is not one of Python's
+    character encodings (`character_codec`)."""
     named = f"{encoding} ({declared})" if declared else encoding
-    try:
-        codecs.lookup(encoding)
-    except LookupError:
-        raise EncodingError(
-            f"Failed to write {where.shown}: its encoding is {named}, which is not an encoding Python knows",
-            path=where.relative,
-            patch_line=line,
-            encoding=encoding,
-            hints=("Name an encoding Python knows (utf-8, latin-1, cp1252, gbk, shift_jis, utf-16...).",),
-        ) from None
+    if character_codec(encoding) is None:
+        raise not_an_encoding(f"Failed to write {where.shown}", encoding, declared, where, line)
     try:
         data = text.encode(encoding)
     except UnicodeEncodeError:
         raise unrepresentable(text, encoding, named, f"Failed to write {where.shown}", where, line) from None
     return ("\ufeff".encode(encoding) if bom else b"") + data
+
+
+def not_an_encoding(failure: str, encoding: str, declared: str, where: Location, line: int) -> EncodingError:
+    """The error for an `encoding` (`declared` says where) that is not one of Python's
+    character encodings: unknown, or a transform such as rot13 or base64."""
+    named = f"{encoding} ({declared})" if declared else encoding
+    return EncodingError(
+        f"{failure}: its encoding is {named}, which is not a character encoding Python knows",
+        path=where.relative,
+        patch_line=line,
+        encoding=encoding,
+        hints=("Name a character encoding Python knows (utf-8, latin-1, cp1252, gbk, shift_jis, utf-16...).",),
+    )
 
 
 def unrepresentable(text: str, encoding: str, named: str, failure: str, where: Location, line: int) -> EncodingError:

@@ -159,7 +159,8 @@ def _edit_file(
         try:
             edited = _edits.edited(text, edit, policy, where)
         except PatchError as error:
-            raise planner.explained(error, where, encoding) from None
+            sought = edit.old if isinstance(edit, TextReplacement) else ""
+            raise planner.explained(error, where, encoding, sought, edit.line) from None
         if not whole:  # its lines, as `write_text` takes them
             text = edited.text if isinstance(edited.text, TextFile) else edited.text.split()
         else:

@@ -22,6 +22,7 @@ changed, or a written line that is not ASCII, is refused, asking for the encodin
 from __future__ import annotations
 
 import codecs
+import re
 
 from .._dataclass import dataclass
 from .._errors import EncodingError
@@ -60,7 +61,7 @@ ASK: Final = (
 class Encoding:
     """How a file's text is stored: `name` the codec (`UNKNOWN`: not UTF-8, not known),
     `bom` the byte-order mark before the text (bytes, kept aside), `source` how it was
-    chosen, for messages ("given", "working-tree-encoding in .gitattributes", "a
+    chosen, for messages ("given: --encoding", "working-tree-encoding in .gitattributes:3", "a
     byte-order mark", ""), `lines` the bytes of each masked line of a file read line by
     line (unknown encoding), `sample` that file's first bytes."""
 
@@ -114,9 +115,21 @@ def is_utf8(encoding: Encoding) -> bool:
 
 def decoded(data: bytes, encoding: Encoding, where: Location, line: int) -> TextFile:
     """`data` in the known `encoding` (not UTF-8) → its text; EncodingError, naming the
-    encoding, for bytes it does not hold or bytes that would not come back the same."""
+    encoding and where it was given or declared, for bytes it does not hold, bytes that
+    would not come back the same, or bytes it would read as other characters than they
+    plainly are (`_contradiction`)."""
     failure = f"Failed to read file to update {where.shown}"
     body = data[len(encoding.bom) :]
+    contradiction = _contradiction(body, encoding)
+    if contradiction:
+        raise EncodingError(
+            f"{failure}: its encoding is {encoding.named}, but {contradiction}: read so, "
+            "its text would be other characters than it holds",
+            path=where.relative,
+            patch_line=line,
+            encoding=encoding.name,
+            hints=("Give the encoding the file really has (--encoding NAME), or correct the declaration.",),
+        )
     try:
         text = body.decode(encoding.name)
     except UnicodeDecodeError as exc:
@@ -139,6 +152,56 @@ def decoded(data: bytes, encoding: Encoding, where: Location, line: int) -> Text
             hints=("Give the encoding the file really has: --encoding NAME.",),
         )
     return split_text(text)
+
+
+def _contradiction(body: bytes, encoding: Encoding) -> str:
+    """Why the bytes `body` (after any byte-order mark) are plainly not text in `encoding`,
+    though they may decode: UTF-8 with multi-byte sequences, declared as a single-byte
+    charset (which decodes every byte, each as another character); no NUL byte, declared
+    as UTF-16 or UTF-32 without a byte-order mark, where text of that length would have one
+    (every character below U+0100 has one: a line break, a space, a digit; every UTF-32
+    one has). "" when nothing contradicts it."""
+    if not body or body.isascii() and encoding.name not in _WIDE:
+        return ""
+    if encoding.name in _WIDE:
+        if encoding.bom or b"\0" in body:
+            return ""
+        if encoding.name.startswith("utf-32") or len(body) >= _WIDE_WITH_NUL or _is_utf8(body):
+            return f"its {len(body)} bytes have no NUL byte, which {encoding.name} text of that length would have"
+        return ""
+    if _single_byte(encoding.name) and _is_utf8(body):
+        at = next(i for i, byte in enumerate(body) if byte >= 0x80) + len(encoding.bom)
+        return f"its bytes are UTF-8 (a multi-byte sequence at offset {at})"
+    return ""
+
+
+_WIDE: Final = frozenset({"utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"})
+# Bytes of UTF-16 text that hold a NUL byte but in a file of one line of characters
+# from U+0100 up, none of the form U+xx00: no space, no line break, no digit, no Latin letter.
+_WIDE_WITH_NUL: Final = 64
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _single_byte(name: str) -> bool:
+    """Whether the codec `name` (canonical) reads each byte as one character: latin-1, and
+    the charmap codecs (a `decoding_table` of 256 characters: cp1252, iso8859-15, koi8-r...)."""
+    if name == "iso8859-1":
+        return True
+    import importlib
+
+    module = codecs.lookup(name).incrementaldecoder.__module__
+    try:
+        table = getattr(importlib.import_module(module), "decoding_table", None)
+    except ImportError:
+        return False
+    return isinstance(table, str) and len(table) == 256
 
 
 def _first_difference(one: bytes, other: bytes) -> int:
@@ -215,6 +278,41 @@ def _unknown_error(where: Location, line: int, what: str, encoding: Encoding) ->
     )
 
 
+def unknown_sought(where: Location, line: int, encoding: Encoding) -> EncodingError:
+    """The error for an edit looking for text that is not ASCII in a file read by `masked`:
+    the file's lines outside ASCII are masked, so that text cannot be found."""
+    return EncodingError(
+        f"Failed to update {where.shown}: it is not UTF-8 and its encoding is neither given nor "
+        "declared, and the text the edit looks for is not ASCII: give its encoding with "
+        "--encoding NAME (in Python: encoding=\"NAME\")",
+        path=where.relative,
+        patch_line=line,
+        hints=(ASK + likely(encoding),),
+    )
+
+
+# ISO-2022's escape sequences that designate a character set of two bytes or of katakana
+# (not a terminal's `ESC [`): the bytes after one are not ASCII text, though each is below 0x80.
+_ISO_2022: Final = re.compile(rb"\x1b(?:\$[@AB]|\$[()*+][@-Z]|[()][IJ])")
+
+
+def refuse_iso_2022(data: bytes, where: Location, line: int) -> None:
+    """EncodingError if `data` (its encoding neither given nor declared) holds an escape of a
+    7-bit ISO-2022 encoding (ISO-2022-JP, -KR, -CN): every byte of such a file is ASCII, so
+    it would be edited as ASCII, and its characters written back as other ones."""
+    found = _ISO_2022.search(data)
+    if found is None:
+        return
+    raise EncodingError(
+        f"Failed to read file to update {where.shown}: its bytes hold ISO-2022 escape sequences "
+        f"(offset {found.start()}), a 7-bit encoding whose text is not what its bytes read as "
+        "ASCII; give its encoding with --encoding NAME (iso2022_jp, iso2022_kr...)",
+        path=where.relative,
+        patch_line=line,
+        hints=(ASK.replace("gbk, shift_jis, big5, cp1252, latin-1...", "iso2022_jp, iso2022_jp_2, iso2022_kr..."),),
+    )
+
+
 def unknown_hint(where: Location, encoding: Encoding) -> str:
     """The hint for an edit not found in a file read by `masked`."""
     return (
@@ -224,14 +322,45 @@ def unknown_hint(where: Location, encoding: Encoding) -> str:
 
 
 def likely(encoding: Encoding) -> str:
-    """" charset-normalizer takes its bytes for NAME: check that before giving it.",
-    when that detector is installed (an optional extra: `apply_patch[detect]`) and names
-    one; else "". Never used to decode: a guess written back would be mojibake."""
+    """Which encodings the bytes of a file read by `masked` point to, for its refusal:
+    " charset-normalizer takes its bytes for NAME: check that before giving it.", when
+    that detector is installed (an optional extra: `apply_patch[detect]`) and names one;
+    else the encodings of `_CANDIDATES` that decode every line outside ASCII, the
+    multi-byte ones first, cp1252 last (it decodes almost any bytes, so it proves
+    little); else "". Never used to decode: a guess written back would be mojibake."""
+    if not encoding.sample:
+        return ""
     try:
         from charset_normalizer import from_bytes
     except ImportError:
-        return ""
-    best = from_bytes(encoding.sample).best() if encoding.sample else None
+        return _candidates(encoding.lines)
+    best = from_bytes(encoding.sample).best()
     if best is None or not best.encoding:
         return ""
     return f" charset-normalizer takes its bytes for {best.encoding}: check that before giving it."
+
+
+# The legacy encodings named without a detector: the multi-byte ones first (their byte
+# pairs seldom all decode by chance), then cp1252.
+_CANDIDATES: Final = ("shift_jis", "gbk", "euc_kr", "big5")
+
+
+def _candidates(lines: tuple[bytes, ...]) -> str:
+    """" Its lines outside ASCII decode as NAME or NAME...", for the candidates that decode
+    all of `lines` (their first `_DETECTED` bytes), or ""."""
+    sample = b"\n".join(lines)[:_DETECTED]
+    found = [name for name in _CANDIDATES if _decodes(sample, name)]
+    if _decodes(sample, "cp1252"):
+        found.append("cp1252 (which decodes almost any bytes, so this proves little)")
+    if not found:
+        return ""
+    listing = found[0] if len(found) == 1 else ", ".join(found[:-1]) + " or " + found[-1]
+    return f" Its lines outside ASCII decode as {listing}: check before giving one."
+
+
+def _decodes(sample: bytes, name: str) -> bool:
+    try:
+        sample.decode(name)
+    except UnicodeDecodeError:
+        return False
+    return True

@@ -148,9 +148,11 @@ def _binding(package: str) -> ModuleType:
     return importlib.import_module(name)
 
 
-def parse(language: Language, body: bytes) -> Tree | None:
-    """`body` parsed with `language`, or None if that took longer than `deadline_ms(body)`."""
-    deadline = time.monotonic() + deadline_ms(body) / 1000
+def parse(language: Language, body: bytes, deadline: float | None = None) -> Tree | None:
+    """`body` parsed with `language`, or None if that took longer than `deadline_ms(body)`
+    or went past `deadline` (a `time.monotonic()` value: the whole call's, when given)."""
+    own = time.monotonic() + deadline_ms(body) / 1000
+    deadline = own if deadline is None else min(own, deadline)
     step = 1 << 16
 
     def read(offset: int, _: object) -> bytes:

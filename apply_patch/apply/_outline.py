@@ -2,10 +2,14 @@
 with their line ranges, from the grammar the syntax check uses (pure).
 
 What `view` shows of a file too big for one answer, so that the model asks for the
-lines it needs instead of reading a cut-off beginning.
+lines it needs instead of reading a cut-off beginning. The parse and the walk share one
+deadline (`SECONDS`); the walk keeps its own stack (a deeply nested file meets no
+recursion limit) and reads a bounded start of each definition.
 """
 
 from __future__ import annotations
+
+import time
 
 from ._grammars import GRAMMARS, grammar_of, parse
 from ._languages import language_of
@@ -22,12 +26,17 @@ OUTLINE_BYTES: Final = 1_000_000  # as the syntax check: a bigger file gets no o
 DEPTH: Final = 2  # definitions inside definitions: classes and their methods, not deeper
 MOST: Final = 2000  # entries at most (the answer's budget cuts long before)
 _HEAD: Final = 100  # characters of a definition's first line shown
+SECONDS: Final = 2.0  # the parse and the walk of one outline, at most (then none)
+_CHECK_EVERY: Final = 1024  # nodes walked between two looks at the clock
 
 
-def outline(path: str, data: bytes) -> list[str] | None:
+def outline(path: str, data: bytes, deadline: float | None = None) -> list[str] | None:
     """One line per definition of `data` (the file at `path`), `start-end: first line`,
     indented by nesting; None when the language is not known, its grammar not
-    installed, the file over `OUTLINE_BYTES`, its parse too slow, or nothing is defined."""
+    installed, the file over `OUTLINE_BYTES`, its parse and walk past `deadline` (a
+    `time.monotonic()` value; default `SECONDS` from now), or nothing is defined."""
+    if deadline is None:
+        deadline = time.monotonic() + SECONDS
     body = data.removeprefix(b"\xef\xbb\xbf")
     language = language_of(path, body[: body.find(b"\n")] if b"\n" in body else body)
     if language is None or len(data) > OUTLINE_BYTES or b"\0" in body[:8192]:
@@ -35,25 +44,32 @@ def outline(path: str, data: bytes) -> list[str] | None:
     loaded = grammar_of(language)
     if isinstance(loaded, str):
         return None
-    tree = parse(loaded, body)
+    if time.monotonic() > deadline:
+        return None
+    tree = parse(loaded, body, deadline)
     if tree is None:
         return None
-    row = GRAMMARS[language]
+    return _walk(tree.root_node, GRAMMARS[language], body, deadline) or None
+
+
+def _walk(root: Node, row: Grammar, body: bytes, deadline: float) -> list[str] | None:
+    """The entries under `root` in document order (depth first, with a stack of its own);
+    None past `deadline`."""
     entries: list[str] = []
-    _walk(tree.root_node, 0, row, entries)
-    return entries or None
-
-
-def _walk(node: Node, depth: int, row: Grammar, entries: list[str]) -> None:
-    for child in node.named_children:
-        if len(entries) >= MOST:
-            return
-        if _listed(child, depth, row):
-            entries.append(_entry(child, depth))
+    stack = [(child, 0) for child in reversed(root.named_children)]
+    walked = 0
+    while stack and len(entries) < MOST:
+        walked += 1
+        if walked % _CHECK_EVERY == 0 and time.monotonic() > deadline:
+            return None
+        node, depth = stack.pop()
+        if _listed(node, depth, row):
+            entries.append(_entry(node, depth, body))
             if depth + 1 < DEPTH:
-                _walk(child, depth + 1, row, entries)
-        elif child.named_child_count:
-            _walk(child, depth, row, entries)
+                stack.extend((child, depth + 1) for child in reversed(node.named_children))
+        elif node.named_child_count:
+            stack.extend((child, depth) for child in reversed(node.named_children))
+    return entries
 
 
 def _listed(node: Node, depth: int, row: Grammar) -> bool:
@@ -63,10 +79,12 @@ def _listed(node: Node, depth: int, row: Grammar) -> bool:
     return kind not in row.with_body or node.child_by_field_name("body") is not None
 
 
-def _entry(node: Node, depth: int) -> str:
+def _entry(node: Node, depth: int, body: bytes) -> str:
     from .._errors import escaped
 
-    head = (node.text or b"").split(b"\n", 1)[0].decode("utf-8", "replace").strip()
+    start_byte = node.start_byte  # its first line's start only: a definition may be the whole file
+    first = body[start_byte : min(node.end_byte, start_byte + 4 * _HEAD + 4)]
+    head = first.split(b"\n", 1)[0].decode("utf-8", "replace").strip()
     if len(head) > _HEAD:
         head = head[: _HEAD - 3] + "..."
     wrapper = node.parent  # Python's decorators wrap their definition: its lines start with them

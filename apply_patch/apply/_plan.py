@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from typing import Final
 
     from ._doubts import PatchWarning
+    from ._conventions import Conventions
     from ._encoding import Encoding
     from ._placement import Placement
     from ._numbered import Numbered
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
 # `EDITORCONFIG`, in the order `conventions_for` reads them): looked for here, without
 # importing `_conventions`, which only then reads and parses them.
 _CONVENTION_FILES: Final = (".gitattributes", ".editorconfig")
-MAX_CONFIG: Final = 1 << 20  # bytes of one convention file read at most: the rest is ignored
+MAX_CONFIG: Final = 64 << 10  # bytes of one convention file read at most: the rest is ignored, with a warning
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +288,7 @@ class Planner:
         # convention file changes (`_Overlay.watched_changes`, as it was when they were made).
         self._readers: dict[str, Callable[[str], str | None] | None] = {}
         self._readers_made_at = 0
+        self._warned: set[str] = set()  # the convention warnings given (`_warn_ignored`), each once
 
     def _resolve(self, path: str, line: int, *, follow_leaf: bool = True) -> Location:
         """The location of the file `path` (at patch `line`); every operation names a file."""
@@ -351,11 +353,13 @@ class Planner:
         as its lines."""
         from . import _encoding as enc
 
-        encoding = self._encoding_of(data, where)
+        encoding = self._encoding_of(data, where, line)
         if encoding is not None and not enc.is_utf8(encoding):
             if not encoding.name.startswith(("utf-16", "utf-32")):
                 decode_file(data, where, self.policy, line, binary_only=True)
             return enc.decoded(data, encoding, where, line), encoding
+        if encoding is None and b"\x1b" in data:  # (an escape: a 7-bit encoding's, or a terminal's)
+            enc.refuse_iso_2022(data, where, line)
         try:
             strict = encoding is not None or self.policy.non_utf8 == "error"
             return decoded_text(data, where, self.policy, line, strict=strict), enc.UTF8
@@ -393,13 +397,16 @@ class Planner:
             if error is not None:
                 raise error
 
-    def explained(self, error: PatchError, where: Location, encoding: Encoding) -> PatchError:
-        """`error` (an edit not placed in the file at `where`), saying how the file was read when
-        that was not as UTF-8: the hint is added here, where the encoding is known (the
-        locator knows only text)."""
+    def explained(self, error: PatchError, where: Location, encoding: Encoding, sought: str, line: int) -> PatchError:
+        """`error` (an edit, looking for the text `sought`, not placed in the file at `where`),
+        saying how the file was read when that was not as UTF-8: the hint is added here,
+        where the encoding is known (the locator knows only text). In a file not UTF-8 whose
+        encoding is not known, text that is not ASCII cannot be found: that is the error."""
         from . import _encoding as enc
 
         if not enc.is_utf8(encoding):
+            if encoding.name == enc.UNKNOWN and not sought.isascii():
+                return enc.unknown_sought(where, line, encoding)
             if encoding.name == enc.UNKNOWN:
                 hint = enc.unknown_hint(where, encoding)
             else:
@@ -407,35 +414,44 @@ class Planner:
             error.hints = (*error.hints, hint)
         return error
 
-    def _encoding_of(self, data: bytes, where: Location, *, marks: bool = True) -> Encoding | None:
+    def _encoding_of(self, data: bytes, where: Location, line: int = 0, *, marks: bool = True) -> Encoding | None:
         """The encoding the policy gives, else the repository declares, else (with `marks`) a
-        byte-order mark names; None when none does (then UTF-8, if the bytes are)."""
+        byte-order mark names; None when none does (then UTF-8, if the bytes are).
+        EncodingError (patch `line`) for a declared name that is not a character encoding."""
         from . import _encoding as enc
 
         if self.policy.encoding:
-            return enc.chosen(self.policy.encoding, "given", data)
+            from ._conventions import GIVEN
+
+            return enc.chosen(self.policy.encoding, GIVEN, data)
         if self.policy.non_utf8 == "error":  # as the reference: UTF-8, or the encoding given
             return None
         read = self._convention_reader(where)
         if read is None:  # nothing declared (`_conventions` not even imported)
             return enc.bom_encoding(data) if marks else None
-        from ._conventions import _declared, conventions_for
+        from .._policy import character_codec
+        from ._conventions import _declared, conventions_for, not_an_encoding
 
         declared = conventions_for(where.relative.replace(os.sep, "/"), read)
+        self._warn_ignored(declared)
         if declared.encoding is not None:
             if declared.encoding in ("utf-8", "utf-8-sig") or declared.bom:
                 return enc.chosen("utf-8", _declared(declared), data)
-            try:
-                return enc.chosen(declared.encoding, _declared(declared), data)
-            except LookupError:
-                raise EncodingError(
-                    f"Failed to read file to update {where.shown}: its encoding is {declared.encoding} "
-                    f"({_declared(declared)}), which is not an encoding Python knows",
-                    path=where.relative,
-                    encoding=declared.encoding,
-                    hints=(enc.ASK,),
-                ) from None
+            if character_codec(declared.encoding) is None:
+                failure = f"Failed to read file to update {where.shown}"
+                raise not_an_encoding(failure, declared.encoding, _declared(declared), where, line)
+            return enc.chosen(declared.encoding, _declared(declared), data)
         return enc.bom_encoding(data) if marks else None
+
+    def _warn_ignored(self, conventions: Conventions) -> None:
+        """A warning (kind `conventions`) for each section or pattern of a convention file
+        left out past a bound, once a patch."""
+        for ignored in conventions.ignored:
+            if ignored.message not in self._warned:
+                from ._doubts import PatchWarning
+
+                self._warned.add(ignored.message)
+                self.warnings.append(PatchWarning("conventions", ignored.path, None, ignored.line, None, (), ignored.message))
 
     def _convention_reader(self, where: Location) -> Callable[[str], str | None] | None:
         """`_convention_text` for `_conventions.conventions_for` on the file at `where`, or None
@@ -474,7 +490,7 @@ class Planner:
         from . import _encoding as enc
         from ._conventions import encoded
 
-        encoding = self._encoding_of(old, where, marks=False)
+        encoding = self._encoding_of(old, where, line, marks=False)
         if encoding is None or enc.is_utf8(encoding):
             return _encoded(text, "strict", where, line)
         return encoded(text, encoding.name, bool(encoding.bom), where, line, encoding.source)
@@ -491,6 +507,7 @@ class Planner:
         from ._conventions import NONE, conventions_for, new_file_bytes
 
         conventions = NONE if read is None else conventions_for(where.relative.replace(os.sep, "/"), read)
+        self._warn_ignored(conventions)
         return new_file_bytes(text, conventions, policy, where, line)
 
     def _convention_text(self, relative: str) -> str | None:
@@ -515,7 +532,22 @@ class Planner:
             return None
         if not isinstance(state, FileState) or state.is_link:
             return None
-        return state.data[:MAX_CONFIG].decode("utf-8", "replace")
+        if len(state.data) <= MAX_CONFIG:
+            return state.data.decode("utf-8", "replace")
+        # Past the bound, the lines after it are not read, nor the one it cuts (a pattern or a
+        # value cut short would say something else).
+        kept = state.data[:MAX_CONFIG].rpartition(b"\n")[0]
+        first_ignored = kept.count(b"\n") + 2
+        message = (
+            f"{where.shown}: only its first {MAX_CONFIG // 1024} KiB were read (it has {len(state.data)} "
+            f"bytes): what it says from line {first_ignored} on is ignored"
+        )
+        if message not in self._warned:
+            from ._doubts import PatchWarning
+
+            self._warned.add(message)
+            self.warnings.append(PatchWarning("conventions", where.relative, None, first_ignored, None, (), message))
+        return kept.decode("utf-8", "replace")
 
     def delete(self, op: DeleteFile) -> OperationResult:
         where = self._resolve(op.path, op.line, follow_leaf=False)
@@ -552,7 +584,7 @@ class Planner:
                 try:
                     located = update_lines(text, op, self.policy, where)
                 except PatchError as error:
-                    raise self.explained(error, where, encoding) from None
+                    raise self.explained(error, where, encoding, _sought(op), op.line) from None
                 data, placements = self.write_text(located.text, encoding, where, op.line), located.placements
                 self.warnings += located.warnings
             self.refuse_broken_notebook(state.data, data, where, op.line)
@@ -598,9 +630,11 @@ class Planner:
         from ._numbered import placed_by_numbers  # a unified diff's hunks only (start-up time)
 
         if data.isascii() and b"\0" not in data:
-            encoding = self._encoding_of(data, where)
+            encoding = self._encoding_of(data, where, op.line)
             if encoding is not None and not enc.is_utf8(encoding):
                 return None, None
+            if encoding is None and b"\x1b" in data:  # (an escape: a 7-bit encoding's, or a terminal's)
+                enc.refuse_iso_2022(data, where, op.line)
             return placed_by_numbers(data, hunks, self.policy), None
         read = self.read_decoded(data, where, op.line)
         if not isinstance(read[0], str) or not enc.is_utf8(read[1]) or self.policy.non_utf8 == "preserve":
@@ -693,6 +727,20 @@ def _only_new(op: AddFile) -> str:
         return "use '*** Update File:' to change it"
     what = f"{op.label} is empty, which" if op.existing == "empty" else op.label
     return f"{what} creates a file, and only a new one"
+
+
+def _sought(op: UpdateFile) -> str:
+    """The text an update's chunks look for in the file: their `@@` lines, context and removed lines."""
+    from ..format import TextReplacement
+
+    sought: list[str] = []
+    for chunk in op.chunks:
+        if isinstance(chunk, Chunk):
+            sought += chunk.contexts
+            sought += (line[1:] for line in chunk.lines if line[:1] in (" ", "-"))
+        elif isinstance(chunk, TextReplacement):
+            sought.append(chunk.old)
+    return "".join(sought)
 
 
 def _count_lines(data: bytes) -> int:

@@ -1,4 +1,4 @@
-"""Receipts read back, and patches kept for review; `_receipts` writes the receipts.
+"""Receipts read back; `_receipts` writes the receipts.
 
 Every receipt read is input (`_receipt_check`): `read_records` keeps those
 that pass every check, in the order of their sequence, and names each that
@@ -10,10 +10,9 @@ through a symlink, and every saved copy is checked against its digest before
 it is used. `history` lists the receipts of a root and `show` prints one as
 a diff, following the hard-link rule the commit's diff followed. A receipt
 asked for that is not the root's is looked for under the other roots, so
-that the refusal names the root it is of (`-C`). `stage` keeps a planned
-patch pending under the root's receipts folder (`apply_patch --stage`),
-`pending` lists them, `drop_pending` removes one. Apart from `_receipts` so
-that a commit, which writes a receipt, imports none of this (start-up time).
+that the refusal names the root it is of (`-C`). The review gate's pending
+patches are `_pending`'s. Apart from `_receipts` so that a commit, which
+writes a receipt, imports none of this (start-up time).
 """
 
 from __future__ import annotations
@@ -29,15 +28,11 @@ from ._plan import FileChange, OperationResult, Plan
 from ._receipt_check import MIN_PREFIX, BadRecord, Entry, Record, Side, check
 from ._receipts import (
     _DIR,
-    _FILE_NEW,
     _FILE_READ,
     Store,
     Unavailable,
-    _fsync,
     _json,
-    _new_id,
     _private,
-    _write_all,
     base_folder,
     digest,
     folder_of,
@@ -465,91 +460,3 @@ def show(root: str | os.PathLike[str], receipt: str | None = None) -> str:
     _warn(shown.skipped)
     return shown.text
 
-
-# The review gate: patches planned and kept pending (`apply_patch --stage`), in the root's
-# receipts folder under `pending/`.
-
-
-@dataclass(frozen=True, slots=True)
-class Staged:
-    """A pending patch: its `id`, `time`, `format`, `patch` text, `policy` (field → value),
-    the hash of each file it was planned on (`files`: relative path → SHA-256, "" for a
-    file that was absent), and what it would do (`operations`, as the summary writes
-    them, and `diff`)."""
-
-    id: str
-    time: str
-    format: str
-    patch: str
-    policy: dict[str, str]
-    files: dict[str, str]
-    operations: tuple[str, ...]
-    diff: str
-
-
-def stage(root: str, staged: Staged) -> str:
-    """Keep `staged` (its id and time set here) pending under `root`; its id. OSError or
-    Unavailable when the state folder cannot be written."""
-    real = os.path.realpath(root)
-    receipt = _new_id()
-    document = {
-        "id": receipt,
-        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "format": staged.format,
-        "patch": staged.patch,
-        "policy": staged.policy,
-        "files": staged.files,
-        "operations": list(staged.operations),
-        "diff": staged.diff,
-    }
-    with Store(real, create=True) as store:
-        folder = _private(store.fd, "pending", True, os.path.join(store.path, "pending"))
-        try:
-            temp = f".{receipt}.tmp"
-            fd = os.open(temp, _FILE_NEW, 0o600, dir_fd=folder)
-            try:
-                _write_all(fd, _json(document).encode())
-                _fsync(fd)
-            finally:
-                os.close(fd)
-            os.rename(temp, f"{receipt}.json", src_dir_fd=folder, dst_dir_fd=folder)
-        finally:
-            os.close(folder)
-    return receipt
-
-
-def pending(root: str | os.PathLike[str] = ".") -> tuple[Staged, ...]:
-    """The patches pending under `root`, oldest first."""
-    import json
-
-    try:
-        store = Store(os.path.realpath(os.fspath(root)), create=False)
-    except Unavailable:
-        return ()
-    found = []
-    with store:
-        try:
-            folder = _private(store.fd, "pending", False, "pending")
-        except (OSError, Unavailable):
-            return ()
-        try:
-            for name in sorted(os.listdir(folder)):
-                if name.endswith(".json") and not name.startswith("."):
-                    fd = os.open(name, _FILE_READ, dir_fd=folder)
-                    with open(fd, "rb") as file:
-                        value = json.loads(file.read())
-                    value["operations"] = tuple(value["operations"])
-                    found.append(Staged(**value))
-        finally:
-            os.close(folder)
-    return tuple(found)
-
-
-def drop_pending(root: str, staged: str) -> None:
-    """Remove the pending patch `staged` (accepted or rejected)."""
-    with Store(os.path.realpath(root), create=False) as store:
-        folder = _private(store.fd, "pending", False, "pending")
-        try:
-            os.unlink(f"{staged}.json", dir_fd=folder)
-        finally:
-            os.close(folder)

@@ -6,7 +6,10 @@ hold the root's lock), with the file's text, the failed edit and the diagnostic;
 hook returns a corrected `StrReplace` of the same file, or None. The correction is
 used only if its old text is in the file exactly once; the whole patch is then planned
 and committed again, all or nothing, and a `repaired` warning says what was changed.
-Answers are cached: an identical failure does not call the hook twice.
+Answers are cached: an identical failure does not call the hook twice. The cache keeps
+a digest of each request, never its text, and only answers of at most `ANSWER_CHARS`
+characters, `_CACHED` of them: bounded in size whatever the files. The answer is
+input like any other: a field of the wrong type is refused with a clear reason.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ if TYPE_CHECKING:
     Repair: TypeAlias = Callable[["RepairRequest"], "StrReplace | None"]
 
 _CACHED: Final = 256  # answers kept (the oldest dropped first)
-_cache: dict[tuple[object, RepairRequest], StrReplace | None] = {}
+ANSWER_CHARS: Final = 64 * 1024  # an answer longer than this (old and new text) is used, not kept
+_cache: dict[tuple[object, str], StrReplace | None] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,15 +85,37 @@ def _sides(chunk: Chunk) -> tuple[str, str]:
 
 
 def ask(repair: Repair, request: RepairRequest) -> StrReplace | None:
-    """The hook's answer to `request`, asked once per identical request and hook."""
-    key = (repair, request)
+    """The hook's answer to `request`, asked once per identical request and hook (while
+    the answer is kept: see the module's docstring)."""
+    key = (repair, _digest(request))
     if key in _cache:
         return _cache[key]
     answer = repair(request)
-    if len(_cache) >= _CACHED:
-        del _cache[next(iter(_cache))]
-    _cache[key] = answer
+    if _size(answer) <= ANSWER_CHARS:
+        if len(_cache) >= _CACHED:
+            del _cache[next(iter(_cache))]
+        _cache[key] = answer
     return answer
+
+
+def _digest(request: RepairRequest) -> str:
+    """A SHA-256 of every field of `request`, each length-prefixed (no two requests alike)."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for value in (request.path, request.text, request.old, request.new, request.diagnostic):
+        data = value.encode("utf-8", "surrogatepass")
+        digest.update(b"%d:" % len(data) + data)
+    return digest.hexdigest()
+
+
+def _size(answer: object) -> int:
+    """How many characters `answer` holds, as far as it can say (anything else: too many)."""
+    if answer is None:
+        return 0
+    if isinstance(answer, StrReplace) and isinstance(answer.old, str) and isinstance(answer.new, str):
+        return len(answer.old) + len(answer.new) + len(answer.path if isinstance(answer.path, str) else "")
+    return ANSWER_CHARS + 1
 
 
 def refusal(request: RepairRequest, answer: object) -> str | None:
@@ -99,6 +125,10 @@ def refusal(request: RepairRequest, answer: object) -> str | None:
         return "the repair hook gave no correction"
     if not isinstance(answer, StrReplace):
         return f"the repair hook gave a {type(answer).__name__}, not a StrReplace"
+    for field, noun in (("path", "a path"), ("old", "an old text"), ("new", "a new text")):
+        value = getattr(answer, field)
+        if not isinstance(value, str):
+            return f"the repair hook's correction has {noun} of type {type(value).__name__}, not str"
     if answer.path.lstrip("./") != request.path.lstrip("./"):
         return f"the repair hook's correction is for {answer.path}, not {request.path}"
     if not answer.old:

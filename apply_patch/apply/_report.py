@@ -22,7 +22,7 @@ DRY_RUN_FAILED: Final = "Dry run: the patch does not apply; nothing was written.
 _OPERATION_NAMES: Final = {"A": "add", "M": "update", "D": "delete"}
 # The version of the `--json` objects (docs/cli.md): raised when a field is removed or
 # changes meaning, not when one is added.
-SCHEMA: Final = 1
+SCHEMA: Final = 2
 # What one answer to a model may hold by default (about 12,500 tokens): `view`, and every
 # text the model-facing surfaces return (`TextEditor`, `openai_agents.Editor`, `serve`).
 MAX_CHARACTERS: Final = 50_000

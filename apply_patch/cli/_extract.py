@@ -17,18 +17,22 @@ from collections.abc import Sequence
 
 from .._errors import FilePolicyError, PatchError
 from ..apply import SCHEMA, ApplyResult, Replay, error_json, failure, result_json, warnings_text
-from ..extract import BrokenPatch, Extracted, FoundEdits, extract_patches
+from ..extract import BrokenPatch, Extracted, FoundEdits, FoundPatch, extract_patches
 from . import _options, _output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
     from typing import Final, TextIO
 
+    from ..format import Edit, Operation
+
 NONE_FOUND: Final = "no apply_patch call found"
 OUTSIDE_ROOT: Final = "Working folder '{}' is outside the root folder {}"
 DRY_RUN_ALONE: Final = "apply_patch extract: error: --dry-run needs --apply"
 STOPPED: Final = "Stopped at patch {} of {}: {} applied, {} not applied."
 DRY_RUN_STOPPED: Final = "Stopped at patch {} of {}: {} would apply, {} would not be applied (dry run: nothing was written)."
+REPLY_COMMIT: Final = "one commit"
+REPLY_STOPPED: Final = "Stopped at patch {} of {}: a reply's patches are one commit, so none of its {} was applied."
 # `--json`'s status of a patch that applied; in a dry run, nothing is: it would apply.
 APPLIED: Final = "applied"
 WOULD_APPLY: Final = "would apply"
@@ -38,8 +42,11 @@ Find every apply_patch call in FILE (or stdin): a shell script, a JSON argv
 array, a terminal transcript, Markdown with shell blocks, or the JSON lines of
 an agent log; and the edits of other tools: Claude Code's Edit, MultiEdit and
 Write, OpenCode's exports (its apply_patch, edit and write tools), Anthropic's
-text-editor tool, SEARCH/REPLACE blocks in a reply. Print each patch with a header (its line, its working folder),
-or list them as JSON, or apply them in order, each one all or nothing.
+text-editor tool, SEARCH/REPLACE blocks in a reply; and the patches of a chat
+reply (fenced or not, prose around). Print each patch with a header (its line, its
+working folder), or list them as JSON, or apply them in order, each one all or
+nothing (a chat reply's patches: all of them as one commit). A call the log records
+as failed is listed by --json (logged_outcome) and skipped otherwise.
 """
 
 
@@ -54,22 +61,30 @@ def main(argv: Sequence[str]) -> int:
     text = _read(options.file, sys.stderr)
     if text is None:
         return 1
-    found = extract_patches(text)
-    if options.json and not options.apply:
-        _output.write(json.dumps([_as_json(item) for item in found], indent=2) + "\n")
+    listed = extract_patches(text)
+    if options.json and not options.apply:  # every call, the failed ones with their outcome
+        _output.write(json.dumps([_as_json(item) for item in listed], indent=2) + "\n")
+        return 0 if listed else _none_found()
+    found = [item for item in listed if item.logged_outcome != "failed"]  # they changed nothing
     if not found:
         if options.json and options.apply:
             _output.write("[]\n")
-        sys.stderr.write(NONE_FOUND + "\n")
-        return 1
+        return _none_found()
     if options.apply:
         replay = Replay(options.root, dry_run=options.dry_run, policy=_options.policy(options))
+        if len(found) > 1 and all(_of_reply(item) for item in found) and any(i.source == "reply" for i in found):
+            return _apply_reply(found, replay, as_json=options.json)
         return _apply_all(found, replay, as_json=options.json)
     if not options.json:
         for number, item in enumerate(found, 1):
             error = f": {item.error.headline}" if isinstance(item, BrokenPatch) else ""
             _output.write(_header(number, found, item, error) + _with_newline(item.patch))
     return 0
+
+
+def _none_found() -> int:
+    sys.stderr.write(NONE_FOUND + "\n")
+    return 1
 
 
 def _argument_parser() -> argparse.ArgumentParser:
@@ -84,7 +99,7 @@ def _argument_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--json",
         action="store_true",
-        help="print a JSON list: patch, workdir, line, source, error; with --apply, one "
+        help="print a JSON list: patch, workdir, line, source, error, logged_outcome; with --apply, one "
         "object per patch: its status (applied, or with --dry-run would apply; not applied; "
         "skipped) and the --json object of apply_patch",
     )
@@ -119,6 +134,7 @@ def _as_json(item: Extracted) -> dict[str, object]:
         "line": item.line,
         "source": item.source,
         "error": error,
+        "logged_outcome": item.logged_outcome,
     }
     if isinstance(item, FoundEdits):  # another tool's edits: `patch` shows them as SEARCH/REPLACE
         from .._dataclass import asdict
@@ -168,6 +184,60 @@ def _apply_all(found: Sequence[Extracted], replay: Replay, *, as_json: bool) -> 
         text = json.dumps(documents, indent=2, ensure_ascii=False) + "\n"
         _output.write_bytes(text.encode("utf-8", "backslashreplace"))
     return 1 if stopped else 0
+
+
+def _apply_reply(found: Sequence[Extracted], replay: Replay, *, as_json: bool) -> int:
+    """A chat reply's patches, as one commit: each planned over the files the ones before it
+    leave (nothing written), then all committed together; any failure applies none."""
+    trial = Replay(replay.root, dry_run=True, policy=replay.policy)
+    operations: list[Operation | Edit] = []
+    for number, item in enumerate(found, 1):
+        outcome = _apply_one(item, trial)
+        if isinstance(outcome, PatchError):
+            return _reply_failed(found, number, outcome, replay, as_json)
+        if isinstance(item, FoundEdits):  # its SEARCH/REPLACE blocks, numbered and checked
+            from ..edits import checked
+
+            operations += checked(item.edits)
+        else:
+            assert isinstance(item, FoundPatch)  # a reply's patches are Codex patches and diffs
+            operations += item.parsed.operations
+    try:
+        result = replay.apply_operations(operations)
+    except PatchError as error:
+        return _reply_failed(found, len(found), error, replay, as_json)
+    status = WOULD_APPLY if replay.dry_run else APPLIED
+    fields = result_json(result.operations, result.warnings, dry_run=result.dry_run, diff=None)
+    if as_json:
+        documents = [{**_identity(n, item), "status": status, **fields} for n, item in enumerate(found, 1)]
+        _output.write(json.dumps(documents, indent=2, ensure_ascii=False) + "\n")
+    else:
+        _output.write(f"# patches 1 to {len(found)} of {len(found)}: a reply's patches, {REPLY_COMMIT}\n" + result.summary)
+        sys.stderr.write(warnings_text(result.warnings))
+    return 0
+
+
+def _of_reply(item: Extracted) -> bool:
+    """Whether `item` may be one of a chat reply's patches: a patch found in a reply, or
+    SEARCH/REPLACE blocks in text (not another tool's edits in a log)."""
+    if isinstance(item, FoundEdits):
+        return item.kind == "search-replace" and item.source == "markdown"
+    return item.source == "reply"
+
+
+def _reply_failed(found: Sequence[Extracted], number: int, error: PatchError, replay: Replay, as_json: bool) -> int:
+    """Patch `number` of a reply did not apply: none of the reply's was."""
+    if as_json:
+        documents = [
+            {**_identity(n, item), "status": "not applied" if n <= number else "skipped",
+             **(error_json(error, dry_run=replay.dry_run) if n == number else _skipped(replay))}
+            for n, item in enumerate(found, 1)
+        ]  # fmt: skip
+        _output.write(json.dumps(documents, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stderr.write(_header(number, found, found[number - 1]) + failure(error, dry_run=replay.dry_run))
+        sys.stderr.write(REPLY_STOPPED.format(number, len(found), len(found)) + "\n")
+    return 1
 
 
 def _identity(number: int, item: Extracted) -> dict[str, object]:

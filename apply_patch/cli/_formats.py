@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
@@ -13,28 +11,16 @@ if TYPE_CHECKING:
     from .._policy import Policy
 
 from ._options import FORMATS as FORMATS  # the executable's --format choices
-# Compiled by `detect` (`re` keeps them): a format given by name needs none (start-up time).
-_MARKERS: Final = (
-    ("codex", r"\s*\*\*\* Begin Patch\s*"),
-    ("unified-diff", r"diff --git .*|--- \S.*|@@ -\d+(,\d+)? \+\d+(,\d+)? @@.*"),
-)
 
 
 def detect(text: str) -> str:
-    """The format of `text`: the one whose marker comes first (none: codex); a line that is
-    a SEARCH marker (Aider's `<<<<<<< SEARCH` or Cline's `------- SEARCH`) is search-replace."""
-    from ..format import SEARCH, hashline
+    """The format of `text` read as one patch: a Hashline edit (its JSON, or oh-my-pi's v4
+    text, to be refused in its words) is hashline; else `format.detected_format`."""
+    from ..format import detected_format, hashline
 
     if hashline.detect(text):
         return "hashline"
-    markers = [(name, re.compile(pattern)) for name, pattern in _MARKERS]
-    for line in text.splitlines():
-        if SEARCH.fullmatch(line):
-            return "search-replace"
-        for name, marker in markers:
-            if marker.fullmatch(line):
-                return name
-    return "codex"
+    return detected_format(text)
 
 
 def apply_text(

@@ -17,12 +17,12 @@ import sys
 from collections.abc import Sequence
 
 from ..apply import Receipt, failure, list_receipts, show_receipt, undo, warnings_text
-from .._errors import PatchError
+from .._errors import PatchError, escaped
 from . import _options, _output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Final
+    from typing import Final
 
 UNDO: Final = """\
 Undo the patch of receipt ID under the root (default: the newest patch still in
@@ -78,7 +78,7 @@ def history_main(argv: Sequence[str]) -> int:
     if isinstance(options, int):
         return options
     listed = list_receipts(options.root)
-    sys.stderr.write("".join(f"warning: {line}\n" for line in listed.skipped))
+    sys.stderr.write("".join(f"warning: {escaped(line)}\n" for line in listed.skipped))
     receipts = listed.receipts
     if options.json:
         import json
@@ -87,7 +87,10 @@ def history_main(argv: Sequence[str]) -> int:
 
         _output.write(_options.json_safe(json.dumps([asdict(r) for r in receipts], indent=2)) + "\n")
         return 0
-    _output.write("".join(_line(r) for r in receipts))
+    text = "".join(_line(r) for r in receipts)
+    if _output.is_terminal():  # a path may hold control characters: escaped on a terminal
+        text = escaped(text, keep="\n")
+    _output.write(text)
     return 0
 
 
@@ -107,8 +110,11 @@ def show_main(argv: Sequence[str]) -> int:
     except PatchError as error:
         sys.stderr.write(f"{error}\n")
         return 1
-    sys.stderr.write("".join(f"warning: {line}\n" for line in shown.skipped))
-    _output.write(shown.text)
+    sys.stderr.write("".join(f"warning: {escaped(line)}\n" for line in shown.skipped))
+    text = shown.text
+    if _output.is_terminal():  # exact bytes into a file or a pipe, escapes on a terminal
+        text = escaped(text, keep="\n\t")
+    _output.write(text)
     return 0
 
 
@@ -181,137 +187,3 @@ def _parse(
 
     return _options.parse(build, argv)
 
-
-# The review gate.
-
-PENDING: Final = "List the patches kept by `apply_patch --stage`, oldest first, each with its diff."
-ACCEPT: Final = """\
-Apply a staged patch (ID, or the only one pending; --all: every one, oldest first).
-Every file must still hold the bytes it was planned on; otherwise nothing is
-applied, the files changed since are named, and the patch stays pending.
-"""
-REJECT: Final = "Drop a staged patch (ID, or the only one pending; --all: every one)."
-
-
-def stage_main(patch: str, options: Any) -> int:
-    """`apply_patch --stage`: plan `patch` as the options say, keep it pending, print its diff."""
-    from ..apply import Staged, Unavailable, stage
-    from .._policy import CHOICES
-
-    policy = _options.policy(options)
-    chosen = options.format
-    try:
-        if chosen == "auto":
-            from ._formats import detect
-
-            chosen = detect(patch)
-        result = _apply(patch, chosen, options.root, policy, dry_run=True)
-    except PatchError as error:
-        sys.stderr.write(failure(error, dry_run=True))
-        return 1
-    files = {
-        change.relative: "" if change.before is None else digest(change.before.data)
-        for change in result.changes
-    }
-    lines = [line for line in result.summary.splitlines()[1:]]
-    staged = Staged("", "", chosen, patch, {f: getattr(policy, f) for f in CHOICES}, files, tuple(lines), result.diff)
-    try:
-        staged_id = stage(options.root, staged)
-    except (OSError, Unavailable) as exc:
-        sys.stderr.write(f"apply_patch: the patch could not be staged: {exc}. No file was changed.\n")
-        return 1
-    _output.write(
-        f"Staged {staged_id}; nothing was written. `apply_patch accept {staged_id}` applies it. "
-        f"It would update:\n" + "".join(f"{line}\n" for line in lines) + result.diff
-    )
-    sys.stderr.write(warnings_text(result.warnings))
-    return 0
-
-
-def _apply(patch: str, chosen: str, root: str, policy: Any, *, dry_run: bool) -> Any:
-    from ._formats import apply_text
-
-    return apply_text(patch, chosen, root, dry_run=dry_run, policy=policy)
-
-
-def digest(data: bytes) -> str:
-    import hashlib
-
-    return hashlib.sha256(data).hexdigest()
-
-
-def pending_main(argv: Sequence[str]) -> int:
-    """Run `apply_patch pending` with `argv`; return the exit code."""
-    from ..apply import pending
-
-    options = _parse(argv, "pending", PENDING)
-    if isinstance(options, int):
-        return options
-    for staged in pending(options.root):
-        _output.write(f"{staged.id}  {staged.time}\n" + "".join(f"  {op}\n" for op in staged.operations) + staged.diff)
-    return 0
-
-
-def accept_main(argv: Sequence[str]) -> int:
-    """Run `apply_patch accept` with `argv`; return the exit code."""
-    return _decide(argv, "accept", ACCEPT)
-
-
-def reject_main(argv: Sequence[str]) -> int:
-    """Run `apply_patch reject` with `argv`; return the exit code."""
-    return _decide(argv, "reject", REJECT)
-
-
-def _decide(argv: Sequence[str], name: str, description: str) -> int:
-    from ..apply import Seen, drop_pending, pending
-    from .._errors import UndoError
-    from .._policy import DEFAULT
-
-    def build() -> argparse.ArgumentParser:
-        parser, group = _options.new_parser(prog=f"apply_patch {name}", description=description)
-        _options.add_root(group, "the root the patch was staged under (default: .)")
-        group.add_argument("--all", action="store_true", help="every pending patch, oldest first")
-        group.add_argument("id", nargs="?", metavar="ID", help="a pending patch's id (or its start)")
-        return parser
-
-    options = _options.parse(build, argv)
-    if isinstance(options, int):
-        return options
-    waiting = pending(options.root)
-    if options.all:
-        chosen = list(waiting)
-    else:
-        chosen = [s for s in waiting if options.id is None or s.id.startswith(options.id)]
-        if len(chosen) != 1:
-            many = "no" if not chosen else "more than one"
-            sys.stderr.write(
-                f"apply_patch {name}: {many} pending patch{' matches' if options.id else ' is pending' if not chosen else 'es are pending'}"
-                f"{' ' + repr(options.id) if options.id else ''}: name one ID (apply_patch pending lists them) or --all\n"
-            )
-            return 1
-    for staged in chosen:
-        if name == "reject":
-            drop_pending(options.root, staged.id)
-            _output.write(f"Rejected {staged.id}.\n")
-            continue
-        real = os.path.realpath(options.root)
-
-        def refuse(names: list[str], staged_id: str = staged.id) -> PatchError:
-            return UndoError(
-                f"Cannot accept {staged_id}: changed since it was staged: {', '.join(names)}; "
-                "nothing was applied, and it stays pending",
-                path=names[0],
-            )
-
-        seen = Seen(refuse)
-        seen.hashes = {os.path.join(real, path): value for path, value in staged.files.items()}
-        try:
-            with seen.watching():
-                result = _apply(staged.patch, staged.format, options.root, DEFAULT.with_options(**staged.policy), dry_run=False)
-        except PatchError as error:
-            sys.stderr.write(f"{error}\n")
-            return 1
-        drop_pending(options.root, staged.id)
-        _output.write(f"Accepted {staged.id}.\n{result.summary}")
-        sys.stderr.write(warnings_text(result.warnings))
-    return 0

@@ -75,11 +75,11 @@ SUBCOMMANDS: Final[dict[str, str]] = {
     "convert": "._convert",
     "diff": "._diff",
     "extract": "._extract",
-    "accept": "._history:accept_main",
+    "accept": "._gate:accept_main",
     "history": "._history:history_main",
-    "pending": "._history:pending_main",
+    "pending": "._gate:pending_main",
     "prune": "._history:prune_main",
-    "reject": "._history:reject_main",
+    "reject": "._gate:reject_main",
     "serve": "._serve",
     "show": "._history:show_main",
     "undo": "._history:undo_main",
@@ -180,7 +180,7 @@ def _say(text: str) -> None:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    args = _subcommand_first(list(sys.argv[1:] if argv is None else argv))
     if args and args[0] in SUBCOMMANDS:
         import importlib  # with warnings: only for a subcommand
 
@@ -208,16 +208,34 @@ def _main(argv: Sequence[str] | None) -> int:
 
     chosen = options.format
     if options.stage:  # the review gate: planned, kept pending, nothing written
-        from ._history import stage_main
+        from ._gate import stage_main
 
         return stage_main(patch, options)
     try:
-        if chosen == "codex":
+        if chosen == "codex" and (options.codex or _is_one_patch(patch)):  # --codex: as the reference
             result = apply_patch(patch, options.root, dry_run=options.dry_run, policy=_options.policy(options))
+        elif chosen in ("codex", "auto"):  # a chat reply: the patches it holds, as one commit
+            from ..edits import apply_reply
+
+            if chosen == "auto":
+                from . import _formats
+
+                chosen = _formats.detect(patch)
+            if chosen == "hashline":  # a Hashline edit is one JSON value, not a reply holding patches
+                result = _formats.apply_text(
+                    patch, chosen, options.root, dry_run=options.dry_run, policy=_options.policy(options)
+                )
+            else:
+                result = apply_reply(
+                    patch,
+                    options.root,
+                    dry_run=options.dry_run,
+                    codex_only=options.format == "codex",
+                    policy=_options.policy(options),
+                )
         else:  # the other formats (--format): imported only when asked for
             from . import _formats
 
-            chosen = _formats.detect(patch) if chosen == "auto" else chosen
             result = _formats.apply_text(
                 patch, chosen, options.root, dry_run=options.dry_run, policy=_options.policy(options)
             )
@@ -238,6 +256,27 @@ def _main(argv: Sequence[str] | None) -> int:
         _output.drop()  # said once: the interpreter's last flush must not fail again
         _say(f"apply_patch: the patch {done}, but its summary could not be printed: {reason}\n")
     return 0
+
+
+def _subcommand_first(args: list[str]) -> list[str]:
+    """`args` with a subcommand that follows options moved before them, as git takes them:
+    `apply_patch -C DIR history` is `apply_patch history -C DIR`. Only options (and the
+    values of those that take one) may come before it: a first word that is neither is
+    the patch, and stays where it is."""
+    index = 0
+    while index < len(args) and args[index].startswith("-") and args[index] not in ("-", "--"):
+        option = args[index]
+        index += 2 if "=" not in option and _options.valued(option) else 1
+    if 0 < index < len(args) and args[index] in SUBCOMMANDS:
+        return [args[index], *args[:index], *args[index + 1 :]]
+    return args
+
+
+def _is_one_patch(text: str) -> bool:
+    """Whether `text` starts as one patch does (its first non-blank line `*** Begin Patch`) and
+    ends as one does: the common case, applied without looking for a reply's parts."""
+    stripped = text.strip()
+    return stripped.startswith("*** Begin Patch") and stripped.endswith("*** End Patch")
 
 
 def _print_result(result: ApplyResult, options: argparse.Namespace | _options.Defaults, chosen: str) -> None:

@@ -28,6 +28,15 @@ FORMATS: Final = ("codex", "search-replace", "unified-diff", "hashline", "auto")
 COLORS: Final = ("auto", "always", "never")
 
 
+def valued(option: str) -> bool:
+    """Whether the main command's `option` (written without `=VALUE`) takes the next
+    argument as its value: `-C`, `--root`, `--format`, `--color` and the policy options."""
+    name = option.removeprefix("--").replace("-", "_")
+    return option in ("-C", "--root", "--format", "--color") or (
+        option.startswith("--") and (name in CHOICES or name in NAMED)
+    )
+
+
 def new_parser(**settings: Any) -> tuple[argparse.ArgumentParser, argparse._ArgumentGroup]:
     """An ArgumentParser and its "options" group, where the options are to be added.
 

@@ -1,7 +1,11 @@
 """`apply_patch serve`: a stdio MCP server applying patches under one root folder.
 
-Six tools, all confined to the root given on the command line (paths
-leaving it are always refused):
+Six tools, all confined to one root folder (paths leaving it are always
+refused): the one given on the command line (`--root`); else the first of the
+roots the client offers (asked at the first call, and again after the client
+says they changed), whose answers then end with a line naming it; else the
+current folder, named the same way. `/` and the home folder are refused unless
+given with `--root`.
 
 - `apply_patch` (patch text) and `apply_patch_dry_run` (the same, writing
   nothing, with a unified diff); `format`, as the executable's `--format`,
@@ -238,16 +242,15 @@ def main(argv: Sequence[str]) -> int:
     if policy.outside_root != "error":
         sys.stderr.write("apply_patch serve: the server never writes outside its root folder\n")
         return 2
-    if not os.path.isdir(options.root):
+    if options.root is not None and not os.path.isdir(options.root):
         sys.stderr.write(f"apply_patch serve: the root folder {options.root} does not exist\n")
         return 2
     if options.max_characters < 1:
         sys.stderr.write("apply_patch serve: --max-characters must be at least 1\n")
         return 2
     try:
-        server = build_server(
-            os.path.abspath(options.root), policy, options.max_characters, stale_check=not options.no_stale_check
-        )
+        root = None if options.root is None else os.path.abspath(options.root)
+        server = build_server(root, policy, options.max_characters, stale_check=not options.no_stale_check)
     except ImportError:
         sys.stderr.write(MISSING_SDK + "\n")
         return 2
@@ -291,7 +294,13 @@ def _argument_parser() -> argparse.ArgumentParser:
         prog="apply_patch serve",
         description="Serve the apply_patch tools over MCP (stdio), confined to one root folder.",
     )
-    _options.add_root(parser, "the folder patches apply to")
+    parser.add_argument(
+        "-C",
+        "--root",
+        metavar="DIR",
+        help="the folder patches apply to (default: the first root the client offers, else the "
+        "current folder; / and the home folder only when named here)",
+    )
     parser.add_argument(
         "--max-characters",
         type=int,
@@ -318,12 +327,85 @@ class Session:
         self.seen = self.editor.seen  # one session for every tool
 
 
+class Roots:
+    """Which folder a call works in: the root named on the command line; else the first of
+    the roots the MCP client offers (`roots/list`, asked at the first call and again after
+    the client's `roots/list_changed`); else the server's current folder. `/` and the home
+    folder are refused unless named on the command line: a model should not be handed
+    the whole disk, or every file of the user, by default."""
+
+    def __init__(self, named: str | None, current: str) -> None:
+        self.named, self.current = named, current
+        self._offered: list[str] | None = None  # the client's folders; None: to ask
+
+    def changed(self) -> None:
+        """The client said its roots changed: ask again at the next call."""
+        self._offered = None
+
+    async def choose(self, ctx: Any) -> tuple[str, str] | str:
+        """(the root, where it comes from), or why there is none (a tool error)."""
+        if self.named is not None:
+            return self.named, "named"
+        if self._offered is None:
+            self._offered = await _client_roots(ctx)
+        if self._offered:
+            usable = [folder for folder in self._offered if os.path.isdir(folder) and not _too_wide(folder)]
+            if usable:
+                return usable[0], "the first root the client offers"
+            return (
+                f"The client offers no root the server may work in ({', '.join(self._offered)}): "
+                "each is missing, the whole disk (/) or the home folder. Start the server with "
+                "--root DIR to name the folder."
+            )
+        if _too_wide(self.current):
+            return (
+                f"The server has no root: the client offers none, and the current folder {self.current} "
+                "is the whole disk (/) or the home folder. Start the server with --root DIR."
+            )
+        return self.current, "the server's current folder; the client offers no root"
+
+
+def _too_wide(folder: str) -> bool:
+    """Whether `folder` is `/` or the home folder (refused unless named with --root)."""
+    real = os.path.realpath(folder)
+    home = os.path.expanduser("~")
+    return real == os.path.realpath(os.sep) or (home != "~" and real == os.path.realpath(home))
+
+
+async def _client_roots(ctx: Any) -> list[str]:
+    """The local folders of the roots the client offers (`file://` URIs); [] when it offers
+    none, cannot be asked, or its answer is an error."""
+    import warnings
+    from urllib.parse import unquote, urlparse
+
+    import mcp_types as types
+
+    session = ctx.session
+    try:
+        if not session.check_client_capability(types.ClientCapabilities(roots=types.RootsCapability())):
+            return []
+        with warnings.catch_warnings():  # roots are deprecated from protocol 2026-07-28 on, still offered
+            warnings.simplefilter("ignore")
+            answer = await session.list_roots()
+    except Exception:  # an error answer, a closed back channel: as if none were offered
+        return []
+    folders: list[str] = []
+    for root in answer.roots:
+        uri = urlparse(str(root.uri))
+        if uri.scheme == "file" and uri.netloc in ("", "localhost"):
+            folders.append(os.path.normpath(unquote(uri.path)))
+    return folders
+
+
 def build_server(
-    root: str, policy: Policy, budget: int = MAX_CHARACTERS, *, stale_check: bool = True
+    root: str | None, policy: Policy, budget: int = MAX_CHARACTERS, *, stale_check: bool = True
 ) -> Server[Any]:
-    """The MCP server with its six tools, applying patches under `root`; each answer
-    holds at most `budget` characters (and its note). One session (`Session`) for
-    its whole life."""
+    """The MCP server with its six tools, applying patches under `root` (None: the roots
+    the client offers, else the current folder: `Roots`); each answer holds at most
+    `budget` characters (and its note). One session (`Session`) per root for the
+    server's whole life."""
+    import warnings
+
     import mcp_types as types
     from mcp.server.lowlevel import Server
 
@@ -340,17 +422,46 @@ def build_server(
     async def list_tools(ctx: object, params: object) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tools)
 
-    session = Session(root, policy, budget, stale_check)
+    roots = Roots(root, os.getcwd())
+    sessions: dict[str, Session] = {}
 
-    async def call_tool(ctx: object, params: types.CallToolRequestParams) -> types.CallToolResult:
-        return call(params.name, params.arguments or {}, root, policy, budget, session)
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        chosen = await roots.choose(ctx)
+        if isinstance(chosen, str):
+            return _text(chosen, is_error=True)
+        folder, source = chosen
+        session = sessions.get(folder) or sessions.setdefault(folder, Session(folder, policy, budget, stale_check))
+        result = call(params.name, params.arguments or {}, folder, policy, budget, session)
+        return result if source == "named" else _naming_root(result, folder, source)
 
-    return Server(
-        TOOL_NAME,
-        version=_options.version(),
-        instructions=INSTRUCTIONS,
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
+    async def roots_changed(ctx: object, params: object) -> None:
+        roots.changed()
+
+    with warnings.catch_warnings():  # roots are deprecated from protocol 2026-07-28 on, still offered
+        warnings.simplefilter("ignore")
+        return Server(
+            TOOL_NAME,
+            version=_options.version(),
+            instructions=INSTRUCTIONS,
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+            on_roots_list_changed=roots_changed if root is None else None,
+        )
+
+
+def _naming_root(result: mcp_types.CallToolResult, folder: str, source: str) -> mcp_types.CallToolResult:
+    """`result`, its text ending with the root folder the call worked in (a model cannot
+    know it from the instructions: they are sent before roots may be asked), and its
+    document with `root`."""
+    import mcp_types as types
+
+    text = result.content[0].text if isinstance(result.content[0], types.TextContent) else ""
+    line = escaped(f"Root folder: {folder} ({source}).", keep="")
+    document = result.structured_content
+    return _text(
+        f"{text.rstrip(chr(10))}\n{line}",
+        is_error=bool(result.is_error),
+        document=None if document is None else {**document, "root": folder},
     )
 
 

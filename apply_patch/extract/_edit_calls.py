@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import posixpath
 
+from .._dataclass import replace
 from ..format import CreateFile, Insert, NotebookEdit, StrReplace
 from ._script import ShellCall
 from ._session import is_absolute
@@ -86,8 +87,6 @@ def _call(edits: list[Edit], kind: str, line: int, session: Session) -> list[She
     """
     if not edits:
         return []
-    from .._dataclass import replace
-
     folder = session.folder(None)
     placed = tuple(
         replace(e, path=session.relative(e.path))
@@ -103,12 +102,19 @@ def opencode_calls(tool: str, state: Mapping[str, object], line: int, session: S
     `patchText`), `edit` (`filePath`, `oldString`, `newString`, `replaceAll`),
     `multiedit` (`filePath`, `edits`) or `write` (`filePath`, `content`).
 
-    Only a part whose `status` is `completed` ran: one that failed (`error`) or
-    never ran changed nothing, and gives nothing to replay.
+    A part whose `status` is `completed` ran (its calls' outcome: `applied`); one whose
+    status is `error` failed and changed nothing (`failed`: listed, never replayed);
+    one that never ran (`pending`, `running`) gives nothing.
     """
     given = state.get("input")
-    if state.get("status") != "completed" or not isinstance(given, dict):
+    status = state.get("status")
+    if status not in ("completed", "error") or not isinstance(given, dict):
         return []
+    outcome = "applied" if status == "completed" else "failed"
+    return [replace(call, outcome=outcome) for call in _opencode_calls(tool, given, line, session)]
+
+
+def _opencode_calls(tool: str, given: Mapping[str, object], line: int, session: Session) -> list[ShellCall]:
     if tool in OPENCODE_PATCH_TOOLS:
         patch = given.get("patchText")
         return [ShellCall(patch, session.folder(None), line)] if isinstance(patch, str) else []

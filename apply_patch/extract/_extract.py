@@ -19,7 +19,7 @@ from .._dataclass import dataclass
 
 from .._errors import PatchSyntaxError
 from ..format import Patch, parse_patch
-from ._records import failed_calls, is_argv, json_calls
+from ._records import call_outcomes, is_argv, json_calls
 from ._session import Session
 from ._script import ShellCall, ShellState, script_calls
 from ._transcript import ShellText, regions
@@ -45,6 +45,7 @@ class FoundPatch:
     line: int
     source: str
     parsed: Patch
+    logged_outcome: str = "unknown"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,7 @@ class BrokenPatch:
     line: int
     source: str
     error: PatchSyntaxError
+    logged_outcome: str = "unknown"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,23 +77,30 @@ class FoundEdits:
     source: str
     kind: str
     edits: tuple[Edit, ...]
+    logged_outcome: str = "unknown"
 
 
 Extracted = FoundPatch | BrokenPatch | FoundEdits
 
 
 def extract_patches(source: str) -> tuple[Extracted, ...]:
-    """Every apply_patch call in `source`, in order; never raises.
+    """Every apply_patch call in `source`, and every patch of a chat reply, in order; never raises.
 
     A broken patch is a `BrokenPatch` and the calls after it are still found.
-    In an agent log, a call whose result the log records as failed (an
-    `is_error` tool result, a non-zero exit code, an OpenCode part that did not
-    complete) changed nothing, and is left out.
+    In an agent log, every call is listed, each with its `logged_outcome`: a call
+    whose result the log records as failed (an `is_error` tool result, a non-zero
+    exit code, an OpenCode part in error) changed nothing, and a replay skips it.
     Text that is no apply_patch call (a patch written to a file, echoed, in a
-    comment, `apply_patch --help`) gives nothing.
+    comment, `apply_patch --help`) gives nothing. A text that holds no call and is
+    neither JSON nor a terminal transcript is read as a chat reply: its patches,
+    fenced (any info string) or not, and its fenced unified diffs are found
+    (`source` `reply`), but not those in a shell command's heredoc or string.
     """
     found: list[tuple[ShellCall, str]] = []
-    failed: set[str] = set()
+    outcomes: dict[str, str] = {}
+    literal: list[tuple[int, set[int]]] = []  # each shell region's first line, and its rows of data
+    session_text = False  # a terminal transcript or JSON: no chat reply in its own lines
+    values: list[tuple[object, int]] = []  # the JSON values: their assistant texts may be replies
     state, session = ShellState(), Session()
     for region in regions(source):
         if isinstance(region, ShellText):
@@ -99,18 +108,73 @@ def extract_patches(source: str) -> tuple[Extracted, ...]:
                 calls, state = script_calls(region.text, state, region.first_line, region.program)
             except RecursionError:  # shell nested too deep to walk
                 calls = _too_deep(region, state)
+            literal.append((region.first_line, _data_rows(region)))
             label = region.source
+            session_text = session_text or label == "terminal"
         else:
             calls, session = json_calls(region.value, region.line, session)
-            failed |= failed_calls(region.value)
+            outcomes.update(call_outcomes(region.value))
             label = "argv" if is_argv(region.value) else "log"
+            session_text = True
+            values.append((region.value, region.line))
         found.extend((call, label) for call in calls)
-    if failed:  # the log says these calls failed: they changed nothing, and a replay must not apply them
-        found = [(call, label) for call, label in found if call.call_id not in failed]
     blocks = _reply_blocks(source)  # in JSON, blocks are in strings: no line of the text is a marker
+    if not found and not session_text:  # no call: a chat reply, whose patches are bare or fenced
+        blocks += _reply_patches(source, literal)
+    elif not found:  # JSON without a call: the assistant's texts may be replies
+        blocks += _assistant_replies(values)
     if blocks:
         found = sorted(found + blocks, key=lambda pair: pair[0].line)
-    return tuple(_parsed(call, label) for call, label in found)
+    return tuple(_parsed(call, label, _outcome(call, outcomes)) for call, label in found)
+
+
+def _outcome(call: ShellCall, outcomes: dict[str, str]) -> str:
+    if call.outcome is not None:
+        return call.outcome
+    return outcomes.get(call.call_id, "unknown") if call.call_id is not None else "unknown"
+
+
+def _data_rows(region: ShellText) -> set[int]:
+    """The lines of `region` (1-based in the source) inside heredocs and quoted strings."""
+    from ..format import shell
+
+    if "*** Begin Patch" not in region.text and "\n--- " not in region.text:
+        return set()  # no patch in it to set aside: no second parse
+    program = region.program if region.program is not None else shell.parse(region.text)
+    return {region.first_line + row for row in shell.literal_rows(program)}
+
+
+def _reply_patches(source: str, literal: list[tuple[int, set[int]]]) -> list[tuple[ShellCall, str]]:
+    """The Codex patches and fenced unified diffs of a chat reply: not inside a shell
+    command's heredoc or string (a patch written to a file, echoed)."""
+    from ..format import CODEX_KIND, reply_parts
+
+    if "*** Begin Patch" not in source and "--- " not in source:
+        return []
+    data = set().union(*(rows for _, rows in literal)) if literal else set()
+    patches: list[tuple[ShellCall, str]] = []
+    for part in reply_parts(source):
+        if part.kind == "search-replace" or part.line in data:
+            continue
+        patches.append((ShellCall(part.text, ".", part.line, unified=part.kind != CODEX_KIND), "reply"))
+    return patches
+
+
+def _assistant_replies(values: list[tuple[object, int]]) -> list[tuple[ShellCall, str]]:
+    """The Codex patches and fenced unified diffs in the assistant's texts of JSON values,
+    each at the line of its value."""
+    from ..format import CODEX_KIND, reply_parts
+    from ._records import assistant_texts
+
+    patches: list[tuple[ShellCall, str]] = []
+    for value, line in values:
+        for text in assistant_texts(value):
+            parts = reply_parts(text) if "*** Begin Patch" in text or "--- " in text else ()
+            patches += [
+                (ShellCall(part.text, ".", line, unified=part.kind != CODEX_KIND), "reply")
+                for part in parts if part.kind != "search-replace"
+            ]  # fmt: skip
+    return patches
 
 
 def _too_deep(region: ShellText, state: ShellState) -> list[ShellCall]:
@@ -136,23 +200,38 @@ def _reply_blocks(source: str) -> list[tuple[ShellCall, str]]:
     return [(ShellCall("search-replace", ".", first + 1, edits=edits), "markdown")]
 
 
-def _parsed(call: ShellCall, source: str) -> Extracted:
+def _parsed(call: ShellCall, source: str, outcome: str = "unknown") -> Extracted:
     if call.edits is not None:
         from ._edit_calls import edits_text
 
-        return FoundEdits(edits_text(call.edits), call.workdir, call.line, source, call.text, call.edits)
+        return FoundEdits(edits_text(call.edits), call.workdir, call.line, source, call.text, call.edits, outcome)
     if call.too_deep:
         error = PatchSyntaxError(
             f"the shell text from line {call.line} is nested too deep to read (an apply_patch "
             "call in it cannot be found); write the call without so much nesting"
         )
-        return BrokenPatch(call.text, call.workdir, call.line, source, error)
+        return BrokenPatch(call.text, call.workdir, call.line, source, error, outcome)
+    if call.unified:
+        return _unified(call, source)
     try:
         patch = parse_patch(call.text)
         if call.base is not None:
             patch = _inside_session(patch, call.base, call.workdir)
     except PatchSyntaxError as error:
-        return BrokenPatch(call.text, call.workdir, call.line, source, error)
+        return BrokenPatch(call.text, call.workdir, call.line, source, error, outcome)
+    return FoundPatch(call.text, call.workdir, call.line, source, patch, outcome)
+
+
+def _unified(call: ShellCall, source: str) -> Extracted:
+    """A reply's unified diff: its operations as a `per_file` patch, or a BrokenPatch."""
+    from .._errors import PatchError
+    from ..format import as_patch, unified_operations
+
+    try:
+        patch = as_patch(unified_operations(call.text))
+    except PatchError as error:
+        broken = PatchSyntaxError(error.message, line=error.patch_line, details=error.details, hints=error.hints)
+        return BrokenPatch(call.text, call.workdir, call.line, source, broken)
     return FoundPatch(call.text, call.workdir, call.line, source, patch)
 
 

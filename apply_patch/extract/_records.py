@@ -14,14 +14,16 @@ until an object is one of these tool calls:
   `workdir` (or `cwd`);
 - an OpenCode tool part (`{"type": "tool", "tool": "apply_patch", "state":
   {"status": "completed", "input": {"patchText": ...}}}`, and its `edit`,
-  `multiedit`, `write`: `_edit_calls`), when it completed;
+  `multiedit`, `write`: `_edit_calls`), when it completed or failed;
+- Codex's code-mode `exec` tool: each `tools.apply_patch("...")` in its
+  JavaScript body, or the body itself when it is a patch (`_code_mode`);
 - an `apply_patch_call` of the Responses API's native tool (a Responses
   transcript, an agent SDK's run item, a rollout that records them): its
   `operation` (or `operations`) as the equivalent `*** Begin Patch` text, in the
   session's current folder.
 
-A call whose result the log records as failed (`failed_calls`) changed
-nothing, and is left out by `extract_patches`.
+What the log records of each call's result (`call_outcomes`: applied, failed)
+is reported by `extract_patches` as the call's `logged_outcome`.
 
 Working folders are reported relative to the session's folder when they are
 inside it: the first `cwd` of a record (top-level, or in the `payload` of a
@@ -37,6 +39,7 @@ from collections.abc import Mapping
 from .._dataclass import replace
 
 from ..format import is_apply_patch
+from ._code_mode import body_of, exec_patches, is_exec_tool
 from ._edit_calls import OPENCODE_TOOLS, edit_calls, opencode_calls, reply_calls
 from ._session import Session
 from ._script import ShellCall, ShellState, argv_calls, script_calls
@@ -106,14 +109,46 @@ def _call_id(record: Mapping[str, object]) -> str | None:
     return tool_use_id if record.get("type") == "tool_use" and isinstance(tool_use_id, str) else None
 
 
-def failed_calls(value: object) -> set[str]:
-    """The ids of the tool calls whose result, in the JSON value `value`, says they failed.
+_TEXT_PARTS: Final = ("text", "output_text")
 
-    A Claude Code or Anthropic `tool_result` with `is_error: true`; a Codex
+
+def assistant_texts(value: object) -> list[str]:
+    """The texts of the assistant's messages in the JSON value `value`, in order: a message
+    whose `role` is `assistant` (a chat completion's, a Responses `message` item, Claude
+    Code's `message`), its `content` text or its `text`/`output_text` parts. Never a
+    system, developer, user or tool text (Codex's own instructions hold an example patch)."""
+    texts: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, Mapping):
+            if item.get("role") == "assistant":
+                content = item.get("content")
+                if isinstance(content, str):
+                    texts.append(content)
+                elif isinstance(content, list):
+                    texts += [
+                        part["text"] for part in content
+                        if isinstance(part, Mapping) and part.get("type") in _TEXT_PARTS and isinstance(part.get("text"), str)
+                    ]  # fmt: skip
+            else:
+                stack.extend(reversed(list(item.values())))
+    return texts
+
+
+def call_outcomes(value: object) -> dict[str, str]:
+    """What the JSON value `value` records of the tool calls it answers: each call's id →
+    `applied` or `failed`.
+
+    Failed: a Claude Code or Anthropic `tool_result` with `is_error: true`, a Codex
     `custom_tool_call_output` or `function_call_output` whose output's
-    `metadata.exit_code` is not 0. Such a call changed nothing: a replay leaves it out.
+    `metadata.exit_code` is not 0 (such a call changed nothing). Applied: the same
+    results without the error, a Codex output whose exit code is 0. A Codex output
+    without an exit code says neither.
     """
-    failed: set[str] = set()
+    outcomes: dict[str, str] = {}
     stack = [value]
     while stack:
         item = stack.pop()
@@ -121,13 +156,15 @@ def failed_calls(value: object) -> set[str]:
             stack.extend(item)
         elif isinstance(item, Mapping):
             kind = item.get("type")
-            if kind == "tool_result" and item.get("is_error") is True and isinstance(item.get("tool_use_id"), str):
-                failed.add(str(item["tool_use_id"]))
-            elif kind in _NATIVE_OUTPUTS and isinstance(item.get("call_id"), str) and _exit_code(item) not in (None, 0):
-                failed.add(str(item["call_id"]))
+            if kind == "tool_result" and isinstance(item.get("tool_use_id"), str):
+                outcomes[str(item["tool_use_id"])] = "failed" if item.get("is_error") is True else "applied"
+            elif kind in _NATIVE_OUTPUTS and isinstance(item.get("call_id"), str):
+                code = _exit_code(item)
+                if code is not None:
+                    outcomes[str(item["call_id"])] = "applied" if code == 0 else "failed"
             else:
                 stack.extend(item.values())
-    return failed
+    return outcomes
 
 
 def _exit_code(output: Mapping[str, object]) -> object:
@@ -149,6 +186,8 @@ def _tool_call(record: Mapping[str, object], line: int, session: Session) -> lis
         return edits
     name, given = record.get("name"), record.get("input")
     arguments = _decoded(record.get("arguments"))
+    if is_exec_tool(name) and (body := body_of(given, arguments)) is not None:  # Codex's code mode
+        return [ShellCall(patch, session.folder(None), line) for patch in exec_patches(body)]
     if isinstance(name, str) and is_apply_patch(name, strict=False):
         patch = next((p for p in (given, arguments) if isinstance(p, str)), None)
         patch = patch or _text(arguments, _PATCH_KEYS) or _text(given, _PATCH_KEYS)

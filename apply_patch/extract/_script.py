@@ -85,7 +85,8 @@ class ShellCall:
     A call of another edit tool (`_edit_calls`) has its `edits` instead, and
     `text` names the tool's kind (`claude-code`, `text-editor`, `search-replace`).
     `too_deep`: shell text nested too deep to walk, that may hold a call (`text`
-    is the whole region).
+    is the whole region). `outcome`: what a log records of the call in the call's own
+    record (`applied`, `failed`), when it does.
     """
 
     text: str
@@ -95,6 +96,8 @@ class ShellCall:
     too_deep: bool = False
     base: str | None = None  # the session's folder, in a log: the patch's absolute paths are read against it
     call_id: str | None = None  # in a log: the id its result answers it by
+    outcome: str | None = None  # in a log that says it in the call itself (OpenCode): applied, failed
+    unified: bool = False  # `text` is a unified diff (a chat reply's), not a Codex patch
 
 
 def script_calls(

@@ -38,9 +38,10 @@ if TYPE_CHECKING:
     from ._operations import OPERATION_TYPES, item_field, printable, read_operation, to_operation
     from ._parse import parse_patch
     from ._placeholders import introduced_placeholders, omission_placeholders
+    from ._reply import CODEX_KIND, ReplyPart, detected_format, reply_parts
     from ._search_replace import SEARCH, parse_search_replace
     from ._stream import PartialOperation, PartialPatch, parse_partial
-    from ._syntax_hints import cut, quoted
+    from ._syntax_hints import cut, looks_like_shell, quoted
     from ._unidiff import FileDiff, Hunk, Line, parse_unified_diff
     from ._unified import unified_operations
     from . import _constants as constants, _hashline as hashline, _shell as shell
@@ -87,12 +88,17 @@ _NAMES = {
     "parse_patch": "._parse",
     "introduced_placeholders": "._placeholders",
     "omission_placeholders": "._placeholders",
+    "CODEX_KIND": "._reply",
+    "ReplyPart": "._reply",
+    "detected_format": "._reply",
+    "reply_parts": "._reply",
     "SEARCH": "._search_replace",
     "parse_search_replace": "._search_replace",
     "PartialOperation": "._stream",
     "PartialPatch": "._stream",
     "parse_partial": "._stream",
     "cut": "._syntax_hints",
+    "looks_like_shell": "._syntax_hints",
     "quoted": "._syntax_hints",
     "FileDiff": "._unidiff",
     "Hunk": "._unidiff",
@@ -113,13 +119,13 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "AddFile", "ApplyPatchCall", "BrokenApplyPatchCall", "CellEdit", "Change", "Chunk",
+    "AddFile", "ApplyPatchCall", "CODEX_KIND", "BrokenApplyPatchCall", "CellEdit", "Change", "Chunk",
     "Classification", "CreateFile", "DeleteFile", "Edit", "EditOperation",
     "FileDiff", "HashlineEdits", "Hunk", "ImplicitPatch", "Insert", "Line", "LineInsertion", "NotApplyPatch", "NotebookEdit", "OPERATION_TYPES",
-    "Operation", "PartialOperation", "PartialPatch", "Patch", "SEARCH", "StrReplace",
-    "TextReplacement", "UpdateFile", "WHITESPACE", "as_patch", "classify_argv", "constants", "cut", "grammar_text", "hashline",
+    "Operation", "PartialOperation", "PartialPatch", "Patch", "ReplyPart", "SEARCH", "StrReplace",
+    "TextReplacement", "UpdateFile", "WHITESPACE", "as_patch", "classify_argv", "constants", "cut", "detected_format", "grammar_text", "hashline",
     "introduced_placeholders", "is_apply_patch", "item_field", "liberal_arguments",
-    "liberal_script", "omission_placeholders", "parse_partial", "parse_patch",
+    "liberal_script", "looks_like_shell", "omission_placeholders", "parse_partial", "parse_patch",
     "parse_search_replace", "parse_unified_diff", "printable", "program_name", "quoted",
-    "read_operation", "refusal", "shell", "to_operation", "unified_operations", "whole_text", "write_refusal",
+    "read_operation", "refusal", "reply_parts", "shell", "to_operation", "unified_operations", "whole_text", "write_refusal",
 ]

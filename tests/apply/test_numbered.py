@@ -135,7 +135,7 @@ def test_a_file_with_a_nul_byte_is_refused_as_before(tmp_path: Path) -> None:
     with pytest.raises(FilePolicyError, match=r"it looks binary \(a NUL byte at offset 3\)\n"):
         apply_unified_diff(diff, tmp_path)
     (tmp_path / ".editorconfig").write_text("root = true\n[*]\ncharset = utf-8\n")
-    with pytest.raises(EncodingError, match=r"offset 3\) \(its encoding is utf-8 \(charset in \.editorconfig\)\)\n"):
+    with pytest.raises(EncodingError, match=r"offset 3\) \(its encoding is utf-8 \(charset in \.editorconfig:3\)\)\n"):
         apply_unified_diff(diff, tmp_path)
     assert (tmp_path / "f.txt").read_bytes() == b"a\nb\0\nc\nd\n"
     apply_unified_diff(diff, tmp_path, binary="allow")

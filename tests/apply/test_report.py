@@ -54,7 +54,7 @@ def test_json_of_an_applied_patch(tmp_path: Path) -> None:
     receipt = document.pop("receipt")  # the id of the commit's receipt (issue 26)
     assert [r.id for r in history(tmp_path)] == [receipt]
     assert document == {
-        "schema": 1,
+        "schema": 2,
         "ok": True,
         "dry_run": False,
         "operations": [
@@ -109,7 +109,7 @@ def test_json_of_a_chunk_not_found(tmp_path: Path) -> None:
     assert snapshot(tmp_path) == before
     error = document.pop("error")
     assert document == {
-        "schema": 1, "ok": False, "dry_run": False, "operations": [], "warnings": [], "diff": None
+        "schema": 2, "ok": False, "dry_run": False, "operations": [], "warnings": [], "diff": None
     }
     message = error.pop("message")
     assert error == {
@@ -226,7 +226,7 @@ def test_per_file_results(tmp_path: Path) -> None:
 
 
 ERRORS = {
-    "syntax": "Here is the patch:\n*** Begin Patch\n*** Delete File: a.txt\n*** End Patch",
+    "syntax": "*** Begin Patch\n*** Delete File a.txt\n*** End Patch",
     "not found": "*** Begin Patch\n*** Update File: a.txt\n@@\n-nothing\n+x\n*** End Patch",
     "context": "*** Begin Patch\n*** Update File: a.txt\n@@ def nowhere():\n-one\n+x\n*** End Patch",
     "missing file": "*** Begin Patch\n*** Update File: b.txt\n@@\n-one\n+x\n*** End Patch",

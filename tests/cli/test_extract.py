@@ -35,7 +35,8 @@ def test_stdin_when_no_file(tmp_path: Path) -> None:
     result = run_cli(["extract", "--json"], tmp_path, stdin=text)
     assert result.returncode == 0
     assert json.loads(result.stdout) == [
-        {"schema": 1, "patch": PATCH, "workdir": "docs", "line": 1, "source": "terminal", "error": None}
+        {"schema": 2, "patch": PATCH, "workdir": "docs", "line": 1, "source": "terminal", "error": None,
+         "logged_outcome": "unknown"}
     ]
 
 

@@ -1,4 +1,4 @@
-"""Every `--json` object carries `"schema": 1` (docs/cli.md), from the outside."""
+"""Every `--json` object carries `"schema": 2` (docs/cli.md), from the outside."""
 
 import json
 from pathlib import Path
@@ -25,7 +25,7 @@ BAD = "*** Begin Patch\n*** Delete File: missing.txt\n*** End Patch\n"
 def test_apply_patch_json_has_the_schema(args: list[str], patch: str, code: int, tmp_path: Path) -> None:
     result = run_cli(["--json", *args], tmp_path, stdin=patch.encode())
     assert result.returncode == code
-    assert json.loads(result.stdout)["schema"] == 1
+    assert json.loads(result.stdout)["schema"] == 2
 
 
 def test_every_extract_object_has_the_schema(tmp_path: Path) -> None:
@@ -33,10 +33,10 @@ def test_every_extract_object_has_the_schema(tmp_path: Path) -> None:
     log.write_text("".join(f"apply_patch <<'EOF'\n{p}EOF\n" for p in (ADD, BAD, ADD)))
     for args in (["--json"], ["--apply", "--json"], ["--apply", "--dry-run", "--json"]):
         documents = json.loads(run_cli(["extract", *args, str(log)], tmp_path).stdout)
-        assert len(documents) == 3 and {d["schema"] for d in documents} == {1}, args
+        assert len(documents) == 3 and {d["schema"] for d in documents} == {2}, args
 
 
 def test_the_documented_example_shows_it() -> None:
     text = (REPO / "docs/cli.md").read_text(encoding="utf-8")
     example = text[text.index("## `--json`") :]
-    assert example[example.index("```json\n") :].startswith('```json\n{\n  "schema": 1,\n')
+    assert example[example.index("```json\n") :].startswith('```json\n{\n  "schema": 2,\n')

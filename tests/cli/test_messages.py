@@ -115,7 +115,10 @@ def test_a_file_that_is_not_utf8_names_the_option_that_edits_it(tree: Path) -> N
     (tree / "a.txt").write_bytes(b"caf\xe9\ntwo\n")
     cafe = "*** Begin Patch\n*** Update File: a.txt\n@@\n-caf\u00e9\n+tea\n*** End Patch\n"
     said = _refused([], tree, cafe)
-    assert "Hint: a.txt is not UTF-8 and its encoding is neither given nor declared" in said
+    assert said.startswith(
+        "Failed to update a.txt: it is not UTF-8 and its encoding is neither given nor declared, and the "
+        "text the edit looks for is not ASCII: give its encoding with --encoding NAME"
+    )  # issue 34: not "Failed to find expected lines"
     assert "Give its encoding: --encoding NAME" in said
     result = run_cli(["--encoding", "latin-1"], tree, stdin=cafe.encode())
     assert result.returncode == 0 and (tree / "a.txt").read_bytes() == b"tea\ntwo\n"

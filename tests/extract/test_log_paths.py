@@ -145,11 +145,14 @@ def test_a_windows_working_folder_outside_the_session_is_refused(tmp_path: Path)
     assert snapshot(root) == before
 
 
-def test_a_failed_call_is_left_out(tmp_path: Path) -> None:
-    """Claude Code's `is_error` result, Codex's non-zero exit code: the call changed nothing."""
+def test_a_failed_call_is_listed_with_its_logged_outcome(tmp_path: Path) -> None:
+    """Claude Code's `is_error` result, Codex's non-zero exit code: the call changed nothing;
+    it is listed (people mine logs for every patch a model wrote) as `failed`."""
     uses = _claude("/home/me/repo", _write("/home/me/repo/a.txt", "kept\n"), _write("/home/me/repo/b.txt", "refused\n"))
     error = {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_2", "is_error": True, "content": "denied"}]}}
-    assert _paths(uses + json.dumps(error) + "\n") == ["a.txt"]
+    assert _paths(uses + json.dumps(error) + "\n") == ["a.txt", "b.txt"]
+    found = extract_patches(uses + json.dumps(error) + "\n")
+    assert [item.logged_outcome for item in found] == ["unknown", "failed"]
     failed = json.dumps({"output": "Failed to find expected lines", "metadata": {"exit_code": 1}})
     log = _codex(
         "/home/me/repo",
@@ -157,4 +160,7 @@ def test_a_failed_call_is_left_out(tmp_path: Path) -> None:
         ("custom_tool_call_output", {"output": failed}),
     )
     log = log.replace('"call_id": "call_2"', '"call_id": "call_1"')  # the output answers the call
-    assert extract_patches(log) == ()
+    assert [item.logged_outcome for item in extract_patches(log)] == ["failed"]
+    worked = log.replace('\\"exit_code\\": 1', '\\"exit_code\\": 0')
+    assert worked != log
+    assert [item.logged_outcome for item in extract_patches(worked)] == ["applied"]

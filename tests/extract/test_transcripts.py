@@ -29,7 +29,7 @@ def _expected(path: Path) -> list[dict[str, Any]]:
 
 def test_the_fixtures_cover_every_kind_of_text() -> None:
     sources = {item["source"] for path in FILES for item in _expected(path)}
-    assert sources == {"terminal", "markdown", "script", "argv", "log"}
+    assert sources == {"terminal", "markdown", "script", "argv", "log", "reply"}
     negatives = [p.name for p in FILES if p.name.startswith("negative_")]
     assert len(negatives) == 5
     assert all(_expected(TRANSCRIPTS / name) == [] for name in negatives)
@@ -39,7 +39,7 @@ def test_the_fixtures_cover_every_kind_of_text() -> None:
 def test_executable_json(path: Path, tmp_path: Path) -> None:
     expected = _expected(path)
     result = run_cli(["extract", "--json", str(path)], tmp_path)
-    assert json.loads(result.stdout) == [{"schema": 1, **item} for item in expected]
+    assert json.loads(result.stdout) == [{"schema": 2, **item} for item in expected]
     assert result.stderr == (b"" if expected else b"no apply_patch call found\n")
     assert result.returncode == (0 if expected else 1)
     assert snapshot(tmp_path) == {}  # listing writes nothing
@@ -58,6 +58,7 @@ def _as_dict(item: Extracted) -> dict[str, Any]:
         "line": item.line,
         "source": item.source,
         "error": str(item.error) if isinstance(item, BrokenPatch) else None,
+        "logged_outcome": item.logged_outcome,
     }
     if isinstance(item, FoundEdits):
         found["kind"] = item.kind
