@@ -30,7 +30,6 @@ cannot check, so a stale file could not be told from a fresh one.
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
 import struct
@@ -193,6 +192,8 @@ _ROW: Final = re.compile(r"[1-9][0-9]*#[" + ALPHABET + r"]{2}:")
 def detect(text: str) -> bool:
     """Whether `text` is a Hashline edit (its JSON: an object with `edits`, or a list of
     them) or oh-my-pi's v4 text (to be refused in its own words)."""
+    import json  # here: the model's types import this module on every other format's way (start-up)
+
     stripped = text.lstrip()
     if stripped[:1] in ("{", "["):
         try:
@@ -212,6 +213,8 @@ def detect(text: str) -> bool:
 def read_text(text: str) -> list[HashlineCall]:
     """The calls a Hashline text holds (its JSON); HashlineError if it
     is not one (oh-my-pi's v4 text refused with what to send instead)."""
+    import json  # as in `detect`
+
     stripped = text.lstrip()
     first = next((line for line in text.splitlines() if line.strip()), "")
     if _V4.fullmatch(first):

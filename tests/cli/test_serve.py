@@ -147,7 +147,7 @@ def test_a_wrong_argument_gets_one_line_a_model_can_act_on(tmp_path: Path) -> No
         (True, "apply_patch_operations takes one argument, 'operations' (a list of operations); unknown argument: 'patch'."),
         (True, "apply_patch_operations: 'operations' must be a non-empty list of {type, path, diff} objects."),
         (True, "Unknown tool 'apply_patch_nope': the tools are apply_patch, apply_patch_dry_run, "
-               "apply_patch_operations, str_replace_based_edit_tool, undo."),
+               "apply_patch_operations, str_replace_based_edit_tool, hashline_edit, undo."),
         (True, "Error: Unknown command 'delete': the commands of text_editor_20250728 are view, create, "
                "str_replace, insert"),
         (True, "Error: path is missing (a string is required)"),
