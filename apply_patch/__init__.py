@@ -12,7 +12,7 @@ every failure raises a `PatchError` subclass, and then no file was changed.
 applies whatever a model wrote: a patch, a unified diff, SEARCH/REPLACE blocks, or a
 chat reply holding several of them with prose around, as one commit. `apply_patch.edits`
 applies the other formats models write (str_replace edits, SEARCH/REPLACE
-blocks, unified diffs), `apply_patch.anthropic` runs Claude's text-editor tool.
+blocks, unified diffs, Hashline edits), `apply_patch.anthropic` runs Claude's text-editor tool.
 """
 
 from ._errors import (
@@ -23,12 +23,14 @@ from ._errors import (
     ContextNotFoundError,
     EmptyPatchError,
     FilePolicyError,
+    HashlineError,
     InputError,
     PatchError,
     PatchIOError,
     PatchSyntaxError,
     PolicyValueError,
     RollbackError,
+    StaleAnchorError,
     StaleViewError,
     UndoError,
     UnifiedDiffError,
@@ -115,6 +117,7 @@ __all__ = [
     "FileResult",
     "FoundEdits",
     "FoundPatch",
+    "HashlineError",
     "ImplicitPatch",
     "InputError",
     "NotApplyPatch",
@@ -130,6 +133,7 @@ __all__ = [
     "RepairRequest",
     "Receipt",
     "RollbackError",
+    "StaleAnchorError",
     "StaleViewError",
     "UndoError",
     "UnifiedDiffError",

@@ -380,6 +380,27 @@ class UnifiedDiffError(_UnreadableError):
     what = "unified diff"
 
 
+class HashlineError(_UnreadableError):
+    """A Hashline edit that cannot be read (not the JSON of the dialect, an anchor not
+    `LINE#ID`, another dialect's text); `line` is the edit's number in its list."""
+
+    kind = "syntax"
+    what = "Hashline edit"
+
+    @property
+    def headline(self) -> str:
+        where = "" if self.line is None else f" {self.line}"  # an edit's number in its list
+        return f"Invalid {self.what}{where}: {self.message}"
+
+
+class StaleAnchorError(PatchError):
+    """A Hashline anchor whose ID is not that of its line now (the file changed since the
+    view the model read), or whose line is past the end; `details` show each such line as
+    it is now, with its current anchor. Never moved to another line whose ID matches."""
+
+    kind = "stale_anchor"
+
+
 class InputError(PatchError):
     """Input the engine cannot take, whatever the files: text that is not valid Unicode
     (a lone surrogate, from JSON's `\\ud800` escapes or a caller's `str`), a path

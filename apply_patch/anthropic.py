@@ -169,7 +169,10 @@ class TextEditor:
             )
         path = _string(tool_input, "path")
         if command == "view":
-            return self._view(path, tool_input.get("view_range"))
+            hashline = tool_input.get("hashline", False)
+            if not isinstance(hashline, bool):
+                raise _ToolError("hashline must be true or false (true: each line as LINE#ID:TEXT)")
+            return self._view(path, tool_input.get("view_range"), hashline=hashline)
         if command == "undo_edit":
             return self._undo_edit(path)
         from .edits import CreateFile, Insert, StrReplace
@@ -234,7 +237,7 @@ class TextEditor:
         except PatchError:
             return split_text(data.decode("utf-8", "replace")).lines
 
-    def _view(self, path: str, view_range: object) -> str:
+    def _view(self, path: str, view_range: object, *, hashline: bool = False) -> str:
         from .apply import DiskTree, FolderChanged, Kind
 
         tree = DiskTree(self.root, self.policy)
@@ -242,8 +245,9 @@ class TextEditor:
         try:
             opened = tree.open_file(where.target)
             if opened is Kind.FOLDER:
-                if view_range is not None:
-                    raise _ToolError("view_range applies to files only, not to folders")
+                if view_range is not None or hashline:
+                    what = "view_range" if view_range is not None else "hashline"
+                    raise _ToolError(f"{what} applies to files only, not to folders")
                 return self._listing(tree, where.target, path)
         except OSError as error:
             raise _ToolError(f"Cannot read {path}: {error.strerror}") from None
@@ -263,9 +267,54 @@ class TextEditor:
         try:
             if self.seen is not None:  # what the model saw of the file: all of it, as a hash
                 self.seen.viewed(where.target, fd)
+            if hashline:
+                return self._hashline_rows(tree, where, fd, info, view_range)
             return self._excerpt(fd, info, path, view_range, self._decoded(tree, where, fd, info))
         finally:
             os.close(fd)
+
+    def _hashline_rows(
+        self, tree: DiskTree, where: Location, fd: int, info: os.stat_result, view_range: object
+    ) -> str:
+        """The lines `view_range` asks for as Hashline rows (`LINE#ID:TEXT`, the anchors a
+        Hashline edit names), within the budget: the file read whole (at most an edit's
+        size) and decoded as an edit decodes it, so that every ID is the one the edit checks."""
+        from .apply import MAX_FILE_BYTES, file_text, hidden, not_shown
+        from .format import hashline
+
+        if hidden(info):
+            raise _ToolError(not_shown(where.shown, info.st_nlink))
+        chunks, at = [], 0
+        while chunk := os.pread(fd, 1 << 20, at):
+            chunks.append(chunk)
+            at += len(chunk)
+            if at > MAX_FILE_BYTES:
+                raise _ToolError(f"Cannot read {where.shown}: it is larger than an edit may hold")
+        try:
+            lines = file_text(tree, b"".join(chunks), where)[0].lines
+        except PatchError as error:
+            raise _ToolError(f"{where.shown} cannot be shown as text: {error}") from None
+        if not lines:
+            return "(the file is empty)"
+        first, last = _asked(view_range)
+        end = len(lines) if last is None else min(last, len(lines))
+        if first < 1 or first > len(lines) or end < first:
+            raise _ToolError(
+                f"Invalid view_range {[first, -1 if last is None else last]}: the file has {len(lines)} lines"
+            )
+        rows: list[str] = []
+        size = 0
+        for row in hashline.view_rows(lines[first - 1 : end], first):
+            size += len(row) + 1
+            if size > self._budget and rows:
+                break
+            rows.append(row)
+        shown_end = first + len(rows) - 1
+        if shown_end < end:
+            rows.append(
+                f"[Truncated at {self._budget} characters: view_range [{shown_end + 1}, {end}] shows the rest.]"
+            )
+        return "\n".join(rows)
 
     def _decoded(self, tree: DiskTree, where: Location, fd: int, info: os.stat_result) -> list[str] | None:
         """The lines of the open file when it is not read as UTF-8 (its encoding given,

@@ -19,7 +19,9 @@ apply one after the other), then writes everything or nothing, and returns
 the `ApplyResult` `apply_patch()` returns; errors are the same `PatchError`s.
 `parse_search_replace(text)` reads Aider-style SEARCH/REPLACE blocks out of a
 whole model reply; `apply_unified_diff(text, root)` applies a `git diff` or
-`diff -u` by content. How each format is located and checked:
+`diff -u` by content; `view_hashline(path, root)` gives a file's lines as Hashline
+anchors and `apply_hashline(edit, root)` applies an edit naming them
+(docs/hashline.md). How each format is located and checked:
 docs/edit-formats.md.
 """
 
@@ -32,10 +34,12 @@ from ._gc import PausedCollector
 from ._errors import (
     ContextNotFoundError,
     EditError,
+    HashlineError,
     InputError,
     PatchError,
     ReplacementCountError,
     SearchReplaceError,
+    StaleAnchorError,
     check_text,
 )
 from .apply import ApplyResult, Replay
@@ -69,18 +73,22 @@ __all__ = [
     "CreateFile",
     "Edit",
     "EditError",
+    "HashlineError",
     "InputError",
     "Insert",
     "NotebookEdit",
     "RepairRequest",
     "ReplacementCountError",
     "SearchReplaceError",
+    "StaleAnchorError",
     "StrReplace",
     "apply_edits",
+    "apply_hashline",
     "apply_reply",
     "apply_search_replace",
     "apply_unified_diff",
     "parse_search_replace",
+    "view_hashline",
 ]
 
 
@@ -548,3 +556,65 @@ def _which_part(part: ReplyPart, number: int, count: int, dry_run: bool) -> str:
         f"This is the {what} at line {part.line} of the reply ({number} of {count} found in it; "
         f"its own line numbers count from its first line). None of the reply's patches {none}."
     )
+
+
+def apply_hashline(
+    edit: str | object,
+    root: str | os.PathLike[str] = ".",
+    *,
+    workdir: str | os.PathLike[str] = ".",
+    dry_run: bool = False,
+    policy: Policy = DEFAULT,
+    **options: str,
+) -> ApplyResult:
+    """Apply a Hashline edit, all or nothing: its JSON text, or the decoded value (one
+    `{"path", "edits"}` object or a list of them; docs/hashline.md).
+
+    Every anchor (`LINE#ID`, as `view_hashline` prints it) must name a line that holds
+    its ID now, in the file as it was before any edit of its call: else StaleAnchorError,
+    naming what the line holds now and its anchor (never moved to another line whose ID
+    matches). HashlineError for an edit that cannot be read (another dialect's refused
+    with what to send instead); the PatchErrors of `apply_patch` otherwise.
+    """
+    from .apply import apply_operations
+    from .format import UpdateFile, hashline
+
+    if isinstance(edit, str):
+        check_text(edit, "The Hashline edit")
+        calls = hashline.read_text(edit)
+    else:
+        calls = hashline.read_calls(edit)
+    operations = [UpdateFile(call.path, None, (call.edits,)) for call in calls]
+    return apply_operations(
+        operations, root, workdir=workdir, dry_run=dry_run, policy=policy, repair=None, **options
+    )
+
+
+def view_hashline(
+    path: str,
+    root: str | os.PathLike[str] = ".",
+    *,
+    policy: Policy = DEFAULT,
+    **options: str,
+) -> list[str]:
+    """The rows of a Hashline view of the file `path` (under `root`, never outside it):
+    one `LINE#ID:TEXT` a line of the file, read as an edit reads it (its encoding given,
+    declared, marked by a BOM, or UTF-8; the BOM set aside; each line without its ending,
+    a CR included). An empty file has no rows. A file that cannot be shown as text (not
+    UTF-8 and no encoding known, a folder, one whose mode hides it) raises
+    PatchError: its text is not shown, and it cannot be edited by anchors.
+    """
+    from .apply import DiskTree, FileState, file_text, not_shown
+    from .format import hashline
+
+    chosen = policy_of(policy, options)
+    tree = DiskTree(os.fspath(root), chosen)
+    where = tree.resolve(path)
+    state = tree.read(where.target)
+    if not isinstance(state, FileState):
+        what = "does not exist" if state is None else "is not a file"
+        raise EditError(f"Cannot view {where.shown}: it {what}", path=where.shown)
+    if state.hidden:
+        raise EditError(not_shown(where.shown, state.links), path=where.shown)
+    text, _ = file_text(tree, state.data, where)
+    return hashline.view_rows(text.lines)

@@ -13,6 +13,10 @@ policies, diagnostics and safety rules of `apply_patch`. The result is
 `completed` with a line saying what changed (and the warnings), or `failed`
 with the diagnostic the model needs to fix the operation; nothing outside the
 root is ever touched.
+
+`hashline_tools(root)` gives the SDK's function tools of Hashline: `view_hashline`
+(a file's lines as `LINE#ID:TEXT`) and `hashline_edit` (edits naming those anchors,
+`apply_patch.edits.apply_hashline`); each answers with text, an error as its message.
 """
 
 from __future__ import annotations
@@ -29,12 +33,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from agents import FunctionTool
     from agents.editor import ApplyPatchResult
 
     from .apply import RepairRequest
     from .format import StrReplace
 
-__all__ = ["Editor"]
+__all__ = ["Editor", "hashline_tools"]
 
 
 class Editor:
@@ -116,3 +121,64 @@ class _Result:
 
     def __repr__(self) -> str:
         return f"ApplyPatchResult(status={self.status!r}, output={self.output!r})"
+
+
+def hashline_tools(
+    root: str | os.PathLike[str],
+    *,
+    policy: Policy = DEFAULT,
+    max_characters: int | None = MAX_CHARACTERS,
+    **options: str,
+) -> list[FunctionTool]:
+    """The openai-agents SDK's `FunctionTool`s of Hashline under `root` (the SDK is imported
+    here): `view_hashline` (`{"path"}`) and `hashline_edit` (`tools.HASHLINE_SCHEMA`).
+    Each answers with text of at most `max_characters`: the rows, the summary of what was
+    applied, or the error (and then nothing changed)."""
+    import json
+
+    from agents import FunctionTool
+
+    from .edits import apply_hashline, view_hashline
+    from .tools import HASHLINE_DESCRIPTION, HASHLINE_SCHEMA, HASHLINE_TOOL
+
+    chosen = policy_of(policy, options)
+
+    async def view(context: object, arguments: str) -> str:
+        try:
+            value = json.loads(arguments)
+            path = value.get("path") if isinstance(value, dict) else None
+            if not isinstance(path, str):
+                return "Error: view_hashline takes 'path', the file relative to the root"
+            return bounded("\n".join(view_hashline(path, root, policy=chosen)), max_characters)
+        except PatchError as error:
+            return bounded(f"Error: {error}", max_characters)
+        except ValueError:
+            return "Error: the arguments are not JSON"
+
+    async def edit(context: object, arguments: str) -> str:
+        try:
+            return bounded(apply_hashline(arguments, root, policy=chosen).report(), max_characters)
+        except PatchError as error:
+            return bounded(f"Error: {error}", max_characters)
+
+    view_schema = {
+        "type": "object",
+        "properties": {"path": {"type": "string", "description": "The file, relative to the root."}},
+        "required": ["path"],
+        "additionalProperties": False,
+    }
+    return [
+        FunctionTool(
+            name="view_hashline",
+            description="Show a file's lines as LINE#ID:TEXT: LINE#ID is the anchor hashline_edit takes.",
+            params_json_schema=view_schema,
+            on_invoke_tool=view,
+        ),
+        FunctionTool(
+            name=HASHLINE_TOOL,
+            description=HASHLINE_DESCRIPTION,
+            params_json_schema=HASHLINE_SCHEMA,
+            on_invoke_tool=edit,
+            strict_json_schema=False,
+        ),
+    ]

@@ -84,6 +84,100 @@ PATCH_SCHEMA: Final = {
     "additionalProperties": False,
 }
 
+HASHLINE_TOOL: Final = "hashline_edit"
+
+HASHLINE_DESCRIPTION: Final = (
+    "Edit one file by its lines' anchors instead of copying its text. View the file first with "
+    "hashline (`apply_patch view --hashline FILE`): each line is shown as LINE#ID:TEXT, and "
+    "LINE#ID (e.g. \"5#PM\") is its anchor. Each edit has a loc and a content (a list of lines; "
+    "null or [] deletes): {\"range\": {\"pos\": A, \"end\": B}} replaces lines A to B; "
+    "{\"append\": A} inserts after line A, {\"prepend\": A} before it; \"append\" and "
+    "\"prepend\" alone insert at the end and at the top. Every anchor names the file as viewed, "
+    "before any edit of the call. An anchor whose line changed since is refused, showing the "
+    "line as it is now with its new anchor: view again and resend. All edits apply or none."
+)
+
+_ANCHOR_SCHEMA: Final = {"type": "string", "pattern": "^[1-9][0-9]*#[ZPMQVRWSNKTXJBYH]{2}$"}
+HASHLINE_SCHEMA: Final = {
+    "type": "object",
+    "properties": {
+        "path": {"type": "string", "description": "The file, relative to the root."},
+        "edits": {
+            "type": "array",
+            "minItems": 1,
+            "description": "The edits, every anchor naming the file as viewed: all or none.",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "loc": {
+                        "anyOf": [
+                            {"type": "string", "enum": ["append", "prepend"]},
+                            {
+                                "type": "object",
+                                "properties": {"append": _ANCHOR_SCHEMA},
+                                "required": ["append"],
+                                "additionalProperties": False,
+                            },
+                            {
+                                "type": "object",
+                                "properties": {"prepend": _ANCHOR_SCHEMA},
+                                "required": ["prepend"],
+                                "additionalProperties": False,
+                            },
+                            {
+                                "type": "object",
+                                "properties": {
+                                    "range": {
+                                        "type": "object",
+                                        "properties": {"pos": _ANCHOR_SCHEMA, "end": _ANCHOR_SCHEMA},
+                                        "required": ["pos", "end"],
+                                        "additionalProperties": False,
+                                    }
+                                },
+                                "required": ["range"],
+                                "additionalProperties": False,
+                            },
+                        ]
+                    },
+                    "content": {
+                        "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "string"}, {"type": "null"}],
+                        "description": "The new lines, each without its line break (null or []: none).",
+                    },
+                },
+                "required": ["loc", "content"],
+                "additionalProperties": False,
+            },
+        },
+    },
+    "required": ["path", "edits"],
+    "additionalProperties": False,
+}
+
+
+def hashline_definitions() -> dict[str, Any]:
+    """Tool definitions for the Hashline edit tool (`HASHLINE_TOOL`), whose calls
+    `apply_patch.edits.apply_hashline` applies as they come (`{"path", "edits"}`):
+
+    - `"function"`: a function tool in the Responses API's shape (not strict: the loc's
+      shapes are alternatives, which strict mode does not take);
+    - `"chat"`: the same in the Chat Completions shape;
+    - `"anthropic"`: the same for Anthropic tool use (`input_schema`).
+    """
+    return {
+        "function": {
+            "type": "function",
+            "name": HASHLINE_TOOL,
+            "description": HASHLINE_DESCRIPTION,
+            "parameters": HASHLINE_SCHEMA,
+            "strict": False,
+        },
+        "chat": {
+            "type": "function",
+            "function": {"name": HASHLINE_TOOL, "description": HASHLINE_DESCRIPTION, "parameters": HASHLINE_SCHEMA},
+        },
+        "anthropic": {"name": HASHLINE_TOOL, "description": HASHLINE_DESCRIPTION, "input_schema": HASHLINE_SCHEMA},
+    }
+
 
 def tool_definitions() -> dict[str, Any]:
     """Tool definitions for the `apply_patch` tool, and the text that teaches the format.

@@ -30,7 +30,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..format import CellEdit, Change, EditOperation, LineInsertion, Operation, TextReplacement
+    from ..format import CellEdit, Change, EditOperation, HashlineEdits, LineInsertion, Operation, TextReplacement
     from ._placement import Placement
     from ._tree import Tree
 
@@ -124,7 +124,9 @@ def _notebook(planner: Planner, path: str, cell: CellEdit) -> OperationResult:
     return OperationResult("M", path, where.target, added=added, removed=removed, placements=(placement,))
 
 
-def _edit_file(planner: Planner, path: str, edits: tuple[TextReplacement | LineInsertion, ...]) -> OperationResult:
+def _edit_file(
+    planner: Planner, path: str, edits: tuple[TextReplacement | LineInsertion | HashlineEdits, ...]
+) -> OperationResult:
     """Replacements and insertions of the file `path`, in order: one result for all. The
     file is decoded before the first and encoded after the last (the plan fails as a
     whole if one fails, so the text between them is never seen by anything else). A file

@@ -61,6 +61,7 @@ if TYPE_CHECKING:
 
     from ._paths import Location
     from .._policy import Policy
+    from ..format import HashlineEdits
 
 _NEW_LINE_ENDING: Final = {"lf": "\n", "crlf": "\r\n"}
 _MAX_PLACES: Final = 1000  # places listed (and replaced by replace_all) beyond this: refused
@@ -145,10 +146,14 @@ def text_lines(text: str) -> list[str]:
     return text.removesuffix("\n").split("\n") if text else []
 
 
-def edited(text: LfText | TextFile, edit: TextReplacement | LineInsertion, policy: Policy, where: Location) -> Edited:
-    """`text` with `edit` made (`replace`, `insert`)."""
+def edited(
+    text: LfText | TextFile, edit: TextReplacement | LineInsertion | HashlineEdits, policy: Policy, where: Location
+) -> Edited:
+    """`text` with `edit` made (`replace`, `insert`, `anchored`)."""
     if isinstance(edit, LineInsertion):
         return insert(text, edit, policy, where)
+    if not isinstance(edit, TextReplacement):
+        return anchored(text, edit, policy, where)
     return replace(text, edit, policy, where)
 
 
@@ -694,3 +699,20 @@ def insert(text: LfText | TextFile, op: LineInsertion, policy: Policy, where: Lo
     replacement = Replacement(op.after_line, 0, tuple(new_lines))
     placed = Placement(op.line, op.after_line + 1, TIERS[0].name, len(new_lines), 0)
     return Edited(_finish(splice(text, [replacement], policy), text, policy), (placed,))
+
+
+def anchored(text: LfText | TextFile, op: HashlineEdits, policy: Policy, where: Location) -> Edited:
+    """The edits of one Hashline call made at once, where their anchors say: every anchor
+    checked against the file as it is (`format.hashline.placed`: a stale one refused,
+    never moved); new lines get the file's ending."""
+    from ..format import hashline
+
+    if isinstance(text, LfText):
+        text = text.split()
+    splices = hashline.placed(text.lines, op, where.shown)
+    replacements = [Replacement(s.start, s.stop - s.start, s.lines) for s in splices]
+    placements, shift = [], 0
+    for s in splices:
+        placements.append(Placement(s.number, s.start + 1 + shift, TIERS[0].name, len(s.lines), s.stop - s.start))
+        shift += len(s.lines) - (s.stop - s.start)
+    return Edited(_finish(splice(text, replacements, policy), text, policy), tuple(placements))

@@ -14,9 +14,12 @@ from ._options import FORMATS as FORMATS  # the executable's --format choices
 
 
 def detect(text: str) -> str:
-    """The format of `text` read as one patch (`format.detected_format`)."""
-    from ..format import detected_format
+    """The format of `text` read as one patch: a Hashline edit (its JSON, or oh-my-pi's v4
+    text, to be refused in its words) is hashline; else `format.detected_format`."""
+    from ..format import detected_format, hashline
 
+    if hashline.detect(text):
+        return "hashline"
     return detected_format(text)
 
 
@@ -33,6 +36,10 @@ def apply_text(
         from ..edits import apply_search_replace
 
         return apply_search_replace(text, root, dry_run=dry_run, policy=policy)
+    if chosen == "hashline":
+        from ..edits import apply_hashline
+
+        return apply_hashline(text, root, dry_run=dry_run, policy=policy)
     if chosen == "unified-diff":
         from ..edits import apply_unified_diff
 

@@ -31,13 +31,14 @@ DESCRIPTION: Final = """\
 Apply a patch in the Codex apply_patch format (*** Begin Patch ... *** End Patch)
 to the files under the root folder, all or nothing: if any part fails, no file
 is changed and the exit code is 1. The patch is the single argument, or stdin.
-With --format, the input is SEARCH/REPLACE blocks or a unified diff instead.
+With --format, the input is SEARCH/REPLACE blocks, a unified diff or a Hashline edit instead.
 
 other commands (each has --help):
   apply_patch extract [FILE]   find the patches in a command, transcript or agent log
   apply_patch diff OLD NEW     print the patch that turns OLD into NEW
   apply_patch convert [DIFF]   turn a unified diff into a patch
   apply_patch calls [FILE]     apply the Responses API's apply_patch_call items (JSON)
+  apply_patch view --hashline FILE  print FILE's lines as LINE#ID:TEXT, for --format hashline
   apply_patch serve            run an MCP server over stdio (needs apply-patch[mcp])
   apply_patch history          list the receipts of the patches applied under the root
   apply_patch show [ID]        print the last receipt (or receipt ID) as a diff
@@ -81,6 +82,7 @@ SUBCOMMANDS: Final[dict[str, str]] = {
     "serve": "._serve",
     "show": "._history:show_main",
     "undo": "._history:undo_main",
+    "view": "._view",
 }
 
 
@@ -209,13 +211,18 @@ def _main(argv: Sequence[str] | None) -> int:
                 from . import _formats
 
                 chosen = _formats.detect(patch)
-            result = apply_reply(
-                patch,
-                options.root,
-                dry_run=options.dry_run,
-                codex_only=options.format == "codex",
-                policy=_options.policy(options),
-            )
+            if chosen == "hashline":  # a Hashline edit is one JSON value, not a reply holding patches
+                result = _formats.apply_text(
+                    patch, chosen, options.root, dry_run=options.dry_run, policy=_options.policy(options)
+                )
+            else:
+                result = apply_reply(
+                    patch,
+                    options.root,
+                    dry_run=options.dry_run,
+                    codex_only=options.format == "codex",
+                    policy=_options.policy(options),
+                )
         else:  # the other formats (--format): imported only when asked for
             from . import _formats
 
@@ -362,7 +369,9 @@ def _argument_parser() -> argparse.ArgumentParser:
         default="codex",
         choices=_options.FORMATS,
         help="what the input is: a Codex patch, SEARCH/REPLACE blocks (Aider), a unified diff "
-        "(git diff, diff -u), or auto (the first marker says; --json names it) (default: codex)",
+        "(git diff, diff -u), a Hashline edit (JSON naming lines by the anchors of "
+        "'apply_patch view --hashline'), or auto (the first marker says; --json names it) "
+        "(default: codex)",
     )
     options.add_argument(
         "--color",

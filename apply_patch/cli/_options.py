@@ -16,7 +16,7 @@ from .._policy import CHOICES, CODEX, DEFAULT, HELP, NAMED, Policy
 
 
 # `apply_patch --format`: the formats the executable reads (cli/_formats applies them).
-FORMATS: Final = ("codex", "search-replace", "unified-diff", "auto")
+FORMATS: Final = ("codex", "search-replace", "unified-diff", "hashline", "auto")
 # `apply_patch --color`: when the summary and --diff are coloured (cli/_color says how).
 COLORS: Final = ("auto", "always", "never")
 

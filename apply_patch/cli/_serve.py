@@ -1,6 +1,6 @@
 """`apply_patch serve`: a stdio MCP server applying patches under one root folder.
 
-Five tools, all confined to one root folder (paths leaving it are always
+Six tools, all confined to one root folder (paths leaving it are always
 refused): the one given on the command line (`--root`); else the first of the
 roots the client offers (asked at the first call, and again after the client
 says they changed), whose answers then end with a line naming it; else the
@@ -14,6 +14,8 @@ given with `--root`.
   (`[{type, path, diff}]`, see `apply_patch.responses`), applied as one patch;
 - `str_replace_based_edit_tool`: Claude's text-editor commands (`view`,
   `create`, `str_replace`, `insert`), run by `apply_patch.anthropic.TextEditor`;
+- `hashline_edit`: a Hashline edit (`{path, edits}`, anchors `LINE#ID` as the
+  editor's `view` with `hashline: true` prints them), `apply_patch.edits.apply_hashline`;
 - `undo`: undo the last patch applied under the root (or a receipt's), only
   if every file it touched still holds what it left (`apply_patch.undo`).
 
@@ -39,7 +41,8 @@ from collections.abc import Sequence
 from .._errors import PatchError, escaped
 from ..anthropic import COMMANDS as EDITOR_COMMANDS, TextEditor
 from ..anthropic import TOOL_NAME as EDITOR_TOOL  # Claude's text-editor tool, by its own name
-from ..tools import DESCRIPTION, INSTRUCTIONS, PATCH_SCHEMA, TOOL_NAME
+from ..tools import DESCRIPTION, HASHLINE_DESCRIPTION, HASHLINE_SCHEMA, INSTRUCTIONS, PATCH_SCHEMA, TOOL_NAME
+from ..tools import HASHLINE_TOOL
 from ..apply import (
     MAX_CHARACTERS,
     ApplyResult,
@@ -116,7 +119,8 @@ _PATCH_SCHEMA: Final = {
             "enum": list(FORMATS),
             "description": "What the patch is: codex (the default), search-replace (Aider's "
             "SEARCH/REPLACE blocks, each after its file's path), unified-diff (git diff, diff -u, "
-            "applied by content), or auto (the first marker says).",
+            "applied by content), hashline (a Hashline edit's JSON, as hashline_edit takes it), "
+            "or auto (the first marker says).",
         },
     },
 }
@@ -157,6 +161,10 @@ _EDITOR_SCHEMA: Final = {
             "minItems": 2,
             "maxItems": 2,
             "description": "view: the first and last line shown, from 1 (-1: to the end).",
+        },
+        "hashline": {
+            "type": "boolean",
+            "description": f"view: each line as LINE#ID:TEXT, the anchors {HASHLINE_TOOL} takes.",
         },
     },
     "required": ["command", "path"],
@@ -207,6 +215,12 @@ _TOOLS: Final = (
         "replace text that occurs exactly once or the occurrence chosen (str_replace), or insert "
         "lines after a line.",
         _EDITOR_SCHEMA,
+        _WRITES,
+    ),
+    (
+        HASHLINE_TOOL,
+        f"{HASHLINE_DESCRIPTION} The anchors are those of {EDITOR_TOOL}'s view with hashline: true.",
+        HASHLINE_SCHEMA,
         _WRITES,
     ),
     (
@@ -386,7 +400,7 @@ async def _client_roots(ctx: Any) -> list[str]:
 def build_server(
     root: str | None, policy: Policy, budget: int = MAX_CHARACTERS, *, stale_check: bool = True
 ) -> Server[Any]:
-    """The MCP server with its five tools, applying patches under `root` (None: the roots
+    """The MCP server with its six tools, applying patches under `root` (None: the roots
     the client offers, else the current folder: `Roots`); each answer holds at most
     `budget` characters (and its note). One session (`Session`) per root for the
     server's whole life."""
@@ -478,6 +492,8 @@ def _called(
         return _text(answer["content"], is_error=answer["is_error"])
     if name == UNDO_TOOL:
         return _undone(arguments, root, policy)
+    if name == HASHLINE_TOOL:
+        return _hashline(arguments, root, policy)
     expected = "operations" if name == OPERATIONS_TOOL else "patch"
     problem = _argument_problem(name, arguments, expected)
     if problem is not None:
@@ -507,6 +523,17 @@ def _applied(
     from ._formats import apply_text
 
     return apply_text(arguments["patch"], chosen, root, dry_run=dry_run, policy=policy)
+
+
+def _hashline(arguments: dict[str, Any], root: str, policy: Policy) -> mcp_types.CallToolResult:
+    """The Hashline tool: its call (`{path, edits}`) applied, or why not (nothing changed)."""
+    from ..edits import apply_hashline
+
+    try:
+        result = apply_hashline(arguments, root, policy=policy)
+    except PatchError as error:
+        return _failure(error, False, "hashline", "hashline")
+    return _success(result, False, "hashline", "hashline")
 
 
 def _undone(arguments: dict[str, Any], root: str, policy: Policy) -> mcp_types.CallToolResult:

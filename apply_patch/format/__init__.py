@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         write_refusal,
     )
     from ._grammar import grammar_text
+    from ._hashline import HashlineEdits
     from ._lower import Change, as_patch
     from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
     from ._operations import OPERATION_TYPES, item_field, printable, read_operation, to_operation
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
     from ._syntax_hints import cut, looks_like_shell, quoted
     from ._unidiff import FileDiff, Hunk, Line, parse_unified_diff
     from ._unified import unified_operations
-    from . import _constants as constants, _shell as shell
+    from . import _constants as constants, _hashline as hashline, _shell as shell
 
 _NAMES = {
     "is_apply_patch": "._argv",
@@ -67,6 +68,7 @@ _NAMES = {
     "whole_text": "._edits",
     "write_refusal": "._edits",
     "grammar_text": "._grammar",
+    "HashlineEdits": "._hashline",
     "as_patch": "._lower",
     "AddFile": "._model",
     "CellEdit": "._edits",
@@ -106,6 +108,7 @@ _NAMES = {
 }
 _MODULES = {
     "constants": "._constants",
+    "hashline": "._hashline",
     "shell": "._shell",
 }
 
@@ -118,9 +121,9 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "AddFile", "ApplyPatchCall", "CODEX_KIND", "BrokenApplyPatchCall", "CellEdit", "Change", "Chunk",
     "Classification", "CreateFile", "DeleteFile", "Edit", "EditOperation",
-    "FileDiff", "Hunk", "ImplicitPatch", "Insert", "Line", "LineInsertion", "NotApplyPatch", "NotebookEdit", "OPERATION_TYPES",
+    "FileDiff", "HashlineEdits", "Hunk", "ImplicitPatch", "Insert", "Line", "LineInsertion", "NotApplyPatch", "NotebookEdit", "OPERATION_TYPES",
     "Operation", "PartialOperation", "PartialPatch", "Patch", "ReplyPart", "SEARCH", "StrReplace",
-    "TextReplacement", "UpdateFile", "WHITESPACE", "as_patch", "classify_argv", "constants", "cut", "detected_format", "grammar_text",
+    "TextReplacement", "UpdateFile", "WHITESPACE", "as_patch", "classify_argv", "constants", "cut", "detected_format", "grammar_text", "hashline",
     "introduced_placeholders", "is_apply_patch", "item_field", "liberal_arguments",
     "liberal_script", "looks_like_shell", "omission_placeholders", "parse_partial", "parse_patch",
     "parse_search_replace", "parse_unified_diff", "printable", "program_name", "quoted",

@@ -16,6 +16,7 @@ that follow each other become one `UpdateFile` holding them in order:
 from __future__ import annotations
 
 from ._edits import CellEdit, CreateFile, Insert, LineInsertion, NotebookEdit, StrReplace, TextReplacement
+from ._hashline import HashlineEdits
 from ._model import AddFile, Chunk, Patch, UpdateFile
 
 TYPE_CHECKING = False
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from ._model import Operation
 
 
-Change = Chunk | TextReplacement | LineInsertion | CellEdit
+Change = Chunk | TextReplacement | LineInsertion | CellEdit | HashlineEdits
 """The closed set of edits an update holds (`UpdateFile.chunks`)."""
 
 

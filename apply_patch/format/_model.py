@@ -33,6 +33,7 @@ from . import _constants as C
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._edits import CellEdit, LineInsertion, TextReplacement
+    from ._hashline import HashlineEdits
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +169,7 @@ class UpdateFile:
 
     path: str
     move_to: str | None
-    chunks: tuple[Chunk | TextReplacement | LineInsertion | CellEdit, ...]
+    chunks: tuple[Chunk | TextReplacement | LineInsertion | CellEdit | HashlineEdits, ...]
     line: int = field(default=0, compare=False, repr=False)
 
     def _canonical(self) -> Iterator[str]:

@@ -99,7 +99,8 @@ def test_what_the_server_tells_a_model(tmp_path: Path) -> None:
     assert seen["instructions"] == INSTRUCTIONS
     tools = seen["tools"]
     assert set(tools) == {
-        "apply_patch", "apply_patch_dry_run", "apply_patch_operations", "str_replace_based_edit_tool", "undo"
+        "apply_patch", "apply_patch_dry_run", "apply_patch_operations", "str_replace_based_edit_tool",
+        "hashline_edit", "undo",
     }
     for tool in tools.values():
         assert INSTRUCTIONS not in tool.description  # taught once, in the instructions
@@ -109,7 +110,7 @@ def test_what_the_server_tells_a_model(tmp_path: Path) -> None:
     assert tools["apply_patch"].input_schema["required"] == ["patch"]
     assert tools["apply_patch_operations"].input_schema["required"] == ["operations"]
     assert tools["apply_patch"].input_schema["properties"]["format"]["enum"] == [
-        "codex", "search-replace", "unified-diff", "auto"
+        "codex", "search-replace", "unified-diff", "hashline", "auto"
     ]
     editor = tools["str_replace_based_edit_tool"].input_schema
     assert editor["required"] == ["command", "path"]
@@ -121,6 +122,7 @@ def test_what_the_server_tells_a_model(tmp_path: Path) -> None:
         "apply_patch_dry_run": (True, False, True, False),
         "apply_patch_operations": (False, True, False, False),
         "str_replace_based_edit_tool": (False, True, False, False),
+        "hashline_edit": (False, True, False, False),
         "undo": (False, True, False, False),
     }
 
@@ -141,11 +143,11 @@ def test_a_wrong_argument_gets_one_line_a_model_can_act_on(tmp_path: Path) -> No
         (True, "apply_patch takes 'patch' (the patch text) and, optionally, 'format'; unknown argument: 'diff'."),
         (True, "apply_patch takes 'patch' (the patch text) and, optionally, 'format'; 'patch' is missing."),
         (True, "apply_patch_dry_run: 'patch' must be a string (the patch text), not int."),
-        (True, "apply_patch: 'format' must be one of codex, search-replace, unified-diff, auto; not 'xml'."),
+        (True, "apply_patch: 'format' must be one of codex, search-replace, unified-diff, hashline, auto; not 'xml'."),
         (True, "apply_patch_operations takes one argument, 'operations' (a list of operations); unknown argument: 'patch'."),
         (True, "apply_patch_operations: 'operations' must be a non-empty list of {type, path, diff} objects."),
         (True, "Unknown tool 'apply_patch_nope': the tools are apply_patch, apply_patch_dry_run, "
-               "apply_patch_operations, str_replace_based_edit_tool, undo."),
+               "apply_patch_operations, str_replace_based_edit_tool, hashline_edit, undo."),
         (True, "Error: Unknown command 'delete': the commands of text_editor_20250728 are view, create, "
                "str_replace, insert"),
         (True, "Error: path is missing (a string is required)"),
