@@ -33,8 +33,8 @@ from __future__ import annotations
 import posixpath
 import re
 import struct
-
 from dataclasses import dataclass
+
 from .._errors import HashlineError, StaleAnchorError
 from ._placeholders import introduced_placeholders
 
