@@ -28,12 +28,20 @@ from typing import Any
 from _support import Entry, executable, snapshot
 
 from apply_patch import PatchError, apply_patch
+from apply_patch.apply import _journal, _receipts
 from apply_patch.anthropic import TextEditor
 from apply_patch.edits import CreateFile, Insert, StrReplace, apply_edits, apply_search_replace, apply_unified_diff
 from apply_patch.openai_agents import Editor
 from apply_patch.responses import apply_calls
 
-JOURNAL = ".apply_patch.journal"
+JOURNAL = ".apply_patch.journal"  # in the root when the state folder cannot be used
+
+
+def journals(root: Path) -> tuple[Path, Path]:
+    """Where a commit on `root` keeps its journal: the root's state folder, else the root."""
+    real = os.path.realpath(root)
+    private = Path(_receipts.folder_of(real), os.fsdecode(_journal.state_name(os.stat(real))))
+    return private, root / JOURNAL
 
 
 @dataclass
@@ -90,15 +98,22 @@ PATCH = (
 LIBRARY_MAIN = """
 import os, signal, sys, threading, time
 from apply_patch import apply_patch
+from apply_patch.apply import _journal, _receipts
 root, number, delay = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+real = os.path.realpath(root)
+places = (os.path.join(_receipts.folder_of(real), os.fsdecode(_journal.state_name(os.stat(real)))),
+          os.path.join(root, ".apply_patch.journal"))
 def committing():
-    return any(n == ".apply_patch.journal" or n.endswith(".apply_patch.tmp") for n in os.listdir(root))
+    return any(os.path.exists(p) for p in places) or any(n.endswith(".apply_patch.tmp") for n in os.listdir(root))
 def marked():
-    try:
-        with open(os.path.join(root, ".apply_patch.journal"), "rb") as journal:
-            return journal.read().endswith(b"\\ncommit\\n")
-    except OSError:
-        return False
+    for place in places:
+        try:
+            with open(place, "rb") as journal:
+                if journal.read().endswith(b"\\ncommit\\n"):
+                    return True
+        except OSError:
+            pass
+    return False
 def strike():
     end = time.monotonic() + 30
     if delay < 0:
@@ -153,10 +168,10 @@ def signals(tmp: Path, runs: int, deadline: float, way: str, seed: int = 22) -> 
         tally.tracebacks += b"Traceback" in error
         held = number != signal.SIGKILL and way != "library, worker thread"
         if held:
-            _judge(tally, snapshot(root), old, new)
+            _judge(tally, snapshot(root), old, new, root)
         _next_run(root, tally)
         if not held:
-            _judge(tally, snapshot(root), old, new)
+            _judge(tally, snapshot(root), old, new, root)
     return tally
 
 
@@ -169,8 +184,10 @@ def _expected(tmp: Path) -> tuple[dict[str, Entry], dict[str, Entry]]:
     return old, new
 
 
-def _judge(tally: Tally, tree: dict[str, Entry], old: dict[str, Entry], new: dict[str, Entry]) -> None:
-    leftover = _left_over(tree)
+def _judge(
+    tally: Tally, tree: dict[str, Entry], old: dict[str, Entry], new: dict[str, Entry], root: Path
+) -> None:
+    leftover = _left_over(tree) or journals(root)[0].exists()
     kept = {key: value for key, value in tree.items() if not key.endswith(".apply_patch.tmp") and key != JOURNAL}
     tally.leftovers += leftover
     tally.partial += kept not in (old, new)
@@ -233,15 +250,18 @@ def _strike(proc: "subprocess.Popen[bytes]", root: Path, number: int, delay: flo
 
 def _marked(root: Path) -> bool:
     """The commit under `root` has written every new content: its journal ends with `commit`."""
-    try:
-        return (root / JOURNAL).read_bytes().endswith(b"\ncommit\n")
-    except OSError:
-        return False
+    for place in journals(root):
+        try:
+            if place.read_bytes().endswith(b"\ncommit\n"):
+                return True
+        except OSError:
+            pass
+    return False
 
 
 def _committing(root: Path) -> bool:
     """A commit runs under `root`: its journal or a temporary file is there."""
-    return any(name == JOURNAL or name.endswith(".apply_patch.tmp") for name in os.listdir(root))
+    return any(p.exists() for p in journals(root)) or any(n.endswith(".apply_patch.tmp") for n in os.listdir(root))
 
 
 def _next_run(root: Path, tally: Tally) -> None:
