@@ -17,6 +17,7 @@ import json
 import os
 import random
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -601,10 +602,164 @@ def _malformed(rng: random.Random, number: int) -> bytes:
     return json.dumps(call).replace("\\\\ud800", "\\ud800").encode()
 
 
+# 6. Journals planted at the crash journal's name (issue #33): never obeyed, never a hang.
+
+OCCUPANTS = ("another user's", "fifo", "symlink", "folder", "group-writable", "two links", "ours, unconfined")
+_PLANTED_GOOD = "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** End Patch\n"
+_PLANTED_REFUSED = "*** Begin Patch\n*** Delete File: not-there.txt\n*** End Patch\n"
+
+
+def planted_journals(tmp: Path, runs: int, deadline: float, seed: int = 33) -> Tally:
+    """A committing call on a root where something was put at the journal's name: another
+    user's journal (when running as root: uid 54321), a FIFO, a symlink, a folder, a
+    group-writable or twice-linked journal of ours, or ours with records outside the root;
+    their records delete, replace or remove files and folders outside the root and in it
+    (the right device and inode each). The state folder usable or not; a good patch or a
+    refused one; the executable (a FIFO: bounded by a timeout) or the library. Nothing
+    outside may change (`changed`), the occupant stays as it was (`changed`), a good patch
+    applies and a refused one changes nothing (`partial`), no hang (`unanswered`)."""
+    tally = Tally("journals planted at the crash journal's name")
+    rng = random.Random(seed)
+    more = _bounded(runs, deadline)
+    blocked = tmp / "state-blocked"
+    blocked.write_text("a file where the state folder should be")
+    while more(tally.calls):
+        run = tmp / f"planted{tally.calls}"
+        root, outside = run / "root", run / "outside"
+        for folder in (root, outside):
+            folder.mkdir(parents=True)
+            folder.chmod(0o1777)
+        (root / "a.txt").write_text("a\n")
+        (root / "keep.txt").write_text("keep\n")
+        (outside / "precious.txt").write_text("precious\n")
+        (outside / "empty").mkdir()
+        (root / "empty").mkdir()
+        kind = rng.choice(OCCUPANTS if os.geteuid() == 0 else OCCUPANTS[1:])
+        _plant(kind, root, outside, rng)
+        occupant = _occupant(root)
+        before_outside, before_root = snapshot(outside), _without_journal(snapshot(root) if kind != "fifo" else {})
+        good = rng.random() < 0.5
+        patch = _PLANTED_GOOD if good else _PLANTED_REFUSED
+        state = os.environ.get("APPLY_PATCH_STATE_DIR")
+        if rng.random() < 0.3:
+            os.environ["APPLY_PATCH_STATE_DIR"] = str(blocked / "apply_patch")
+        bad = tally.bad()
+        try:
+            tally.calls += 1
+            applied = _planted_call(tally, kind, root, patch)
+        finally:
+            if state is None:
+                os.environ.pop("APPLY_PATCH_STATE_DIR", None)
+            else:
+                os.environ["APPLY_PATCH_STATE_DIR"] = state
+        tally.changed += snapshot(outside) != before_outside
+        if kind != "ours, unconfined":
+            tally.changed += _occupant(root) != occupant
+        if applied is not None:
+            tally.applied += applied
+            tally.refused += not applied
+            tally.partial += applied != good
+            if kind not in ("fifo", "ours, unconfined"):  # ours: its records in the root are obeyed
+                now = _without_journal(snapshot(root))
+                expected = dict(before_root)
+                if applied:
+                    expected["a.txt"] = Entry("file", b"A\n", now["a.txt"].mode)
+                tally.partial += now != expected
+        if tally.bad() > bad and len(tally.notes) < 20:
+            tally.notes.append(f"run {tally.calls - 1}: {kind}, {'good' if good else 'refused'} patch")
+    return tally
+
+
+def _without_journal(tree: dict[str, Entry]) -> dict[str, Entry]:
+    return {k: v for k, v in tree.items() if k != JOURNAL and not k.startswith(JOURNAL + "/")}
+
+
+def _occupant(root: Path) -> tuple[object, ...]:
+    """What is at the journal's name: its type, owner, mode, links and bytes (never opened
+    when it is not a regular file)."""
+    try:
+        info = (root / JOURNAL).lstat()
+    except FileNotFoundError:
+        return ()
+    data = (root / JOURNAL).read_bytes() if stat.S_ISREG(info.st_mode) else b""
+    return stat.S_IFMT(info.st_mode), info.st_uid, stat.S_IMODE(info.st_mode), info.st_nlink, info.st_ino, data
+
+
+def _plant(kind: str, root: Path, outside: Path, rng: random.Random) -> None:
+    journal = root / JOURNAL
+    if kind == "fifo":
+        os.mkfifo(journal)
+        return
+    if kind == "symlink":
+        journal.symlink_to(outside / "precious.txt")
+        return
+    if kind == "folder":
+        journal.mkdir()
+        return
+    data = _attack(root, outside, rng)
+    if kind == "another user's":
+        journal.write_bytes(data)
+        journal.chmod(0o600)
+        os.chown(journal, 54321, 54321)
+        return
+    journal.write_bytes(data)
+    journal.chmod({"group-writable": 0o660, "two links": 0o600, "ours, unconfined": 0o600}[kind])
+    if kind == "two links":
+        os.link(journal, root.parent / "second-name")
+
+
+def _attack(root: Path, outside: Path, rng: random.Random) -> bytes:
+    """Records of the previous version's journal aimed at files and folders outside the
+    root and in it, each with the identity of the file it names."""
+    version = rng.choice((b"apply_patch journal 1\n", b"apply_patch journal 2\n"))
+    temp = f".precious.txt.{rng.getrandbits(32):08x}.apply_patch.tmp"
+    (outside / temp).write_text("the attacker's bytes\n")
+    precious, keep, made = (os.lstat(p) for p in (outside / "precious.txt", root / "keep.txt", outside / temp))
+    folders = [str(outside), str(root / ".." / "outside"), "../outside", str(root)]
+    records = []
+    for _ in range(rng.randint(1, 6)):
+        folder = rng.choice(folders)
+        records.append(rng.choice((
+            _journal.record("delete", folder, "precious.txt", precious.st_dev, precious.st_ino),
+            _journal.record("delete", str(root), "keep.txt", keep.st_dev, keep.st_ino),
+            _journal.record("replace", folder, temp, "precious.txt", precious.st_dev, precious.st_ino),
+            _journal.record("replace", folder, temp, "precious.txt", made.st_dev, made.st_ino, precious.st_dev, precious.st_ino),
+            _journal.record("folder", f"{folder}/empty"),
+            _journal.record("temp", folder, temp),
+        )))
+    real = os.stat(os.path.realpath(root))
+    header = version + (b"root %d %d\n" % (real.st_dev, real.st_ino) if version.endswith(b"2\n") else b"")
+    return header + b"".join(records) + (_journal.COMMIT if rng.random() < 0.5 else b"")
+
+
+def _planted_call(tally: Tally, kind: str, root: Path, patch: str) -> bool | None:
+    """Apply `patch` on `root`: whether it applied (None: no answer in time, or a traceback)."""
+    if kind == "fifo" or tally.calls % 2:
+        try:
+            result = subprocess.run([executable(), "-C", str(root), patch], capture_output=True, timeout=30)
+        except subprocess.TimeoutExpired:
+            tally.unanswered += 1
+            return None
+        if b"Traceback" in result.stderr or result.returncode not in (0, 1):
+            tally.tracebacks += 1
+            return None
+        return result.returncode == 0
+    try:
+        apply_patch(patch, root)
+    except PatchError:
+        return False
+    except Exception as exc:  # noqa: BLE001  (counted: every failure must be a PatchError)
+        tally.tracebacks += 1
+        tally.notes.append(f"{type(exc).__name__}: {exc}")
+        return None
+    return True
+
+
 CAMPAIGNS: tuple[Callable[[Path, int, float], Tally], ...] = (
     *(lambda tmp, runs, deadline, way=way: signals(tmp, runs, deadline, way) for way in WAYS),
     read_race,
     hostile_input,
     hostile_executable,
     mcp_requests,
+    planted_journals,
 )
