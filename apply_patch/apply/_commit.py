@@ -127,7 +127,8 @@ def recover(root: str, disk: Disk | None = None) -> journal.Recovery:
 
     What was done, a sentence per journal, and what was not obeyed, a warning each.
     """
-    return journal.recover(root, disk or Disk())
+    with _State(os.path.realpath(root)) as state:
+        return journal.recover(root, disk or Disk(), state.place)
 
 
 def commit(plan: Plan, disk: Disk | None = None, recorder: "Recorder | None" = None) -> str | None:
@@ -238,7 +239,9 @@ class _Commit:
         outside = any(not self._inside(c.path) for c in self.plan.changes) or any(
             not self._inside(folder) for folder in self.plan.new_folders
         )
-        begun = journal.begin(self.disk, root, self.root_real, prepared, outside=outside)
+        with _State(self.root_real) as state:
+            fd = None if state.place is None else os.dup(state.place[0])  # the journal's own
+        begun = journal.begin(self.disk, root, fd, prepared, outside=outside)
         self.journal, self.journal_warning = begun.place, begun.warning
 
     def _mark_journal(
@@ -510,6 +513,28 @@ class _Commit:
     def _relative(self, path: str) -> str:
         inside = path.startswith(self.root_real.rstrip(os.sep) + os.sep)
         return os.path.relpath(path, self.root_real) if inside else path
+
+
+class _State:
+    """The root's state folder (`_receipts.Store`: the user's own, private), if it exists
+    and may be used: `place` is its descriptor and path, else None. Never created here:
+    receipts make it (with `--journal off` it is used only if it is there)."""
+
+    def __init__(self, root_real: str) -> None:
+        from ._receipts import Store, Unavailable
+
+        try:
+            self.store: Store | None = Store(root_real, create=False)
+        except Unavailable:
+            self.store = None
+        self.place = None if self.store is None else (self.store.fd, self.store.path)
+
+    def __enter__(self) -> "_State":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.store is not None:
+            self.store.close()
 
 
 def _conflict(change: FileChange, detail: str = "") -> ConcurrentChangeError:

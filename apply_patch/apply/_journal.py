@@ -55,8 +55,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final, Protocol
 
-    from ._receipts import Store
-
     class Disk(Protocol):
         """The calls of `_commit.Disk` a journal makes (tests override them to inject faults)."""
 
@@ -134,27 +132,21 @@ class Begun:
 _NO_JOURNAL: Final = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
 
 
-def begin(disk: Disk, root: int, root_real: str, prepared: list[bytes], *, outside: bool) -> Begun:
+def begin(disk: Disk, root: int, state: int | None, prepared: list[bytes], *, outside: bool) -> Begun:
     """Create the journal of a commit on the root folder `root` with the `prepared` records:
-    in the state folder when it can be opened (never created here: receipts make it), else
-    in the root. A root we may not write in gets none, as before; a journal's name in the
-    root taken by anything gets none either, with a warning (what is there was warned about
-    by `recover`, and is left as it is)."""
+    in the root's state folder `state` (a descriptor, taken: closed with the `Place`, or
+    here) when there is one, else in the root. A root we may not write in gets none, as
+    before; a journal's name in the root taken by anything gets none either, with a warning
+    (what is there was warned about by `recover`, and is left as it is)."""
     data = header(os.fstat(root), outside=outside) + b"".join(prepared)
-    from ._receipts import Store, Unavailable
-
-    try:
-        store = Store(root_real, create=False)
-    except Unavailable:
-        store = None
-    if store is not None:
+    if state is not None:
         name = state_name(os.fstat(root))
         try:
-            disk.append(store.fd, name, data, new=True)
+            disk.append(state, name, data, new=True)
         except OSError:  # full, or a name we did not obey: the root's place, as without one
-            store.close()
+            os.close(state)
         else:
-            return Begun(Place(store.fd, name, True))
+            return Begun(Place(state, name, True))
     try:
         disk.append(root, JOURNAL, data, new=True)
     except FileExistsError:
@@ -179,8 +171,10 @@ class _Refused(Exception):
     """A journal, or a record, not obeyed: why, in words."""
 
 
-def recover(root: str, disk: Disk) -> Recovery:
-    """Finish or undo the commit whose journal is the root's (see the module's docstring).
+def recover(root: str, disk: Disk, state: tuple[int, str] | None) -> Recovery:
+    """Finish or undo the commit whose journal is the root's (see the module's docstring):
+    in the root, and in its state folder `state` (a descriptor, the caller's, and its path),
+    when there is one.
 
     Every step is checked first: a file that changed since is left as it is.
     """
@@ -194,41 +188,26 @@ def recover(root: str, disk: Disk) -> Recovery:
         except (OSError, FolderChanged):
             return Recovery()
         places: list[tuple[int, bytes, bool, str]] = [(root_fd, JOURNAL, False, f"{_ROOT_NAME} in the root")]
-        store = _store(root_real)
-        if store is not None:
-            shown = os.path.join(store.path, os.fsdecode(state_name(root_info)))
-            places.append((store.fd, state_name(root_info), True, f"{shown}"))
-        try:
-            for folder, name, private, shown in places:
-                steps = _Steps(disk, folders, root_real, root_info, private)
-                try:
-                    outcome = steps.run(folder, name)
-                except _Refused as why:
-                    refused.append(f"the crash journal {shown} was not obeyed: {why}; it was left as it is")
-                    continue
-                if outcome is None:
-                    continue
-                done.append(outcome)
-                if steps.refused:
-                    count = steps.refused
-                    refused.append(
-                        f"{count} record{'' if count == 1 else 's'} of the crash journal {shown} "
-                        f"{'was' if count == 1 else 'were'} not obeyed: {steps.why}"
-                    )
-        finally:
-            if store is not None:
-                store.close()
+        if state is not None:
+            shown = os.path.join(state[1], os.fsdecode(state_name(root_info)))
+            places.append((state[0], state_name(root_info), True, shown))
+        for folder, name, private, shown in places:
+            steps = _Steps(disk, folders, root_real, root_info, private)
+            try:
+                outcome = steps.run(folder, name)
+            except _Refused as why:
+                refused.append(f"the crash journal {shown} was not obeyed: {why}; it was left as it is")
+                continue
+            if outcome is None:
+                continue
+            done.append(outcome)
+            if steps.refused:
+                count = steps.refused
+                refused.append(
+                    f"{count} record{'' if count == 1 else 's'} of the crash journal {shown} "
+                    f"{'was' if count == 1 else 'were'} not obeyed: {steps.why}"
+                )
     return Recovery(tuple(done), tuple(refused))
-
-
-def _store(root_real: str) -> Store | None:
-    """The root's state folder, open, or None (none yet, or one that may not be used)."""
-    from ._receipts import Store, Unavailable
-
-    try:
-        return Store(root_real, create=False)
-    except Unavailable:
-        return None
 
 
 def _read(folder: int, name: bytes) -> tuple[bytes, os.stat_result] | None:
