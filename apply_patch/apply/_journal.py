@@ -324,6 +324,9 @@ class _Steps:
         if read is None:
             return None
         data, info = read
+        if any(header(self.root, outside=o).startswith(data) for o in (False, True)):
+            self._remove(folder, name, info)  # killed while writing its header: nothing was changed yet
+            return None
         lines = data.split(b"\n")
         records = self._header(lines)
         finished = COMMIT.strip() in lines
@@ -342,14 +345,18 @@ class _Steps:
             done = sum(self._checked(self.forward, one) for one in parsed)
         else:
             done = sum(self._checked(self.back, one) for one in reversed(parsed))
-        try:  # removed once recovered, if still the file read (else left for the next run)
+        self._remove(folder, name, info)
+        how = "finished" if finished else "undone"
+        return f"a commit interrupted before it was complete was {how} first ({done} step{'' if done == 1 else 's'})"
+
+    def _remove(self, folder: int, name: bytes, info: os.stat_result) -> None:
+        """Remove the journal once recovered, if still the file read (else left for the next run)."""
+        try:
             now = os.stat(name, dir_fd=folder, follow_symlinks=False)
             if (now.st_dev, now.st_ino) == (info.st_dev, info.st_ino):
                 self.disk.unlink(folder, name)
         except OSError:
             pass
-        how = "finished" if finished else "undone"
-        return f"a commit interrupted before it was complete was {how} first ({done} step{'' if done == 1 else 's'})"
 
     def _header(self, lines: list[bytes]) -> list[bytes]:
         """The record lines after the header, whose version, root and policy are taken; _Refused."""

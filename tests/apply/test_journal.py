@@ -473,3 +473,18 @@ def test_the_journals_name_stays_refused_as_an_edit_target(tmp_path: Path) -> No
     with pytest.raises(PatchError, match="is the commit journal's name"):
         apply_patch(f"*** Begin Patch\n*** Add File: {JOURNAL}\n+apply_patch journal 1\n*** End Patch\n", tmp_path)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("private", [True, False], ids=["state-folder", "root"])
+@pytest.mark.parametrize("written", [b"", b"apply_patch jour", b"apply_patch journal 2\nroot "])
+def test_a_journal_killed_while_its_header_was_written_is_removed(
+    tmp_path: Path, written: bytes, private: bool
+) -> None:
+    root = _root(tmp_path)
+    with _receipts.Store(os.path.realpath(root), create=True):
+        pass
+    journal = state_journal(root) if private else root / JOURNAL
+    journal.write_bytes(written)  # the process killed before the commit changed anything
+    journal.chmod(0o600)
+    assert recover(str(root)) == _journal.Recovery()
+    assert not journal.exists() and (root / "a.txt").read_text() == "a\n"
