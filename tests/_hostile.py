@@ -17,6 +17,7 @@ import json
 import os
 import random
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -28,12 +29,20 @@ from typing import Any
 from _support import Entry, executable, snapshot
 
 from apply_patch import PatchError, apply_patch
+from apply_patch.apply import _journal, _receipts
 from apply_patch.anthropic import TextEditor
 from apply_patch.edits import CreateFile, Insert, StrReplace, apply_edits, apply_search_replace, apply_unified_diff
 from apply_patch.openai_agents import Editor
 from apply_patch.responses import apply_calls
 
-JOURNAL = ".apply_patch.journal"
+JOURNAL = ".apply_patch.journal"  # in the root when the state folder cannot be used
+
+
+def journals(root: Path) -> tuple[Path, Path]:
+    """Where a commit on `root` keeps its journal: the root's state folder, else the root."""
+    real = os.path.realpath(root)
+    private = Path(_receipts.folder_of(real), os.fsdecode(_journal.state_name(os.stat(real))))
+    return private, root / JOURNAL
 
 
 @dataclass
@@ -90,15 +99,22 @@ PATCH = (
 LIBRARY_MAIN = """
 import os, signal, sys, threading, time
 from apply_patch import apply_patch
+from apply_patch.apply import _journal, _receipts
 root, number, delay = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+real = os.path.realpath(root)
+places = (os.path.join(_receipts.folder_of(real), os.fsdecode(_journal.state_name(os.stat(real)))),
+          os.path.join(root, ".apply_patch.journal"))
 def committing():
-    return any(n == ".apply_patch.journal" or n.endswith(".apply_patch.tmp") for n in os.listdir(root))
+    return any(os.path.exists(p) for p in places) or any(n.endswith(".apply_patch.tmp") for n in os.listdir(root))
 def marked():
-    try:
-        with open(os.path.join(root, ".apply_patch.journal"), "rb") as journal:
-            return journal.read().endswith(b"\\ncommit\\n")
-    except OSError:
-        return False
+    for place in places:
+        try:
+            with open(place, "rb") as journal:
+                if journal.read().endswith(b"\\ncommit\\n"):
+                    return True
+        except OSError:
+            pass
+    return False
 def strike():
     end = time.monotonic() + 30
     if delay < 0:
@@ -153,10 +169,10 @@ def signals(tmp: Path, runs: int, deadline: float, way: str, seed: int = 22) -> 
         tally.tracebacks += b"Traceback" in error
         held = number != signal.SIGKILL and way != "library, worker thread"
         if held:
-            _judge(tally, snapshot(root), old, new)
+            _judge(tally, snapshot(root), old, new, root)
         _next_run(root, tally)
         if not held:
-            _judge(tally, snapshot(root), old, new)
+            _judge(tally, snapshot(root), old, new, root)
     return tally
 
 
@@ -169,8 +185,10 @@ def _expected(tmp: Path) -> tuple[dict[str, Entry], dict[str, Entry]]:
     return old, new
 
 
-def _judge(tally: Tally, tree: dict[str, Entry], old: dict[str, Entry], new: dict[str, Entry]) -> None:
-    leftover = _left_over(tree)
+def _judge(
+    tally: Tally, tree: dict[str, Entry], old: dict[str, Entry], new: dict[str, Entry], root: Path
+) -> None:
+    leftover = _left_over(tree) or journals(root)[0].exists()
     kept = {key: value for key, value in tree.items() if not key.endswith(".apply_patch.tmp") and key != JOURNAL}
     tally.leftovers += leftover
     tally.partial += kept not in (old, new)
@@ -233,15 +251,18 @@ def _strike(proc: "subprocess.Popen[bytes]", root: Path, number: int, delay: flo
 
 def _marked(root: Path) -> bool:
     """The commit under `root` has written every new content: its journal ends with `commit`."""
-    try:
-        return (root / JOURNAL).read_bytes().endswith(b"\ncommit\n")
-    except OSError:
-        return False
+    for place in journals(root):
+        try:
+            if place.read_bytes().endswith(b"\ncommit\n"):
+                return True
+        except OSError:
+            pass
+    return False
 
 
 def _committing(root: Path) -> bool:
     """A commit runs under `root`: its journal or a temporary file is there."""
-    return any(name == JOURNAL or name.endswith(".apply_patch.tmp") for name in os.listdir(root))
+    return any(p.exists() for p in journals(root)) or any(n.endswith(".apply_patch.tmp") for n in os.listdir(root))
 
 
 def _next_run(root: Path, tally: Tally) -> None:
@@ -625,6 +646,159 @@ def gate_race(tmp: Path, runs: int, deadline: float, seed: int = 22) -> Tally:
     return tally
 
 
+# 6. Journals planted at the crash journal's name (issue #33): never obeyed, never a hang.
+
+OCCUPANTS = ("another user's", "fifo", "symlink", "folder", "group-writable", "two links", "ours, unconfined")
+_PLANTED_GOOD = "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** End Patch\n"
+_PLANTED_REFUSED = "*** Begin Patch\n*** Delete File: not-there.txt\n*** End Patch\n"
+
+
+def planted_journals(tmp: Path, runs: int, deadline: float, seed: int = 33) -> Tally:
+    """A committing call on a root where something was put at the journal's name: another
+    user's journal (when running as root: uid 54321), a FIFO, a symlink, a folder, a
+    group-writable or twice-linked journal of ours, or ours with records outside the root;
+    their records delete, replace or remove files and folders outside the root and in it
+    (the right device and inode each). The state folder usable or not; a good patch or a
+    refused one; the executable (a FIFO: bounded by a timeout) or the library. Nothing
+    outside may change (`changed`), the occupant stays as it was (`changed`), a good patch
+    applies and a refused one changes nothing (`partial`), no hang (`unanswered`)."""
+    tally = Tally("journals planted at the crash journal's name")
+    rng = random.Random(seed)
+    more = _bounded(runs, deadline)
+    blocked = tmp / "state-blocked"
+    blocked.write_text("a file where the state folder should be")
+    while more(tally.calls):
+        run = tmp / f"planted{tally.calls}"
+        root, outside = run / "root", run / "outside"
+        for folder in (root, outside):
+            folder.mkdir(parents=True)
+            folder.chmod(0o1777)
+        (root / "a.txt").write_text("a\n")
+        (root / "keep.txt").write_text("keep\n")
+        (outside / "precious.txt").write_text("precious\n")
+        (outside / "empty").mkdir()
+        (root / "empty").mkdir()
+        kind = rng.choice(OCCUPANTS if os.geteuid() == 0 else OCCUPANTS[1:])
+        _plant(kind, root, outside, rng)
+        occupant = _occupant(root)
+        before_outside, before_root = snapshot(outside), _without_journal(snapshot(root) if kind != "fifo" else {})
+        good = rng.random() < 0.5
+        patch = _PLANTED_GOOD if good else _PLANTED_REFUSED
+        state = os.environ.get("APPLY_PATCH_STATE_DIR")
+        if rng.random() < 0.3:
+            os.environ["APPLY_PATCH_STATE_DIR"] = str(blocked / "apply_patch")
+        bad = tally.bad()
+        try:
+            tally.calls += 1
+            applied = _planted_call(tally, kind, root, patch)
+        finally:
+            if state is None:
+                os.environ.pop("APPLY_PATCH_STATE_DIR", None)
+            else:
+                os.environ["APPLY_PATCH_STATE_DIR"] = state
+        tally.changed += snapshot(outside) != before_outside
+        if kind != "ours, unconfined":
+            tally.changed += _occupant(root) != occupant
+        if applied is not None:
+            tally.applied += applied
+            tally.refused += not applied
+            tally.partial += applied != good
+            if kind not in ("fifo", "ours, unconfined"):  # ours: its records in the root are obeyed
+                now = _without_journal(snapshot(root))
+                expected = dict(before_root)
+                if applied:
+                    expected["a.txt"] = Entry("file", b"A\n", now["a.txt"].mode)
+                tally.partial += now != expected
+        if tally.bad() > bad and len(tally.notes) < 20:
+            tally.notes.append(f"run {tally.calls - 1}: {kind}, {'good' if good else 'refused'} patch")
+    return tally
+
+
+def _without_journal(tree: dict[str, Entry]) -> dict[str, Entry]:
+    return {k: v for k, v in tree.items() if k != JOURNAL and not k.startswith(JOURNAL + "/")}
+
+
+def _occupant(root: Path) -> tuple[object, ...]:
+    """What is at the journal's name: its type, owner, mode, links and bytes (never opened
+    when it is not a regular file)."""
+    try:
+        info = (root / JOURNAL).lstat()
+    except FileNotFoundError:
+        return ()
+    data = (root / JOURNAL).read_bytes() if stat.S_ISREG(info.st_mode) else b""
+    return stat.S_IFMT(info.st_mode), info.st_uid, stat.S_IMODE(info.st_mode), info.st_nlink, info.st_ino, data
+
+
+def _plant(kind: str, root: Path, outside: Path, rng: random.Random) -> None:
+    journal = root / JOURNAL
+    if kind == "fifo":
+        os.mkfifo(journal)
+        return
+    if kind == "symlink":
+        journal.symlink_to(outside / "precious.txt")
+        return
+    if kind == "folder":
+        journal.mkdir()
+        return
+    data = _attack(root, outside, rng)
+    if kind == "another user's":
+        journal.write_bytes(data)
+        journal.chmod(0o600)
+        os.chown(journal, 54321, 54321)
+        return
+    journal.write_bytes(data)
+    journal.chmod({"group-writable": 0o660, "two links": 0o600, "ours, unconfined": 0o600}[kind])
+    if kind == "two links":
+        os.link(journal, root.parent / "second-name")
+
+
+def _attack(root: Path, outside: Path, rng: random.Random) -> bytes:
+    """Records of the previous version's journal aimed at files and folders outside the
+    root and in it, each with the identity of the file it names."""
+    version = rng.choice((b"apply_patch journal 1\n", b"apply_patch journal 2\n"))
+    temp = f".precious.txt.{rng.getrandbits(32):08x}.apply_patch.tmp"
+    (outside / temp).write_text("the attacker's bytes\n")
+    precious, keep, made = (os.lstat(p) for p in (outside / "precious.txt", root / "keep.txt", outside / temp))
+    folders = [str(outside), str(root / ".." / "outside"), "../outside", str(root)]
+    records = []
+    for _ in range(rng.randint(1, 6)):
+        folder = rng.choice(folders)
+        records.append(rng.choice((
+            _journal.record("delete", folder, "precious.txt", precious.st_dev, precious.st_ino),
+            _journal.record("delete", str(root), "keep.txt", keep.st_dev, keep.st_ino),
+            _journal.record("replace", folder, temp, "precious.txt", precious.st_dev, precious.st_ino),
+            _journal.record("replace", folder, temp, "precious.txt", made.st_dev, made.st_ino, precious.st_dev, precious.st_ino),
+            _journal.record("folder", f"{folder}/empty"),
+            _journal.record("temp", folder, temp),
+        )))
+    real = os.stat(os.path.realpath(root))
+    header = version + (b"root %d %d\n" % (real.st_dev, real.st_ino) if version.endswith(b"2\n") else b"")
+    return header + b"".join(records) + (_journal.COMMIT if rng.random() < 0.5 else b"")
+
+
+def _planted_call(tally: Tally, kind: str, root: Path, patch: str) -> bool | None:
+    """Apply `patch` on `root`: whether it applied (None: no answer in time, or a traceback)."""
+    if kind == "fifo" or tally.calls % 2:
+        try:
+            result = subprocess.run([executable(), "-C", str(root), patch], capture_output=True, timeout=30)
+        except subprocess.TimeoutExpired:
+            tally.unanswered += 1
+            return None
+        if b"Traceback" in result.stderr or result.returncode not in (0, 1):
+            tally.tracebacks += 1
+            return None
+        return result.returncode == 0
+    try:
+        apply_patch(patch, root)
+    except PatchError:
+        return False
+    except Exception as exc:  # noqa: BLE001  (counted: every failure must be a PatchError)
+        tally.tracebacks += 1
+        tally.notes.append(f"{type(exc).__name__}: {exc}")
+        return None
+    return True
+
+
 CAMPAIGNS: tuple[Callable[[Path, int, float], Tally], ...] = (
     *(lambda tmp, runs, deadline, way=way: signals(tmp, runs, deadline, way) for way in WAYS),
     read_race,
@@ -632,4 +806,5 @@ CAMPAIGNS: tuple[Callable[[Path, int, float], Tally], ...] = (
     hostile_executable,
     mcp_requests,
     gate_race,
+    planted_journals,
 )

@@ -32,8 +32,9 @@ def test_signals_never_leave_a_half_applied_patch(way: str, tmp_path: Path) -> N
         (_hostile.hostile_executable, 30),
         (_hostile.mcp_requests, 300),
         (_hostile.gate_race, 8),
+        (_hostile.planted_journals, 60),
     ],
-    ids=["read_race", "hostile_input", "hostile_executable", "mcp_requests", "gate_race"],
+    ids=["read_race", "hostile_input", "hostile_executable", "mcp_requests", "gate_race", "planted_journals"],
 )
 def test_campaign(campaign, runs: int, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     _check(campaign(tmp_path, runs, DEADLINE))

@@ -50,7 +50,6 @@ _READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _NOFOLLOW_CLOEXEC
 _WRITE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW_CLOEXEC
 _BLOCK = 1 << 20  # bytes compared at a time when a file is checked against the plan's copy
 _NO_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS}
-_NO_JOURNAL = {errno.EACCES, errno.EPERM, errno.EROFS}
 
 
 class Disk:
@@ -123,16 +122,19 @@ def temp_name(name: bytes, token: bytes | None = None) -> bytes:
     return b".%s.%s%s" % (_cut(name), token or os.urandom(4).hex().encode(), TEMP_SUFFIX.encode())
 
 
-def recover(root: str, disk: Disk | None = None) -> str | None:
+def recover(root: str, disk: Disk | None = None) -> journal.Recovery:
     """Finish or undo a commit under `root` that was killed (see `_journal`); hold `RootLock(root)`.
 
-    What was done, in a sentence; None when no commit was interrupted there.
+    What was done, a sentence per journal, and what was not obeyed, a warning each.
     """
-    return journal.recover(root, disk or Disk())
+    with _State(os.path.realpath(root)) as state:
+        return journal.recover(root, disk or Disk(), state.place)
 
 
-def commit(plan: Plan, disk: Disk | None = None, recorder: "Recorder | None" = None) -> None:
-    """Make `plan` true on disk, or change nothing and raise PatchIOError.
+def commit(plan: Plan, disk: Disk | None = None, recorder: "Recorder | None" = None) -> str | None:
+    """Make `plan` true on disk, or change nothing and raise PatchIOError; a warning when
+    the commit could have no crash journal (its name in the root taken by what `recover`
+    would not obey, and no usable state folder), else None.
 
     ConcurrentChangeError when a file or folder changed since planning;
     RollbackError (the only error after which the tree may differ) when a
@@ -141,7 +143,9 @@ def commit(plan: Plan, disk: Disk | None = None, recorder: "Recorder | None" = N
     the first change, and removed again if the commit undoes itself.
     """
     with RootLock(plan.root), Held():
-        _Commit(plan, disk or Disk(), recorder).run()
+        running = _Commit(plan, disk or Disk(), recorder)
+        running.run()
+        return running.journal_warning
 
 
 class _Commit:
@@ -158,7 +162,10 @@ class _Commit:
         self.old: dict[str, tuple[int, os.stat_result]] = {}  # path → old file, as checked
         self._names: dict[str, tuple[str, bytes]] = {}  # path → (its folder, its name), `_split`
         self.step = ("create folders for", plan.name(plan.root), ".")
-        self.journal: int | None = None  # the root's folder, once the journal is there
+        self.root_prefix = self.root_real.rstrip(os.sep) + os.sep
+        self.journal: journal.Place | None = None  # once the journal is there
+        self.journal_warning: str | None = None  # why the commit has none, when it is worth saying
+        self.set_aside: dict[str, tuple[int, int]] = {}  # path → (device, inode) of a file moved aside
 
     def run(self) -> None:
         try:
@@ -214,22 +221,28 @@ class _Commit:
     ) -> None:
         """Before the first change: what the commit may make that was not there."""
         self.step = ("write the journal of the commit in", self.plan.name(self.root_real), ".")
-        prepared = [journal.record("aside", *_split(c.path), aside) for c, aside in asides]
-        prepared += [journal.record("folder", folder) for folder in self.plan.new_folders]
-        prepared += [journal.record("temp", os.path.dirname(c.path), temp) for c, temp in staged]
+        self.set_aside = {c.path: self._identity_of(c) for c, _ in asides}  # before it moves
+        prepared = [
+            journal.record("aside", self._in_journal(folder), name, aside, *self.set_aside[c.path])
+            for c, aside in asides
+            for folder, name in [_split(c.path)]
+        ]
+        prepared += [journal.record("folder", self._in_journal(folder)) for folder in self.plan.new_folders]
+        prepared += [journal.record("temp", self._in_journal(os.path.dirname(c.path)), temp) for c, temp in staged]
         try:
             root = self.folders.get(self.root_real)
-            journal.begin(self.disk, root, prepared)
         except FolderChanged as exc:
             raise ConcurrentChangeError(
                 f"The root folder changed on disk while the patch was being applied: "
                 f"the folder {exc.folder} {exc.why}"
             ) from exc
-        except OSError as exc:
-            if exc.errno not in _NO_JOURNAL:
-                raise
-            return  # a root we may not write in (only folders below it): no journal, as before
-        self.journal = root
+        outside = any(not self._inside(c.path) for c in self.plan.changes) or any(
+            not self._inside(folder) for folder in self.plan.new_folders
+        )
+        with _State(self.root_real) as state:
+            fd = None if state.place is None else os.dup(state.place[0])  # the journal's own
+        begun = journal.begin(self.disk, root, fd, prepared, outside=outside)
+        self.journal, self.journal_warning = begun.place, begun.warning
 
     def _mark_journal(
         self,
@@ -237,21 +250,30 @@ class _Commit:
         staged: list[tuple[FileChange, bytes]],
         deleted: list[FileChange],
     ) -> None:
-        """Every new content is written: from here a killed commit is finished, not undone."""
+        """Every new content is written: from here a killed commit is finished, not undone.
+        Each step names the files it moves or removes by device and inode (the temporary
+        files', now that they are written, included)."""
         self.step = ("write the journal of the commit in", self.plan.name(self.root_real), ".")
+        if self.journal is None:
+            return
         steps = []
         for change, temp in staged:
             folder, name = self._split(change.path)
+            where = self._in_journal(folder)
+            made = os.stat(temp, dir_fd=self._where(change)[0], follow_symlinks=False)
             if change.before is None:
-                steps.append(journal.record("link", folder, temp, name))
+                steps.append(journal.record("link", where, temp, name, made.st_dev, made.st_ino))
             else:
-                steps.append(journal.record("replace", folder, temp, name, *self._identity_of(change)))
+                steps.append(
+                    journal.record("replace", where, temp, name, made.st_dev, made.st_ino, *self._identity_of(change))
+                )
         for change in deleted:
-            steps.append(journal.record("delete", *_split(change.path), *self._identity_of(change)))
+            folder, name = _split(change.path)
+            steps.append(journal.record("delete", self._in_journal(folder), name, *self._identity_of(change)))
         for change, aside in asides:
-            steps.append(journal.record("drop", _split(change.path)[0], aside))
-        if self.journal is not None:
-            self.disk.append(self.journal, journal.JOURNAL, b"".join(steps) + journal.COMMIT)
+            folder = _split(change.path)[0]
+            steps.append(journal.record("drop", self._in_journal(folder), aside, *self.set_aside[change.path]))
+        self.disk.append(self.journal.folder, self.journal.name, b"".join(steps) + journal.COMMIT)
 
     def _identity_of(self, change: FileChange) -> tuple[int, int]:
         """The (device, inode) of the file `change` replaces or deletes, as checked."""
@@ -262,10 +284,21 @@ class _Commit:
             info = os.stat(name, dir_fd=fd, follow_symlinks=False)
         return info.st_dev, info.st_ino
 
+    def _inside(self, path: str) -> bool:
+        return path == self.root_real or path.startswith(self.root_prefix)
+
+    def _in_journal(self, folder: str) -> str:
+        """How the journal names `folder`: relative to the root (`.` for the root itself);
+        absolute outside it (`--outside-root allow`)."""
+        if folder == self.root_real:
+            return "."
+        return folder[len(self.root_prefix) :] if folder.startswith(self.root_prefix) else folder
+
     def _end_journal(self) -> None:
         """The commit is over (done, or undone in this process): the journal goes."""
         if self.journal is not None:
-            _quietly(self.disk.unlink, self.journal, journal.JOURNAL)
+            _quietly(self.disk.unlink, self.journal.folder, self.journal.name)
+            self.journal.close()
             self.journal = None
 
     # The steps.
@@ -480,6 +513,28 @@ class _Commit:
     def _relative(self, path: str) -> str:
         inside = path.startswith(self.root_real.rstrip(os.sep) + os.sep)
         return os.path.relpath(path, self.root_real) if inside else path
+
+
+class _State:
+    """The root's state folder (`_receipts.Store`: the user's own, private), if it exists
+    and may be used: `place` is its descriptor and path, else None. Never created here:
+    receipts make it (with `--journal off` it is used only if it is there)."""
+
+    def __init__(self, root_real: str) -> None:
+        from ._receipts import Store, Unavailable
+
+        try:
+            self.store: Store | None = Store(root_real, create=False)
+        except Unavailable:
+            self.store = None
+        self.place = None if self.store is None else (self.store.fd, self.store.path)
+
+    def __enter__(self) -> "_State":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.store is not None:
+            self.store.close()
 
 
 def _conflict(change: FileChange, detail: str = "") -> ConcurrentChangeError:

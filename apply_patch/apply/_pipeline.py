@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
 
     from ._doubts import PatchWarning
     from ._repair import Failure, Repair, RepairRequest
+    from ._journal import Recovery
     from ._receipts import Recorder
     from ._tree import Tree
 
@@ -203,7 +204,7 @@ class Replay:
         tree = self.tree(workdir)
         recorder = _recorder(self.root, self.policy, None) if not self.dry_run else None
         try:
-            plan, recovered = _plan(plan_in, tree, commit_it=not self.dry_run, recorder=recorder)
+            plan, crash = _plan(plan_in, tree, commit_it=not self.dry_run, recorder=recorder)
         except ContextNotFoundError as error:
             if self.repair is None:
                 raise
@@ -216,7 +217,7 @@ class Replay:
             # The lock is released here: the hook (a model call) never holds it.
             return self._repaired(error, operations, workdir, notes)
         self._planned.append(plan)
-        return _result(plan, self.dry_run, notes, recovered, recorder)
+        return _result(plan, self.dry_run, notes, crash, recorder)
 
     def _repaired(
         self,
@@ -243,11 +244,11 @@ class Replay:
         assert isinstance(answer, StrReplace)
         fixed = _repair.corrected(operations, failure, answer)
         recorder = _recorder(self.root, self.policy, None) if not self.dry_run else None
-        plan, recovered = _plan(
+        plan, crash = _plan(
             lambda tree: make_plan(fixed, tree), self.tree(workdir), commit_it=not self.dry_run, recorder=recorder
         )
         self._planned.append(plan)
-        result = _result(plan, self.dry_run, notes, recovered, recorder)
+        result = _result(plan, self.dry_run, notes, crash, recorder)
         used = _repair.warning(request, answer, error.patch_line)
         return replace(result, warnings=(used, *result.warnings))
 
@@ -290,11 +291,12 @@ def _recorder(root: str, policy: Policy, undoes: str | None) -> Recorder | None:
 
 def _plan(
     plan_in: Callable[[Tree], Plan], tree: Tree, *, commit_it: bool, recorder: Recorder | None = None
-) -> tuple[Plan, str | None]:
+) -> tuple[Plan, tuple[PatchWarning, ...]]:
     """Plan (and commit, with its receipt) with `plan_in`; every failure a PatchError (see `_boundary`).
 
     Before planning a commit, a commit under the root that was killed is
-    finished or undone (`_commit.recover`): what was done, or None.
+    finished or undone (`_commit.recover`): what was done, and any crash journal
+    not obeyed, as warnings (on failure, hints of the error).
     """
     with _boundary():
         planned = _planned(plan_in, tree, commit_it=commit_it, recorder=recorder)
@@ -324,29 +326,28 @@ def _sweep_when_due(recorder: Recorder | None) -> None:
 
 def _planned(
     plan_in: Callable[[Tree], Plan], tree: Tree, *, commit_it: bool, recorder: Recorder | None
-) -> tuple[Plan, str | None]:
-    recovered = None
+) -> tuple[Plan, tuple[PatchWarning, ...]]:
+    recovery = None
     try:
         with PausedCollector():  # the collector would walk large files' lines again and again
             if not commit_it:
                 with tree.reading():
-                    return plan_in(tree), None
+                    return plan_in(tree), ()
             with RootLock(tree.root):  # cooperating writers take turns: each plans what the last left
-                recovered = recover(tree.root)
+                recovery = recover(tree.root)
                 with tree.reading():  # its folder descriptors, closed before the commit walks its own
                     plan = plan_in(tree)
                 session = _session()
                 if session is not None:
                     session.check(plan)  # an editor session's: no edit on a stale view
-                commit(plan, recorder=recorder)
+                unjournaled = commit(plan, recorder=recorder)
                 if session is not None:
                     session.wrote(plan.changes)
     except PatchError as error:
         without_content(error, tree.unshown)
-        if recovered is not None:
-            error.hints = (*error.hints, f"Before this patch, {recovered}.")
+        error.hints = (*error.hints, *(w.message for w in _crash_warnings(recovery)))
         raise
-    return plan, recovered
+    return plan, _crash_warnings(recovery, unjournaled)
 
 
 def _session() -> ModuleType | None:
@@ -383,7 +384,7 @@ def _result(
     plan: Plan,
     dry_run: bool,
     notes: tuple[str, ...] = (),
-    recovered: str | None = None,
+    crash: tuple[PatchWarning, ...] = (),
     recorder: Recorder | None = None,
 ) -> ApplyResult:
     header = DRY_RUN_HEADER if dry_run else SUCCESS_HEADER
@@ -392,7 +393,7 @@ def _result(
         plan.operations,
         plan.changes,
         (
-            *_recovery_warnings(recovered),
+            *crash,
             *_input_warnings(notes),
             *plan.warnings,
             *_journal_warnings(recorder),
@@ -411,14 +412,21 @@ def _journal_warnings(recorder: Recorder | None) -> tuple[PatchWarning, ...]:
     return (PatchWarning("journal", None, None, None, None, (), recorder.warning),)
 
 
-def _recovery_warnings(recovered: str | None) -> tuple[PatchWarning, ...]:
-    """A warning saying that a killed commit was finished or undone before this patch."""
-    if recovered is None:
+def _crash_warnings(recovery: Recovery | None, unjournaled: str | None = None) -> tuple[PatchWarning, ...]:
+    """Warnings saying that a killed commit was finished or undone before this patch
+    (`recovered`), that a crash journal was not obeyed, or that this commit had none
+    (`crash_journal`)."""
+    if (recovery is None or not (recovery.done or recovery.refused)) and unjournaled is None:
         return ()
     from ._doubts import PatchWarning
 
-    message = f"Before this patch, {recovered}."
-    return (PatchWarning("recovered", None, None, None, None, (), message),)
+    done = () if recovery is None else recovery.done
+    refused = () if recovery is None else recovery.refused
+    return (
+        *(PatchWarning("recovered", None, None, None, None, (), f"Before this patch, {what}.") for what in done),
+        *(PatchWarning("crash_journal", None, None, None, None, (), f"Before this patch, {why}.") for why in refused),
+        *([] if unjournaled is None else [PatchWarning("crash_journal", None, None, None, None, (), f"{unjournaled}.")]),
+    )
 
 
 def parse_patch(text: str, *, decode: bool = False) -> Patch:
@@ -540,7 +548,7 @@ def undo(
     where = os.fspath(root)
     recorder = _recorder(where, chosen, None)
     with _boundary(), PausedCollector(), RootLock(where):
-        recovered = recover(where)
+        recovery = recover(where)
         real = os.path.realpath(where)
         with open_store(real, receipt, "undo") as store:
             records = read_records(store)
@@ -548,14 +556,14 @@ def undo(
             plan = undo_plan(store, target, records, named=receipt is not None)
         if recorder is not None:
             recorder.undoes = target.id
-        commit(plan, recorder=recorder)
+        unjournaled = commit(plan, recorder=recorder)
         session = _session()
         if session is not None:
             session.wrote(plan.changes)
     _sweep_when_due(recorder)
     from ._doubts import PatchWarning
 
-    result = _result(plan, False, (), recovered, recorder)
+    result = _result(plan, False, (), _crash_warnings(recovery, unjournaled), recorder)
     skipped = tuple(PatchWarning("journal", None, None, None, None, (), line) for line in records.skipped)
     header = f"Undid {target.id}. Updated the following files:"
     return replace(

@@ -6,7 +6,9 @@ root's own folder of the user's state folder:
 `$APPLY_PATCH_STATE_DIR`, else `$XDG_STATE_HOME/apply_patch`, else
 `~/.local/state/apply_patch`, then a folder named by a hash of the root's
 real path. Both folders are created 0700, opened without following a
-symlink, and must belong to the user running the engine.
+symlink, and must belong to the user running the engine. A commit in progress
+keeps its crash journal there too, as `journal.DEV.INO` (`_journal`: none of
+the names a receipt takes).
 
 A receipt is `SEQUENCE-ID.json` (its id, its sequence, the time, the
 operations, each file's before and after: SHA-256, mode, owner, symlink

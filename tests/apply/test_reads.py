@@ -368,5 +368,10 @@ def test_recovery_never_removes_a_file_not_named_as_its_own(tmp_path: Path) -> N
         "temp", str(tmp_path), ".x.0123abcd.apply_patch.tmp"
     )
     (tmp_path / ".apply_patch.journal").write_bytes(journal)
-    assert recover(str(tmp_path)) == "a commit interrupted before it was complete was undone first (1 step)"
+    recovery = recover(str(tmp_path))
+    assert recovery.done == ("a commit interrupted before it was complete was undone first (1 step)",)
+    assert recovery.refused == (
+        "1 record of the crash journal .apply_patch.journal in the root was not obeyed: "
+        "a file not named as the commit's own",
+    )
     assert sorted(os.listdir(tmp_path)) == ["precious.txt"]
