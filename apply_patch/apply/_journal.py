@@ -47,8 +47,8 @@ import errno
 import os
 import stat
 import sys
-
 from dataclasses import dataclass
+
 from ._dirs import FolderChanged, Folders
 
 TYPE_CHECKING = False
