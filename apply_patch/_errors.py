@@ -401,6 +401,22 @@ class StaleAnchorError(PatchError):
     kind = "stale_anchor"
 
 
+class IndentUnitError(PatchError):
+    """Lines an edit adds, sent indented with one unit (tabs, spaces) where the file around
+    them is indented with the other throughout, and the width of one level cannot be told:
+    refused rather than written in a unit the file does not use, or guessed. `lines` are
+    the 1-based lines they would have in the new file."""
+
+    kind = "indentation"
+
+    def __init__(self, message: str, *, path: str, patch_line: int | None, lines: tuple[int, ...]) -> None:
+        super().__init__(message, path=path, patch_line=patch_line)
+        self.lines = lines
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "lines": list(self.lines)}
+
+
 class InputError(PatchError):
     """Input the engine cannot take, whatever the files: text that is not valid Unicode
     (a lone surrogate, from JSON's `\\ud800` escapes or a caller's `str`), a path

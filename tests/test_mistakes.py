@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from apply_patch import CODEX, AmbiguousChunkError, PatchError, apply_patch
+from apply_patch import CODEX, AmbiguousChunkError, IndentUnitError, PatchError, apply_patch
 from apply_patch.edits import StrReplace, apply_edits, apply_search_replace, apply_unified_diff
 
 FORMATS = ("codex", "str_replace", "search_replace", "unified_diff")
@@ -255,14 +255,28 @@ def test_one_depth_of_spaces_takes_the_width_that_puts_it_at_the_replaced_lines_
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_spaces_of_uncertain_width_in_a_tab_file_are_written_as_sent_with_a_warning(tmp_path: Path, fmt: str) -> None:
-    # 8 spaces for a line at three levels: no width of 2, 4 or 8 puts it there. Not certain.
+def test_spaces_of_uncertain_width_in_a_tab_file_are_refused(tmp_path: Path, fmt: str) -> None:
+    # 8 spaces for a line at three levels: no width of 2, 4 or 8 puts it there. The file
+    # is indented with tabs throughout, so spaces written as sent would be wrong: refused,
+    # asking for tabs (the robustness oracle's last wrong applications were these).
     text = "func f(x int) int {\n\tif x > 0 {\n\t\t\treturn 1\n\t}\n\treturn 2\n}\n"
     lines: tuple[Line, ...] = ((" ", "\tif x > 0 {"), ("-", "\t\t\treturn 1"), ("+", "        return 7"), (" ", "\t}"))
     target = _file(tmp_path, fmt, text)
-    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    with pytest.raises(IndentUnitError) as caught:
+        _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    error = caught.value
+    assert error.kind == "indentation" and error.path == "m.py" and error.lines == (3,)
+    assert "line 3" in str(error) and "with tabs" in str(error), str(error)
+    assert target.read_text() == text
+
+
+def test_spaces_of_uncertain_width_in_a_tab_file_are_written_as_sent_under_codex(tmp_path: Path) -> None:
+    text = "func f(x int) int {\n\tif x > 0 {\n\t\t\treturn 1\n\t}\n\treturn 2\n}\n"
+    target = _file(tmp_path, "codex", text)
+    patch = "*** Begin Patch\n*** Update File: m.py\n@@\n \tif x > 0 {\n-\t\t\treturn 1\n+        return 7\n*** End Patch\n"
+    result = apply_patch(patch, root=tmp_path / "codex", policy=CODEX)
     assert target.read_text() == text.replace("\t\t\treturn 1", "        return 7")
-    assert any("line 3" in w and "written as sent" in w for w in warnings), warnings
+    assert [w.kind for w in result.warnings] == ["indentation"] and "written as sent" in result.warnings[0].message
 
 
 def test_codex_policy_writes_added_lines_as_sent_with_the_warning(tmp_path: Path) -> None:

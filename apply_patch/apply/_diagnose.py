@@ -14,9 +14,9 @@ import re
 
 from ..format import Chunk, cut as _cut, quoted as _quoted
 from ._closest import Region, closest_region, similar_lines
-from .._errors import AmbiguousChunkError, ContextNotFoundError, EditError, ReplacementCountError
+from .._errors import AmbiguousChunkError, ContextNotFoundError, EditError, IndentUnitError, ReplacementCountError
 from ._paths import Location
-from ._doubts import TIER_WORDS, listing as _listing
+from ._doubts import TIER_WORDS, line_ranges, listing as _listing
 from ._seek import LineIndex
 from ._textfile import BOM
 
@@ -191,6 +191,19 @@ def indentation_error(
     title = f"Failed to find {chunk.label or 'expected lines'} in {where.shown} with the file's indentation"
     hints = (f"Send the {chunk.noun} again with the file's indentation, as shown above.",)
     return lines_not_found(title, where, chunk.line, expected, details, hints, region)
+
+
+def unit_error(where: Location, patch_line: int | None, numbers: tuple[int, ...], sent: str, unit: str) -> IndentUnitError:
+    """The refusal of added lines (1-based `numbers` in the new file) sent indented with
+    `sent` where the file around them uses `unit` throughout, the width of a level unknown."""
+    what = f"lines {', '.join(line_ranges(numbers))}" if len(numbers) > 1 else f"line {numbers[0]}"
+    return IndentUnitError(
+        f"{where.relative}: {what} of the new text {'are' if len(numbers) > 1 else 'is'} indented with {sent} "
+        f"where the file around {'them' if len(numbers) > 1 else 'it'} is indented with {unit} throughout, "
+        f"and how many {sent} make one level cannot be told: send {'them' if len(numbers) > 1 else 'it'} "
+        f"again indented with {unit}, as the file is.",
+        path=where.relative, patch_line=patch_line, lines=numbers,
+    )  # fmt: skip
 
 
 def uncertain_pair_error(chunk: Chunk, text: str, start: int, at: int, where: Location) -> ContextNotFoundError:

@@ -153,7 +153,7 @@ def unit_warning(where: Location, numbers: tuple[int, ...], sent: str, unit: str
     """The warning for added lines (1-based `numbers` of the new file) sent indented with
     `sent` ("tabs", "spaces") beside the file's lines indented with `unit`: `rewritten` in
     it (the file uses it throughout), or written as sent."""
-    what = f"lines {', '.join(_ranges(numbers))}" if len(numbers) > 1 else f"line {numbers[0]}"
+    what = f"lines {', '.join(line_ranges(numbers))}" if len(numbers) > 1 else f"line {numbers[0]}"
     done = (
         f"written with {unit}, as the file is indented throughout" if rewritten
         else "written as sent: check them (the file's unit is not the same throughout, or the width of a level is not certain)"
@@ -165,7 +165,7 @@ def unit_warning(where: Location, numbers: tuple[int, ...], sent: str, unit: str
     )  # fmt: skip
 
 
-def _ranges(numbers: tuple[int, ...]) -> list[str]:
+def line_ranges(numbers: tuple[int, ...]) -> list[str]:
     """Ascending line numbers as ranges: 3, 4, 5, 9 → "3-5", "9"."""
     ranges: list[list[int]] = []
     for number in numbers:

@@ -168,7 +168,7 @@ def replace(text: LfText | TextFile, op: TextReplacement, policy: Policy, where:
         if places:
             firsts = line_indexes(text.body, places, text.known)
             places, firsts, leading = _checked(op, where, places, firsts, leading)
-            new, doubts = _in_file_unit(text.body, places, firsts, old, new, policy, where)
+            new, doubts = _in_file_unit(text.body, places, firsts, old, new, policy, where, op.line)
             return _with_warnings(_replace_in_body(text, places, firsts, leading, old, new, op, policy), doubts)
         if "\n" in old and policy.line_endings != "crlf":
             edited = _tolerant_in_body(text, old, new, op, policy, where)
@@ -181,7 +181,7 @@ def replace(text: LfText | TextFile, op: TextReplacement, policy: Policy, where:
         if places:
             firsts = line_indexes(joined, places)
             places, firsts, _ = _checked(op, where, places, firsts, False)
-            new, doubts = _in_file_unit(joined, places, firsts, old, new, policy, where)
+            new, doubts = _in_file_unit(joined, places, firsts, old, new, policy, where, op.line)
             return _with_warnings(_replace_exact(text, joined, places, firsts, old, new, op, policy), doubts)
     if "\n" in old:  # whole lines: fuzzy tiers too
         pattern = old.removesuffix("\n").split("\n")
@@ -208,14 +208,22 @@ _UNIT_WINDOW: Final = 16_000  # characters each side of a replacement read for t
 
 
 def _in_file_unit(
-    joined: str, places: list[int], firsts: list[int], old: str, new: str, policy: Policy, where: Location
+    joined: str,
+    places: list[int],
+    firsts: list[int],
+    old: str,
+    new: str,
+    policy: Policy,
+    where: Location,
+    patch_line: int | None,
 ) -> tuple[str, tuple[PatchWarning, ...]]:
     """`new`, to replace `old` found exactly at `places` (offsets in `joined`, the file's
     lines joined with LF; on 0-based lines `firsts`), with its lines sent in another
     indentation unit than the file's lines around the first place written in the file's
     (`_indent.in_file_unit`), and a warning per place naming those lines. A line of `new`
     that is a line of `old` is the file's own; the first line of `new` counts only when
-    `old` starts with indentation (at the start of a line)."""
+    `old` starts with indentation (at the start of a line). IndentUnitError (naming
+    `patch_line`) where they were to be rewritten and the width of a level cannot be told."""
     if "\n\t" not in new and "\n " not in new and new[:1] not in ("\t", " "):
         return new, ()  # no line of the new text is indented
     from ._doubts import unit_warning
@@ -243,10 +251,14 @@ def _in_file_unit(
     fix = in_file_unit([lines[k] for k in candidates], around, file_has, policy.indentation == "match", beside)
     if fix is None:
         return new, ()
+    grown = new.count("\n") - old.count("\n")
+    if fix.uncertain:
+        from ._diagnose import unit_error  # failures only
+
+        raise unit_error(where, patch_line, tuple(firsts[0] + candidates[i] + 1 for i in fix.changed), fix.sent, fix.unit)
     if fix.rewritten:
         for k, line in zip(candidates, fix.lines):
             lines[k] = line
-    grown = new.count("\n") - old.count("\n")
     warnings = tuple(
         unit_warning(where, tuple(first + n * grown + candidates[i] + 1 for i in fix.changed), fix.sent, fix.unit,
                      fix.rewritten)

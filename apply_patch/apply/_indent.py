@@ -157,7 +157,10 @@ class UnitFix:
 
     `lines` are the added lines as they are to be written, `changed` the indexes of those
     sent in the other unit, `sent` and `unit` the names of the two units ("tabs",
-    "spaces"), `rewritten` whether `lines` hold them in the file's unit (else as sent).
+    "spaces"), `rewritten` whether `lines` hold them in the file's unit (else as sent),
+    `uncertain` whether they were to be rewritten and could not be: the file is indented
+    with tabs throughout there and the width of a level of the sent spaces cannot be told
+    (written as sent, they would be wrong: the callers refuse).
     """
 
     lines: tuple[str, ...]
@@ -165,6 +168,7 @@ class UnitFix:
     sent: str
     unit: str
     rewritten: bool
+    uncertain: bool = False
 
 
 def in_file_unit(
@@ -185,7 +189,8 @@ def in_file_unit(
     tab is the width of the file's own level; spaces become tabs by the step between the
     sent lines' indentations, or, for a single depth, by the one width of 2, 4 or 8 that
     puts it at the level of one of the file's lines `beside` the change (the lines it
-    replaces, else the nearest above and below); none or several: as sent.
+    replaces, else the nearest above and below); none or several: as sent, unless the
+    file there is indented with tabs (`uncertain`: refused by the callers).
     """
     tabs = sum(1 for line in window if line[:1] == "\t" and line.strip())
     spaces = sum(1 for line in window if line[:1] == " " and line.strip())
@@ -197,6 +202,7 @@ def in_file_unit(
         return None
     sent = [added[i] for i in changed]
     moved: list[str | None] = []
+    uncertain = False
     if rewrite and unit == " " and not file_has("\t"):
         file_step = _unit([line for line in window if line[:1] == " "])
         width = file_step[1] if file_step is not None else 0
@@ -206,13 +212,16 @@ def in_file_unit(
         # (fewer spaces at a line's start in a tab-indented file align, not indent)
         if width and not file_has(" " * width):
             moved = [_spaces_as_tabs(line, width) for line in sent]
+        # Refused rather than written as sent: spaces of a level's size or more (fewer, in
+        # a tab-indented file, align rather than indent) where no line of the file starts so.
+        uncertain = not width and any(line.startswith("    ") for line in sent) and not file_has("    ")
     rewritten = bool(moved) and None not in moved
     lines = list(added)
     if rewritten:
         for i, line in zip(changed, moved):
             assert line is not None
             lines[i] = line
-    return UnitFix(tuple(lines), changed, _UNIT_NAMES[other], _UNIT_NAMES[unit], rewritten)
+    return UnitFix(tuple(lines), changed, _UNIT_NAMES[other], _UNIT_NAMES[unit], rewritten, uncertain)
 
 
 def _tabs_as_spaces(line: str, width: int) -> str:

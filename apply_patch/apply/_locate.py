@@ -46,7 +46,7 @@ from ._textfile import BOM, TextFile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
 _NEW_LINE_ENDING = {"lf": "\n", "crlf": "\r\n"}
 _FUZZ = "fuzz"  # the slip of a hunk placed with its outer context fuzzed (`_fuzz`)
@@ -79,19 +79,25 @@ def update_lines(text: TextFile, update: UpdateFile, policy: Policy, where: Loca
     """Apply every chunk of `update` to `text`; raise ContextNotFoundError if one is not there."""
     chunks = context_chunks(update)
     replacements, placements, warnings = locate(text.lines, chunks, policy, where)
-    replacements, unit_warnings = in_file_units(text.lines, replacements, policy, where)
+    replacements, unit_warnings = in_file_units(text.lines, replacements, policy, where, placements)
     new_text = with_explicit_endings(splice(text, replacements, policy), replacements, policy)
     return Located(_ended(new_text, chunks, policy), tuple(placements), (*warnings, *unit_warnings))
 
 
 def in_file_units(
-    lines: list[str], replacements: list[Replacement], policy: Policy, where: Location
+    lines: list[str],
+    replacements: list[Replacement],
+    policy: Policy,
+    where: Location,
+    placements: Sequence[Placement] = (),
 ) -> tuple[list[Replacement], list[PatchWarning]]:
     """`replacements` whose added lines are in the file's indentation unit, and a warning for
     each run of added lines sent in the other one (`_indent.in_file_unit`: tabs in a file
     indented with spaces, or the reverse), naming their lines in the new file; the lines
     are rewritten in the file's unit where it uses one throughout (policy
-    `indentation="match"`), else written as sent."""
+    `indentation="match"`), else written as sent; IndentUnitError where they were to be
+    rewritten and the width of a level cannot be told (naming the patch line of the chunk
+    of `placements` that put them there)."""
     from ._indent import in_file_unit
 
     has: dict[str, bool] = {}
@@ -113,6 +119,12 @@ def in_file_units(
             fix = in_file_unit(replacement.new_lines, window, file_has, policy.indentation == "match", beside)
         if fix is not None:
             numbers = tuple(start + shift + i + 1 for i in fix.changed)
+            if fix.uncertain:
+                from ._diagnose import unit_error  # failures only
+
+                placed = [p for p in placements if p.file_line - 1 <= start]
+                patch_line = max(placed, key=lambda p: p.file_line).patch_line if placed else None
+                raise unit_error(where, patch_line, numbers, fix.sent, fix.unit)
             found.append(unit_warning(where, numbers, fix.sent, fix.unit, fix.rewritten))
             if fix.rewritten:
                 replacement = Replacement(start, replacement.old_len, fix.lines, replacement.endings)
