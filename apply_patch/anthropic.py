@@ -279,19 +279,14 @@ class TextEditor:
         """The lines `view_range` asks for as Hashline rows (`LINE#ID:TEXT`, the anchors a
         Hashline edit names), within the budget: the file read whole (at most an edit's
         size) and decoded as an edit decodes it, so that every ID is the one the edit checks."""
-        from .apply import MAX_FILE_BYTES, file_text, hidden, not_shown
+        from .apply import file_text, hidden, not_shown
         from .format import hashline
 
         if hidden(info):
             raise _ToolError(not_shown(where.shown, info.st_nlink))
-        chunks, at = [], 0
-        while chunk := os.pread(fd, 1 << 20, at):
-            chunks.append(chunk)
-            at += len(chunk)
-            if at > MAX_FILE_BYTES:
-                raise _ToolError(f"Cannot read {where.shown}: it is larger than an edit may hold")
+        data = _read_whole(fd, where)
         try:
-            lines = file_text(tree, b"".join(chunks), where)[0].lines
+            lines = file_text(tree, data, where)[0].lines
         except PatchError as error:
             raise _ToolError(f"{where.shown} cannot be shown as text: {error}") from None
         if not lines:
@@ -330,13 +325,7 @@ class TextEditor:
                 return None
             if info.st_size > MAX_FILE_BYTES:
                 raise _ToolError(f"Cannot read {where.shown}: it is larger than an edit may hold")
-            chunks, at = [], 0
-            while chunk := os.pread(fd, 1 << 20, at):
-                chunks.append(chunk)
-                at += len(chunk)
-                if at > MAX_FILE_BYTES:
-                    raise _ToolError(f"Cannot read {where.shown}: it is larger than an edit may hold")
-            return file_text(tree, b"".join(chunks), where)[0].lines
+            return file_text(tree, _read_whole(fd, where), where)[0].lines
         except PatchError as error:
             raise _ToolError(f"{where.shown} cannot be shown as text: {error}") from None
 
@@ -598,3 +587,17 @@ def _fitting(lines: Iterator[tuple[int, str, bool]], budget: int) -> tuple[list[
             return shown, 1
         shown.append(line)
     return shown, 0
+
+
+def _read_whole(fd: int, where: Location) -> bytes:
+    """The bytes of the open file `fd`, read to its end whatever its size said, but never
+    more than an edit may hold (a file growing while it is read included)."""
+    from .apply import MAX_FILE_BYTES
+
+    chunks, at = [], 0
+    while chunk := os.pread(fd, 1 << 20, at):
+        chunks.append(chunk)
+        at += len(chunk)
+        if at > MAX_FILE_BYTES:
+            raise _ToolError(f"Cannot read {where.shown}: it is larger than an edit may hold")
+    return b"".join(chunks)
