@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from ._stream import PartialOperation, PartialPatch, parse_partial
     from ._syntax_hints import cut, looks_like_shell, quoted
     from ._unidiff import FileDiff, Hunk, Line, parse_unified_diff
-    from ._unified import unified_operations
+    from ._unified import DiffChanges, FileChange, read_changes, unified_operations
     from . import _constants as constants, _hashline as hashline, _shell as shell
 
 _NAMES = {
@@ -104,6 +104,9 @@ _NAMES = {
     "Hunk": "._unidiff",
     "Line": "._unidiff",
     "parse_unified_diff": "._unidiff",
+    "DiffChanges": "._unified",
+    "FileChange": "._unified",
+    "read_changes": "._unified",
     "unified_operations": "._unified",
 }
 _MODULES = {
@@ -120,12 +123,12 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "AddFile", "ApplyPatchCall", "CODEX_KIND", "BrokenApplyPatchCall", "CellEdit", "Change", "Chunk",
-    "Classification", "CreateFile", "DeleteFile", "Edit", "EditOperation",
-    "FileDiff", "HashlineEdits", "Hunk", "ImplicitPatch", "Insert", "Line", "LineInsertion", "NotApplyPatch", "NotebookEdit", "OPERATION_TYPES",
+    "Classification", "CreateFile", "DeleteFile", "DiffChanges", "Edit", "EditOperation",
+    "FileChange", "FileDiff", "HashlineEdits", "Hunk", "ImplicitPatch", "Insert", "Line", "LineInsertion", "NotApplyPatch", "NotebookEdit", "OPERATION_TYPES",
     "Operation", "PartialOperation", "PartialPatch", "Patch", "ReplyPart", "SEARCH", "StrReplace",
     "TextReplacement", "UpdateFile", "WHITESPACE", "as_patch", "classify_argv", "constants", "cut", "detected_format", "grammar_text", "hashline",
     "introduced_placeholders", "is_apply_patch", "item_field", "liberal_arguments",
     "liberal_script", "looks_like_shell", "omission_placeholders", "parse_partial", "parse_patch",
     "parse_search_replace", "parse_unified_diff", "printable", "program_name", "quoted",
-    "read_operation", "refusal", "reply_parts", "shell", "to_operation", "unified_operations", "whole_text", "write_refusal",
+    "read_changes", "read_operation", "refusal", "reply_parts", "shell", "to_operation", "unified_operations", "whole_text", "write_refusal",
 ]

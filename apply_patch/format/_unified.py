@@ -1,22 +1,33 @@
-"""A unified diff → operations of the one model: hunks applied by content, files added or deleted (pure).
+"""A unified diff → the changes it makes, and → operations of the one model (pure).
 
-The front end of the unified-diff format: the diff is read by `_unidiff` (git
-diff, diff -u, diff -ruN), and each file diff becomes:
+The one reading of a unified diff's files, shared by applying it
+(`unified_operations`, `--format unified-diff`) and converting it to a patch
+(`make.convert_unified_diff`, `apply_patch convert`): the text is read by
+`_unidiff` (git diff, diff -u, diff -ruN), and `read_changes` decides, once, what
+each file diff does:
 
-- a new file (`--- /dev/null`): `CreateFile` with the hunks' new lines;
-- a deleted file: its hunks (so that its content is checked), then `DeleteFile`;
-- a changed file: an `UpdateFile` whose chunks are the hunks, placed by content by the
-  locator every format goes through (`_locate`), the header's line a hint;
-- a git rename: its hunks on the old path and the rename, one `UpdateFile` with `move_to`;
-  other diffs naming two paths (`diff -u a.orig a`) change the old one;
-- a mode change alone: nothing. A binary diff or a copy is refused.
+- a new file (`--- /dev/null`): created with the hunks' new lines (`FileChange.new_text`);
+- a deleted file: its hunks (which check its content), then its deletion; a deleted
+  binary file (git's `Binary files a/x and /dev/null differ`) is a deletion with nothing
+  to check, as a Delete File is;
+- a changed file: its hunks, on the old path;
+- a git rename: its hunks on the old path, then the move (`move_to`); other diffs naming
+  two paths (`diff -u a.orig a`) change the old one;
+- a mode change alone: nothing. Any other binary diff is refused (`BinaryFileError`), or
+  set aside when the caller skips binaries; a copy is refused unless the caller has the
+  old files to copy from.
+
+`unified_operations` makes the applier's operations of those changes: a changed file is
+an `UpdateFile` whose chunks are the hunks, placed by content by the locator every format
+goes through (`_locate`), the header's line a hint.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from .._errors import UnifiedDiffError
+from .._errors import BinaryFileError, UnifiedDiffError, UnsupportedChangeError
 from .._gc import PausedCollector
 from . import _constants as C
 from ._edits import CreateFile
@@ -35,6 +46,79 @@ if TYPE_CHECKING:
 _HEADER_PAIR: Final = re.compile(r"--- ([^\t\n]+).*\n\+\+\+ ([^\t\n]+)")
 
 
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """What one file diff does, by the rules applying and converting share.
+
+    `old_path` None: the file is created; `new_path` None: it is deleted (after its
+    hunks, if any, are checked); `move_to`: the path a git rename moves it to (never
+    the old path itself). `diff` is the file diff as read, for its hunks and line.
+    """
+
+    diff: FileDiff
+    old_path: str | None
+    new_path: str | None
+    move_to: str | None
+
+    @property
+    def new_text(self) -> str:
+        """The new lines of the hunks, with their endings: a created file's content."""
+        return "".join(line.text + line.ending for h in self.diff.hunks for line in h.lines if line.is_new)
+
+
+@dataclass(frozen=True, slots=True)
+class DiffChanges:
+    """The changes of a diff's file diffs, in order, and the binary files set aside."""
+
+    changes: tuple[FileChange, ...]
+    skipped: tuple[str, ...] = ()
+
+
+def read_changes(
+    text: str,
+    strip: int,
+    *,
+    verb: str = "apply",
+    loose: bool = False,
+    skip_binary: bool = False,
+    copies: bool = False,
+) -> DiffChanges:
+    """The changes of the unified diff `text`, its paths stripped of `strip` components.
+
+    `verb` names the caller's act in a refusal ("apply", "convert"); `loose`: hunks
+    whose counts are wrong are read by their lines' prefixes (`parse_unified_diff`);
+    `skip_binary`: a binary diff is set aside, not refused; `copies`: a git copy is kept
+    (the caller has the old file), not refused. Raises UnifiedDiffError for a malformed
+    diff, BinaryFileError for a binary one, UnsupportedChangeError for a copy.
+    """
+    changes: list[FileChange] = []
+    skipped: list[str] = []
+    for diff in parse_unified_diff(text, strip, loose=loose):
+        old, new = diff.old_path, diff.new_path
+        if diff.binary and old is not None and new is None:
+            changes.append(FileChange(diff, old, None, None))  # nothing to check, as a Delete File
+            continue
+        if diff.binary:
+            if not skip_binary:
+                raise BinaryFileError(
+                    f"Cannot {verb} the diff of {diff.shown}: it is a binary file",
+                    path=diff.shown,
+                    patch_line=diff.line,
+                )
+            skipped.append(diff.shown)
+            continue
+        if diff.copied and not copies:
+            raise UnsupportedChangeError(
+                f"Cannot {verb} the copy of {old} to {diff.shown}: a copy needs the old file "
+                "(write it as a new file)",
+                path=diff.shown,
+                patch_line=diff.line,
+            )
+        moved = new if new is not None and diff.renamed and new != old else None  # only git says a file moved
+        changes.append(FileChange(diff, old, new, moved))
+    return DiffChanges(tuple(changes), tuple(skipped))
+
+
 def unified_operations(text: str, strip: int | None = None) -> list[Operation | EditOperation]:
     """The operations of the unified diff `text`; UnifiedDiffError if it is malformed.
 
@@ -42,12 +126,12 @@ def unified_operations(text: str, strip: int | None = None) -> list[Operation | 
     """
     chosen = auto_strip(text) if strip is None else strip
     with PausedCollector():  # a large diff's hunks: many small objects, no cycles (`_gc`)
-        files = parse_unified_diff(text, chosen, loose=True)
-        if not files:
+        changes = read_changes(text, chosen, loose=True).changes
+        if not changes:
             raise UnifiedDiffError("the text holds no file diff ('--- old' and '+++ new' lines, then '@@' hunks)")
         operations: list[Operation | EditOperation] = []
-        for diff in files:
-            operations += _file_operations(diff)
+        for change in changes:
+            operations += _file_operations(change)
     return operations
 
 
@@ -84,28 +168,17 @@ def _header_pairs(text: str) -> Iterator[tuple[str, str]]:
         at = text.find("\n--- ", at) + 1 or -1
 
 
-def _file_operations(diff: FileDiff) -> list[Operation | EditOperation]:
-    if diff.binary:
-        raise UnifiedDiffError(
-            f"the diff of {diff.shown} is binary: it holds no lines to apply", line=diff.line
-        )
-    if diff.copied:
-        raise UnifiedDiffError(
-            f"the diff copies a file to {diff.shown}: copies are not applied (write it as a new file)",
-            line=diff.line,
-        )
-    old, new = diff.old_path, diff.new_path
+def _file_operations(change: FileChange) -> list[Operation | EditOperation]:
+    diff, old, new = change.diff, change.old_path, change.new_path
     if old is None:
         if new is None:
             return []
-        content = "".join(line.text + line.ending for h in diff.hunks for line in h.lines if line.is_new)
         label = f"the new file of the diff at line {diff.line}"
-        return [CreateFile(new, content, line=diff.line, label=label)]
+        return [CreateFile(new, change.new_text, line=diff.line, label=label)]
     chunks = tuple(_chunk(h) for h in diff.hunks)
-    moved = new if new is not None and diff.renamed and new != old else None  # only git says a file moved
     operations: list[Operation | EditOperation] = []
-    if chunks or moved is not None:
-        operations.append(UpdateFile(old, moved, chunks, line=diff.line))
+    if chunks or change.move_to is not None:
+        operations.append(UpdateFile(old, change.move_to, chunks, line=diff.line))
     if new is None:
         operations.append(DeleteFile(old, line=diff.line))
     return operations

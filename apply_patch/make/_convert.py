@@ -1,12 +1,15 @@
 """A unified diff → the equivalent Patch, exact when the old files are at hand.
 
-Each file diff becomes an Add File, a Delete File, or an Update (with `Move
-to` for a rename); chunks keep the diff's context. A mode change alone is
-nothing; a binary diff is refused (or skipped), but for a deleted binary file,
-which becomes a Delete File (it needs no content) even when binaries are skipped.
+The diff's files are read by the one reading applying shares
+(`format.read_changes`: renames, creations, deletions, binaries, copies decided
+there, by the same rules); each change becomes an Add File, a Delete File, or an
+Update (with `Move to` for a rename); chunks keep the diff's context. A mode
+change alone is nothing; a binary diff is refused (or skipped), but for a deleted
+binary file, which becomes a Delete File (it needs no content) even when binaries
+are skipped. A copy needs the old files.
 
 With the old files (`old=`: a folder or a mapping), every hunk is checked
-against its file and the new file computed; chunks then get what
+against its file (a deleted file's too) and the new file computed; chunks then get what
 `apply_patch diff` gives its own (`_place`, `_markers`): `@@` lines with the
 enclosing definition where they make the place certain, `*** End of File`,
 more context where the place is not certain, exact line endings. The result
@@ -22,8 +25,9 @@ Without them, what the diff shows is all there is:
   trailing context lines than the diff's context size (the most any hunk has);
 - the old file's first line ending (the one new lines get) is read from the
   diff: from its first line when a hunk shows it, else the most common one;
-- a hunk without any old line is refused unless it fills an empty file (the
-  applier would put its lines at the end of the file).
+- a hunk without any old line is refused (applying puts its lines where its
+  numbers say, `-0,0` at the start; a chunk without context would put them at
+  the end of the file).
 """
 
 from __future__ import annotations
@@ -37,15 +41,16 @@ from ..format import (
     constants as C,
     Line,
     DeleteFile,
+    FileChange,
     Operation,
     Patch,
     UpdateFile,
     FileDiff,
     Hunk,
-    parse_unified_diff,
+    read_changes,
 )
 from ._drafts import Draft, with_bom_as_text
-from .._errors import BinaryFileError, UnsupportedChangeError, UnifiedDiffError
+from .._errors import UnsupportedChangeError, UnifiedDiffError
 from ._make import (
     Content,
     add_file,
@@ -94,23 +99,13 @@ def convert_unified_diff(
 
 def convert(text: str, lookup: Lookup | None, options: ConvertOptions) -> TreeDiff:
     """The patch and the binary files skipped (see `convert_unified_diff`)."""
+    read = read_changes(
+        text, options.strip, verb="convert", skip_binary=options.skip_binary, copies=lookup is not None
+    )
     operations: list[Operation] = []
-    skipped: list[str] = []
-    for diff in parse_unified_diff(text, options.strip):
-        if diff.binary and diff.new_path is None and diff.old_path is not None:
-            # A deleted file needs no content: the same Delete File `diff` writes,
-            # never dropped (not even with skip_binary).
-            operations.append(DeleteFile(diff.old_path, line=diff.line))
-            continue
-        if diff.binary:
-            if not options.skip_binary:
-                raise BinaryFileError(
-                    f"Cannot convert the diff of {diff.shown}: it is a binary file", path=diff.shown
-                )
-            skipped.append(diff.shown)
-            continue
-        operations += _operations(diff, lookup)
-    return TreeDiff(Patch(tuple(operations)), tuple(skipped))
+    for change in read.changes:
+        operations += _operations(change, lookup)
+    return TreeDiff(Patch(tuple(operations)), read.skipped)
 
 
 def reader_of(old: OldFiles | None) -> Lookup | None:
@@ -133,30 +128,28 @@ def reader_of(old: OldFiles | None) -> Lookup | None:
     return read
 
 
-def _operations(diff: FileDiff, lookup: Lookup | None) -> list[Operation]:
-    for path in (diff.old_path, diff.new_path):
+def _operations(change: FileChange, lookup: Lookup | None) -> list[Operation]:
+    diff, old_path, new_path, move_to = change.diff, change.old_path, change.new_path, change.move_to
+    for path in (old_path, new_path):
         if path is not None:
             check_path(path)
-    if diff.old_path is None:
-        return [] if diff.new_path is None else [add_file(diff.new_path, _new_text(diff))]
-    if diff.new_path is None:
-        return [DeleteFile(diff.old_path)]
-    move_to = diff.new_path if diff.renamed or diff.copied else None
+    if old_path is None:
+        return [] if new_path is None else [add_file(new_path, change.new_text)]
+    if new_path is None:
+        if lookup is not None and diff.hunks:
+            _apply(_old_text(diff, old_path, lookup), diff)  # its hunks checked, as applying does
+        return [DeleteFile(old_path)]
     if lookup is None:
         return _without_old(diff, move_to)
-    old_text = _old_text(diff, diff.old_path, lookup)
+    old_text = _old_text(diff, old_path, lookup)
     new_text = _apply(old_text, diff)
     if diff.copied:
-        return [add_file(diff.new_path, new_text)]
+        return [add_file(new_path, new_text)]
     if old_text == new_text:
         if move_to is None:
             return []
-        return file_operations(diff.old_path, old_text, new_text, Options(), move_to)
-    return _with_old(diff.old_path, old_text, new_text, diff.hunks, move_to)
-
-
-def _new_text(diff: FileDiff) -> str:
-    return "".join(line.text + line.ending for h in diff.hunks for line in h.lines if line.is_new)
+        return file_operations(old_path, old_text, new_text, Options(), move_to)
+    return _with_old(old_path, old_text, new_text, diff.hunks, move_to)
 
 
 def _old_text(diff: FileDiff, path: str, lookup: Lookup) -> str:
@@ -241,12 +234,7 @@ def _changes(draft: Draft) -> bool:
 
 def _without_old(diff: FileDiff, move_to: str | None) -> list[Operation]:
     """The Update as far as the diff alone tells it (see the module's docstring)."""
-    assert diff.old_path is not None
-    if diff.copied:
-        raise UnsupportedChangeError(
-            f"Cannot convert the copy of {diff.old_path}: a copy needs the old files",
-            path=diff.old_path,
-        )
+    assert diff.old_path is not None  # a copy without the old files: refused by `read_changes`
     hunks = list(diff.hunks)
     if not hunks:
         return [] if move_to is None else [UpdateFile(diff.old_path, move_to, ())]
@@ -264,7 +252,9 @@ def _without_old(diff: FileDiff, move_to: str | None) -> list[Operation]:
 
 def _check_without_old(diff: FileDiff, hunk: Hunk, draft: Draft, old: OldEndings) -> None:
     needs = None
-    if not any(line.is_old for line in draft.lines) and (hunk.old_start, hunk.old_count) != (0, 0):
+    if not any(line.is_old for line in draft.lines):
+        # Applying puts its lines where its numbers say (`-0,0`: at the start); a chunk
+        # without context would put them at the end, right only for an empty file.
         needs = "a hunk without context lines"
     elif hunk.marks_an_end and not old.has_final_newline and hunk.old_start > 1:
         if not any(line.is_new for line in draft.lines):
