@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     )
     from ._seek import LineIndex
     from ._seen import Seen
+    from ._streaming import StreamingPlan, Verdict
     from ._textfile import BOM, TextFile, common_ends, split_text
     from ._tree import FileState, Kind, Tree, hidden
     from .._errors import PolicyValueError
@@ -44,6 +45,8 @@ if TYPE_CHECKING:
     from . import _signals as signals
 
 _NAMES = {
+    "StreamingPlan": "._streaming",
+    "Verdict": "._streaming",
     "FolderChanged": "._dirs",
     "OUTLINE_BYTES": "._outline",
     "RepairRequest": "._repair",
