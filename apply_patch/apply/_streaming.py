@@ -119,10 +119,9 @@ class StreamingPlan:
         self._started = self._ended = False
         self._file: _File | None = None
         self._seen: dict[str, str] = {}  # a file's key → the hash of its bytes as judged
-        self._offset = 0
         self._diff_path = path
         if path is not None:  # a diff: the body of one Update, its lines counted in it
-            self._started, self._offset = True, -1
+            self._started = True
             self._open(path, f"{C.UPDATE_FILE}{path}", 0)
 
     def feed(self, text: str) -> list[Verdict]:
@@ -196,7 +195,7 @@ class StreamingPlan:
             text, _ = self._planner.read_text(state.data, where, number)
         except PatchError as error:
             current.dead = True
-            return self._tell(_verdict("not_found", path, self._shown(number), None, error))
+            return self._tell(_verdict("not_found", path, number, None, error))
         current.where, current.lines = where, text.lines
         for key in {where.target, where.entry}:
             self._seen[key] = _digest.hexdigest(state.data)
@@ -230,7 +229,7 @@ class StreamingPlan:
             searched(lines, (*current.chunks, chunk), self.policy, _where(current))
         except ContextNotFoundError as error:
             current.dead = True
-            return self._tell(_verdict("not_found", current.path, self._shown(chunk.line), None, error))
+            return self._tell(_verdict("not_found", current.path, chunk.line, None, error))
         except PatchError:
             return []  # found in some other way (ambiguous, say): the complete chunk decides
         return []
@@ -256,22 +255,22 @@ class StreamingPlan:
             _, placements, warnings = locate(current.lines, chunks, self.policy, _where(current))
         except AmbiguousChunkError as error:
             line = error.patch_line or last.line
-            return self._once(current, _verdict("ambiguous", current.path, self._shown(line), None, error))
+            return self._once(current, _verdict("ambiguous", current.path, line, None, error))
         except PatchError as error:
             current.dead = True
             line = error.patch_line or last.line
-            return self._tell(_verdict("not_found", current.path, self._shown(line), None, error))
+            return self._tell(_verdict("not_found", current.path, line, None, error))
         found: list[Verdict] = []
         for warning in warnings:
             if warning.kind == "ambiguous" and warning.patch_line is not None:
-                line = self._shown(warning.patch_line)
+                line = warning.patch_line
                 found += self._once(current, Verdict("ambiguous", current.path, line, None, warning.message))
-        if not any(v.patch_line == self._shown(last.line) for v in found):
+        if not any(v.patch_line == last.line for v in found):
             placement = placements[-1]
             first = placement.file_line
             span = (first, first + max(len(last.old_lines), 1) - 1)
             message = f"{last.name} placed at line {first} of {_where(current).shown}"
-            found += self._once(current, Verdict("placed", current.path, self._shown(last.line), span, message))
+            found += self._once(current, Verdict("placed", current.path, last.line, span, message))
         return found
 
     def _once(self, current: _File, verdict: Verdict) -> list[Verdict]:
@@ -285,9 +284,6 @@ class StreamingPlan:
         if self.on_verdict is not None:
             self.on_verdict(verdict)
         return [verdict]
-
-    def _shown(self, line: int) -> int:
-        return line + self._offset if self._diff_path is not None else line
 
     def _prefix_chunk(self, current: _File) -> Chunk:
         """The open chunk's old lines received so far as the engine's Chunk, each a removed
