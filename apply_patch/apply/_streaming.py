@@ -40,6 +40,7 @@ from ._seen import Seen
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections import Counter
     from collections.abc import Callable
     from typing import Literal
 
@@ -82,6 +83,9 @@ class _File:
         self.body: list[tuple[int, str]] = []  # (patch line, text) after the header
         self.chunk_at = -1  # where in `body` the open chunk's lines start (-1: none yet)
         self.chunk_line = 0  # the open chunk's patch line: its first `@@` line, else its first
+        self.chunk_from = 0  # where in `body` that line is
+        self.after = 0  # where the engine searches the file's next chunk from (-1: not known)
+        self.counts: Counter[str] | None = None  # how often each line is in the file (read once)
         self.old: list[str] = []  # the open chunk's old lines
         self.at: int | None = None  # where its old lines so far were found
         self.chunks: tuple[Chunk, ...] = ()  # its complete chunks, as parsed
@@ -175,13 +179,15 @@ class StreamingPlan:
         if marker.startswith(C.CHUNK_HEADER):
             found = self._close_chunk(current)
             current.body.append((number, line))
-            current.chunk_line = current.chunk_line or number
+            if not current.chunk_line:
+                current.chunk_line, current.chunk_from = number, len(current.body) - 1
             return found
         current.body.append((number, line))
         if line.startswith(_CHUNK_BODY) or line == "":
             if current.chunk_at < 0:
                 current.chunk_at = len(current.body) - 1
-                current.chunk_line = current.chunk_line or number
+                if not current.chunk_line:
+                    current.chunk_line, current.chunk_from = number, current.chunk_at
             if not line.startswith(C.ADDED):
                 current.old.append(line[1:])
                 return self._judge_prefix(current)
@@ -197,8 +203,9 @@ class StreamingPlan:
             current.dead = True
             return self._tell(_verdict("not_found", path, number, None, error))
         current.where, current.lines = where, text.lines
-        for key in {where.target, where.entry}:
-            self._seen[key] = _digest.hexdigest(state.data)
+        digest = _digest.hexdigest(state.data)
+        for key in (where.target, where.entry):  # a moved file's source is its entry
+            self._seen[key] = digest
         return []
 
     def _close_file(self) -> list[Verdict]:
@@ -235,22 +242,33 @@ class StreamingPlan:
         return []
 
     def _close_chunk(self, current: _File) -> list[Verdict]:
-        """The verdicts of the chunk just completed (and of the file's chunks before it)."""
+        """The verdicts of the chunk just completed (and of the file's chunks before it).
+
+        A chunk found exactly where its lines were seen arriving, with one place only after
+        the file's chunks before it, is placed there (as the engine places it: one place, no
+        doubt) without locating the others again; any other is located with the file's
+        chunks so far (`_locate.locate`: its tiers, slips, and their order's other places).
+        """
         if current.chunk_at < 0:
             return []
+        at, body = current.at, current.body[current.chunk_from :]
         current.chunk_at, current.chunk_line, current.old, current.at = -1, 0, [], None
-        text = "\n".join((C.BEGIN_PATCH, current.header, *(t for _, t in current.body), C.END_PATCH))
+        text = "\n".join((C.BEGIN_PATCH, current.header, *(t for _, t in body), C.END_PATCH))
         try:
             update = parse_patch(text).operations[0]
         except (PatchError, IndexError):
             return []  # not an Update's chunks as written: `finish` names the error
-        chunks = getattr(update, "chunks", ())
-        numbers = [n for n, _ in current.body]
-        chunks = tuple(_renumbered(c, numbers) for c in chunks)
-        if not chunks:
+        numbers = [n for n, _ in body]
+        new = tuple(_renumbered(c, numbers) for c in getattr(update, "chunks", ()))
+        if not new:
             return []
-        current.chunks = chunks
+        chunks = current.chunks = (*current.chunks, *new)
         last = chunks[-1]
+        if len(new) == 1 and at is not None and self._alone(current, last, at):
+            current.after = at + len(last.old_lines)
+            span = (at + 1, at + len(last.old_lines))
+            message = f"{last.name} placed at line {at + 1} of {_where(current).shown}"
+            return self._once(current, Verdict("placed", current.path, last.line, span, message))
         try:
             _, placements, warnings = locate(current.lines, chunks, self.policy, _where(current))
         except AmbiguousChunkError as error:
@@ -260,6 +278,7 @@ class StreamingPlan:
             current.dead = True
             line = error.patch_line or last.line
             return self._tell(_verdict("not_found", current.path, line, None, error))
+        current.after = -1  # a slip may have changed its length: the next chunk is located too
         found: list[Verdict] = []
         for warning in warnings:
             if warning.kind == "ambiguous" and warning.patch_line is not None:
@@ -272,6 +291,22 @@ class StreamingPlan:
             message = f"{last.name} placed at line {first} of {_where(current).shown}"
             found += self._once(current, Verdict("placed", current.path, last.line, span, message))
         return found
+
+    def _alone(self, current: _File, chunk: Chunk, at: int) -> bool:
+        """Whether `chunk` is placed at `at` for certain, as the engine's plain way (`_locate`)
+        decides: no `@@` line, not pinned to the end, its lines exactly the file's at `at`, at
+        or after the chunks before it, and one of them found once in the whole file (so the
+        chunk fits nowhere else, in any tier: the exact one is tried first)."""
+        pattern = chunk.old_lines
+        if chunk.contexts or chunk.is_end_of_file or chunk.endings or not pattern:
+            return False
+        if current.after < 0 or at < current.after or current.lines[at : at + len(pattern)] != pattern:
+            return False
+        if current.counts is None:
+            from collections import Counter
+
+            current.counts = Counter(current.lines)
+        return any(current.counts[line] == 1 for line in pattern)
 
     def _once(self, current: _File, verdict: Verdict) -> list[Verdict]:
         """`verdict`, unless the same was already given for its line."""
