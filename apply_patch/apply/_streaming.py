@@ -270,7 +270,7 @@ class StreamingPlan:
             message = f"{last.name} placed at line {at + 1} of {_where(current).shown}"
             return self._once(current, Verdict("placed", current.path, last.line, span, message))
         try:
-            _, placements, warnings = locate(current.lines, chunks, self.policy, _where(current))
+            replacements, placements, warnings = locate(current.lines, chunks, self.policy, _where(current))
         except AmbiguousChunkError as error:
             line = error.patch_line or last.line
             return self._once(current, _verdict("ambiguous", current.path, line, None, error))
@@ -287,7 +287,10 @@ class StreamingPlan:
         if not any(v.patch_line == last.line for v in found):
             placement = placements[-1]
             first = placement.file_line
-            span = (first, first + max(len(last.old_lines), 1) - 1)
+            # Its last line: after its old lines, or its last replacement's (an elided middle
+            # covers more lines than it quotes); chunks are in order, so the later ones are its.
+            ends = [r.start + r.old_len for r in replacements if r.start >= first - 1]
+            span = (first, max(first + len(last.old_lines) - 1, *ends, first))
             message = f"{last.name} placed at line {first} of {_where(current).shown}"
             found += self._once(current, Verdict("placed", current.path, last.line, span, message))
         return found

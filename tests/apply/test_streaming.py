@@ -150,3 +150,24 @@ def test_a_native_operation_diff_applies_at_finish(tmp_path: Path) -> None:
         plan.feed(piece)
     plan.finish()
     assert (root / "a.py").read_text() == LINES.replace("line5\n", "five\n")
+
+
+def test_with_policy_first_an_ambiguous_chunk_is_reported_and_applies_at_the_first_place(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    plan = StreamingPlan(root, ambiguous="first")
+    found = plan.feed("*** Begin Patch\n*** Update File: twice.py\n@@\n x = 1\n-y = 2\n+y = 3\n*** End Patch\n")
+    assert [(v.verdict, v.patch_line) for v in found] == [("ambiguous", 3)]
+    assert "3" in found[0].message  # names the other place
+    result = plan.finish()
+    assert [w.kind for w in result.warnings] == ["ambiguous"]
+    assert (root / "twice.py").read_text() == "x = 1\ny = 3\nx = 1\ny = 2\n"
+
+
+def test_an_elision_waits_for_the_end_of_its_chunk(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    plan = StreamingPlan(root)
+    assert plan.feed("*** Begin Patch\n*** Update File: a.py\n@@\n line4\n ...\n line9\n") == []
+    found = plan.feed("-line10\n+ten\n*** End Patch\n")  # complete: the locator reads the elision
+    assert [(v.verdict, v.patch_line, v.file_lines) for v in found] == [("placed", 3, (4, 10))]
+    plan.finish()
+    assert (root / "a.py").read_text() == LINES.replace("line10\n", "ten\n")
