@@ -124,14 +124,15 @@ class StreamingPlan:
         self._file: _File | None = None
         self._seen: dict[str, str] = {}  # a file's key → the hash of its bytes as judged
         self._diff_path = path
+        self._early: list[Verdict] = []
         if path is not None:  # a diff: the body of one Update, its lines counted in it
             self._started = True
-            self._open(path, f"{C.UPDATE_FILE}{path}", 0)
+            self._early = self._open(path, f"{C.UPDATE_FILE}{path}", 0)  # returned by the first `feed`
 
     def feed(self, text: str) -> list[Verdict]:
         """Take the next piece of the patch; the verdicts its complete lines decide."""
         self._pieces.append(text)
-        found: list[Verdict] = []
+        found, self._early = self._early, []
         *complete, self._pending = (self._pending + text).split("\n")
         for raw in complete:
             self._number += 1
@@ -165,7 +166,8 @@ class StreamingPlan:
         if not self._started:
             self._started = line.strip(C.WHITESPACE) == C.BEGIN_PATCH
             return []
-        marker = line.strip(C.WHITESPACE)
+        # In an Update, a marker starts its line (as the parser reads it): " @@" is context.
+        marker = line.rstrip(C.WHITESPACE) if self._file is not None else line.strip(C.WHITESPACE)
         if (marker == C.END_PATCH or marker.startswith(_HEADERS)) and self._diff_path is None:
             found = self._close_file()
             if marker == C.END_PATCH:

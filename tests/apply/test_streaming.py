@@ -171,3 +171,24 @@ def test_an_elision_waits_for_the_end_of_its_chunk(tmp_path: Path) -> None:
     assert [(v.verdict, v.patch_line, v.file_lines) for v in found] == [("placed", 3, (4, 10))]
     plan.finish()
     assert (root / "a.py").read_text() == LINES.replace("line10\n", "ten\n")
+
+
+def test_a_native_operation_diff_of_a_missing_file_is_not_found_at_the_first_feed(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    before = snapshot(root)
+    got: list[Verdict] = []
+    plan = StreamingPlan(root, path="gone.py", on_verdict=got.append)
+    found = plan.feed("@@\n-x\n")
+    assert [(v.verdict, v.path) for v in found] == [("not_found", "gone.py")] == [(v.verdict, v.path) for v in got]
+    with pytest.raises(Exception):
+        plan.finish()
+    assert snapshot(root) == before
+
+
+def test_a_context_line_holding_at_signs_is_not_a_chunk_header(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text("a\n@@ b\nc\n")
+    plan = StreamingPlan(tmp_path)
+    found = plan.feed("*** Begin Patch\n*** Update File: m.py\n@@\n a\n @@ b\n-c\n+C\n*** End Patch\n")
+    assert [(v.verdict, v.patch_line, v.file_lines) for v in found] == [("placed", 3, (1, 3))]
+    plan.finish()
+    assert (tmp_path / "m.py").read_text() == "a\n@@ b\nC\n"
