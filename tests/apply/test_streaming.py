@@ -119,8 +119,9 @@ def test_nothing_is_written_until_finish(tmp_path: Path) -> None:
 def test_streamed_and_whole_patches_end_the_same(tmp_path: Path) -> None:
     patch = "*** Begin Patch\n*** Update File: a.py\n@@ line3\n line4\n-line5\n+five\n*** Add File: n.txt\n+new\n*** End Patch\n"
     one, two = tmp_path / "one", tmp_path / "two"
-    one.mkdir(), two.mkdir()
-    _tree(one), _tree(two)
+    for root in (one, two):
+        root.mkdir()
+        _tree(root)
     apply_patch(patch, one)
     plan = StreamingPlan(two)
     for size in range(0, len(patch), 7):  # pieces cutting lines anywhere
