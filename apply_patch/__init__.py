@@ -55,7 +55,7 @@ if TYPE_CHECKING:
         classify_argv,
         parse_partial,
     )
-    from .apply import RepairRequest
+    from .apply import RepairRequest, StreamingPlan, Verdict
     from .make import convert_unified_diff, make_patch
     from .tools import tool_definitions
     from .apply import Receipt, history, show, undo
@@ -79,6 +79,7 @@ _LAZY = {
     **dict.fromkeys(("convert_unified_diff", "make_patch"), ".make"),
     "tool_definitions": ".tools",
     "RepairRequest": ".apply",
+    **dict.fromkeys(("StreamingPlan", "Verdict"), ".apply"),
     **dict.fromkeys(("Receipt", "history", "show", "undo"), ".apply"),
     **dict.fromkeys(("CODEX", "DEFAULT", "Policy"), "._policy"),
     "apply_reply": ".edits",
@@ -137,10 +138,12 @@ __all__ = [
     "RollbackError",
     "StaleAnchorError",
     "StaleViewError",
+    "StreamingPlan",
     "UndoError",
     "UnifiedDiffError",
     "UnsupportedChangeError",
     "UpdateFile",
+    "Verdict",
     "apply_patch",
     "apply_reply",
     "apply_to_mapping",

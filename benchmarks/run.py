@@ -303,10 +303,14 @@ class Bench:
         self.bare_seconds = 0.0  # python -c pass at its fastest, measured by `startup`
         self.executable = str(Path(sys.executable).parent / "apply_patch")
 
-    def run(self, *, startup_only: bool = False, formats_only: bool = False, files_only: bool = False) -> None:
+    def run(self, *, startup_only: bool = False, formats_only: bool = False, files_only: bool = False,
+            streaming_only: bool = False) -> None:
         try:
             if formats_only:
                 self.formats()
+                return
+            if streaming_only:
+                self.streaming()
                 return
             if files_only:
                 self.many_files()
@@ -324,6 +328,7 @@ class Bench:
             self.parse_alone()
             self.memory()
             self.formats()
+            self.streaming()
         finally:
             self.work.remove()
 
@@ -628,6 +633,52 @@ class Bench:
             self.budgets.append(Budget(f"{case.name} / 0.1 s", ours.median / 0.1, 1.0,
                                        f"{ours.median * 1000:.1f} ms"))
 
+    def streaming(self) -> None:
+        """Issue 37's streaming plan on a 10,000-line file: how long after the line that decides
+        it each verdict comes (`feed` of that line, the file read and indexed on its header
+        line included), against 5 ms; and a patch fed line by line then applied (`finish`)
+        against the same patch applied at once, paired on fresh roots, against 1.1×."""
+        from apply_patch import StreamingPlan
+
+        for chunks in (1, 10, 50):
+            case = inputs.many_chunks(10_000, chunks)
+            pieces = case.patch.splitlines(keepends=True)
+            failing = case.patch.replace(" " + case.patch.splitlines()[3][1:], " not in the file", 1)
+
+            def streamed(root: Path, text: list[str] = pieces) -> object:
+                plan = StreamingPlan(root)
+                for piece in text:
+                    plan.feed(piece)
+                return plan.finish()
+
+            def at_once(root: Path) -> object:
+                return self.apply_patch(case.patch, root)
+
+            latencies: dict[str, list[float]] = {"placed": [], "not_found": []}
+            for _ in range(self.repeat):
+                for text in (pieces, failing.splitlines(keepends=True)):
+                    plan = StreamingPlan(self.work.fresh_root(case))
+                    for piece in text:
+                        start = time.perf_counter()
+                        found = plan.feed(piece)
+                        elapsed = time.perf_counter() - start
+                        for verdict in found:
+                            latencies.setdefault(verdict.verdict, []).append(elapsed)
+            for kind, values in latencies.items():
+                if not values:
+                    continue
+                self.rows.append(Row(f"streaming, {case.name}: a {kind} verdict after its line",
+                                     Sample(tuple(values)).show()))
+                self.budgets.append(Budget(f"streaming, {case.name}: slowest {kind} verdict / 5 ms (issue 37)",
+                                           max(values) / 0.005, 1.0,
+                                           f"{max(values) * 1000:.2f} ms at worst over {len(values)} verdicts"))
+            ours, whole = time_calls_paired((streamed, at_once), lambda: self.work.fresh_root(case), self.repeat)
+            self.rows.append(Row(f"streaming, {case.name}: fed line by line + finish / at once",
+                                 f"{ours.show()} / {whole.show()}"))
+            self.budgets.append(Budget(f"streaming, {case.name}: streamed / at once (issue 37)",
+                                       ours.median / whole.median, 1.1,
+                                       f"{ours.median * 1000:.1f} ms against {whole.median * 1000:.1f} ms"))
+
     def parse_alone(self) -> None:
         text = inputs.big_patch()
         sample = time_call(lambda: self.parse_patch(text), max(self.repeat, 10))
@@ -825,12 +876,15 @@ def main(argv: list[str] | None = None) -> None:
                         help="only the other formats (str_replace, SEARCH/REPLACE, unified diffs)")
     parser.add_argument("--files-only", action="store_true",
                         help="only the files-updated cases (10, 100, 1,000 files, whole processes)")
+    parser.add_argument("--streaming-only", action="store_true",
+                        help="only the streaming plan (verdict latency, streamed / at once)")
     options = parser.parse_args(argv)
     reference = os.environ.get(REFERENCE_VARIABLE) or None
     if reference is not None and not os.access(reference, os.X_OK):
         raise SystemExit(f"{REFERENCE_VARIABLE}={reference} is not an executable file")
     bench = Bench(options.repeat, options.startup_repeat, reference)
-    bench.run(startup_only=options.startup_only, formats_only=options.formats_only, files_only=options.files_only)
+    bench.run(startup_only=options.startup_only, formats_only=options.formats_only, files_only=options.files_only,
+              streaming_only=options.streaming_only)
     bench.print()
 
 

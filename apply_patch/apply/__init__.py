@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     )
     from ._seek import LineIndex
     from ._seen import Seen
+    from ._streaming import StreamingPlan, Verdict
     from ._textfile import BOM, TextFile, common_ends, split_text
     from ._tree import FileState, Kind, Tree, hidden
     from .._errors import PolicyValueError
@@ -44,6 +45,8 @@ if TYPE_CHECKING:
     from . import _signals as signals
 
 _NAMES = {
+    "StreamingPlan": "._streaming",
+    "Verdict": "._streaming",
     "FolderChanged": "._dirs",
     "OUTLINE_BYTES": "._outline",
     "RepairRequest": "._repair",
@@ -128,7 +131,7 @@ __all__ = [
     "FolderChanged", "Kind", "LineIndex", "LineReader", "Location", "MAX_CHARACTERS",
     "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OUTLINE_BYTES", "OperationResult",
     "PatchWarning", "Policy", "PolicyValueError", "Receipt", "RepairRequest", "Replay",
-    "BadRecord", "SCHEMA", "Seen", "Staged", "Taken", "Waiting", "TextFile", "Tree", "Unavailable", "apply_operations",
+    "BadRecord", "SCHEMA", "Seen", "Staged", "StreamingPlan", "Verdict", "Taken", "Waiting", "TextFile", "Tree", "Unavailable", "apply_operations",
     "apply_patch", "apply_to_mapping", "bounded", "claim", "common_ends", "decode_file",
     "error_json", "failure", "file_encoding", "file_text", "hidden", "history",
     "is_windows_absolute", "not_shown", "outline", "pending", "result_json", "show", "signals",

@@ -190,6 +190,15 @@ def _main(argv: Sequence[str] | None) -> int:
     options = _options.parse(_argument_parser, args)
     if isinstance(options, int):  # --help, --version, or a usage error
         return options
+    if options.stream:
+        if options.patch or options.format != "codex" or options.stage:
+            sys.stderr.write("apply_patch: --stream reads a Codex patch from stdin, without --format, --stage or a PATCH argument\n")
+            return 2
+        from ._stream import Texts, stream_main
+
+        texts = Texts(STDIN_FAILED, f"{NO_PATCH}\n{USAGE}\n{SEE_HELP}\n")
+        stdin = None if sys.stdin is None else sys.stdin.buffer
+        return stream_main(options, stdin, lambda result: _print_result(result, options, "codex"), texts)
     patch = _read_patch(options.patch, sys.stdin, sys.stderr)
     if isinstance(patch, int):
         return patch
@@ -363,6 +372,13 @@ def _argument_parser() -> argparse.ArgumentParser:
     )
     options.add_argument(
         "--json", action="store_true", help="print one JSON object on stdout (schema in docs/cli.md)"
+    )
+    options.add_argument(
+        "--stream",
+        action="store_true",
+        help="read the patch from stdin as it arrives and print one line of JSON per chunk as "
+        "soon as it is placed, ambiguous or not found (schema in docs/cli.md); the patch is "
+        "applied at the end of stdin, all or nothing",
     )
     options.add_argument(
         "--format",

@@ -1,0 +1,364 @@
+"""A patch judged while it streams in: each chunk located against its file as its lines arrive.
+
+`StreamingPlan` is fed the patch text in pieces of any size (`feed`) and returns,
+for each complete line that decides one, a `Verdict`:
+
+- `not_found`: the old lines of the chunk received so far (trailing blank lines set
+  aside; a partial last line is not judged until its line ends) match nowhere after the
+  chunks before it, even with the engine's retries and slips; the message is the one the
+  engine gives (`_diagnose.missing_chunk`, through `_locate.searched`). Also for an
+  Update whose file cannot be read (its message the planner's), and for a complete chunk
+  the locator refuses otherwise (indentation, ...).
+- `placed`: a complete chunk (its next `@@` line, operation or `*** End Patch` arrived)
+  located by `_locate.locate` with the file's chunks so far; provisional: a later chunk of
+  the same file may make it `ambiguous`, which is then reported under its own line.
+- `ambiguous`: the locator refuses a chunk as fitting several places (policy
+  `ambiguous="error"`) or warns that it does (`"first"`).
+
+After the first `not_found` of a file no more verdicts come for it (the engine stops
+there too). Nothing is locked and nothing written while the text streams: each file is
+read once (through `DiskTree`, as the planner reads it) and searched through one
+`LineIndex`. `finish` applies the whole text through the one pipeline (`apply_patch`:
+lock, plan, re-checks, all-or-nothing commit), refusing it (`ConcurrentChangeError`) when
+a file judged while streaming holds other bytes at the plan (the check of `_seen.Seen`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from .._errors import AmbiguousChunkError, ConcurrentChangeError, ContextNotFoundError, PatchError
+from .._policy import DEFAULT, Policy, policy_of
+from ..format import constants as C, parse_patch
+from . import _digest
+from ._disk_tree import DiskTree
+from ._locate import locate, searched
+from ._plan import Planner
+from ._seek import LineIndex
+from ._seen import Seen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections import Counter
+    from collections.abc import Callable
+    from typing import Literal
+
+    from ..format import Chunk
+    from ._paths import Location
+    from ._pipeline import ApplyResult
+
+_CHUNK_BODY = (C.CONTEXT, C.REMOVED, C.ADDED)
+_HEADERS = (C.ADD_FILE, C.DELETE_FILE, C.UPDATE_FILE)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One chunk's verdict: `verdict` "placed", "ambiguous" or "not_found"; `path` as the
+    patch names the file; `patch_line` the chunk's line (1-based, in the text fed);
+    `file_lines` the first and last file lines it covers (None when it has no place)."""
+
+    verdict: Literal["placed", "ambiguous", "not_found"]
+    path: str
+    patch_line: int
+    file_lines: tuple[int, int] | None
+    message: str
+
+    def as_json(self) -> dict[str, object]:
+        """The verdict as `apply_patch --stream` prints it (docs/cli.md)."""
+        lines = None if self.file_lines is None else list(self.file_lines)
+        return {"verdict": self.verdict, "path": self.path, "patch_line": self.patch_line,
+                "file_lines": lines, "message": self.message}  # fmt: skip
+
+
+class _File:
+    """An Update being streamed: its file's lines and index, and its chunks so far."""
+
+    def __init__(self, path: str, header: str, line: int) -> None:
+        self.path, self.header, self.line = path, header, line
+        self.lines: list[str] = []
+        self.index: LineIndex | None = None
+        self.where: Location | None = None
+        self.dead = False  # a not_found was reported: nothing more is judged
+        self.body: list[tuple[int, str]] = []  # (patch line, text) after the header
+        self.chunk_at = -1  # where in `body` the open chunk's lines start (-1: none yet)
+        self.chunk_line = 0  # the open chunk's patch line: its first `@@` line, else its first
+        self.chunk_from = 0  # where in `body` that line is
+        self.after = 0  # where the engine searches the file's next chunk from (-1: not known)
+        self.counts: Counter[str] | None = None  # how often each line is in the file (read once)
+        self.old: list[str] = []  # the open chunk's old lines
+        self.at: int | None = None  # where its old lines so far were found
+        self.chunks: tuple[Chunk, ...] = ()  # its complete chunks, as parsed
+        self.reported: dict[int, str] = {}  # patch line → the verdict last given
+
+
+class StreamingPlan:
+    """A patch fed in pieces, its chunks judged as they arrive; applied by `finish`.
+
+    `root`, `workdir`, `policy` and `**options` are `apply_patch`'s. `on_verdict`, if
+    given, is called with each verdict as soon as it is made (`feed` returns them too).
+    A text whose path is given (`path`) is the diff of one Update (the native tool's
+    `apply_patch_call_operation_diff` deltas of an `update_file` operation): its patch
+    lines are counted in the diff.
+    """
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str] = ".",
+        *,
+        workdir: str | os.PathLike[str] = ".",
+        policy: Policy = DEFAULT,
+        path: str | None = None,
+        on_verdict: Callable[[Verdict], None] | None = None,
+        **options: str,
+    ) -> None:
+        self.root, self.workdir = os.fspath(root), os.fspath(workdir)
+        self.policy = policy_of(policy, options)
+        self.on_verdict = on_verdict
+        self._tree = DiskTree(self.root, self.policy, self.workdir)
+        self._planner = Planner(self._tree)
+        self._pieces: list[str] = []
+        self._pending = ""  # the last line, not yet ended
+        self._number = 0  # patch lines read
+        self._started = self._ended = False
+        self._file: _File | None = None
+        self._seen: dict[str, str] = {}  # a file's key → the hash of its bytes as judged
+        self._diff_path = path
+        self._early: list[Verdict] = []
+        if path is not None:  # a diff: the body of one Update, its lines counted in it
+            self._started = True
+            self._early = self._open(path, f"{C.UPDATE_FILE}{path}", 0)  # returned by the first `feed`
+
+    def feed(self, text: str) -> list[Verdict]:
+        """Take the next piece of the patch; the verdicts its complete lines decide."""
+        self._pieces.append(text)
+        found, self._early = self._early, []
+        *complete, self._pending = (self._pending + text).split("\n")
+        for raw in complete:
+            self._number += 1
+            found += self._line(raw.removesuffix("\r"), self._number)
+        return found
+
+    def finish(self, *, dry_run: bool = False) -> ApplyResult:
+        """Apply the whole text fed, all or nothing (`apply_patch`), after the last verdicts
+        (given to `on_verdict`); ConcurrentChangeError if a file judged while streaming
+        changed since. Raises the engine's PatchError for a patch that does not apply."""
+        from ._pipeline import apply_patch
+
+        if self._pending:
+            self._number += 1
+            self._line(self._pending.removesuffix("\r"), self._number)
+            self._pending = ""
+        self._close_file()
+        text = "".join(self._pieces)
+        if self._diff_path is not None:
+            text = f"{C.BEGIN_PATCH}\n{C.UPDATE_FILE}{self._diff_path}\n{text}\n{C.END_PATCH}\n"
+        seen = Seen(refuse=_changed_while_streaming)
+        seen.hashes.update(self._seen)
+        with seen.watching():
+            return apply_patch(text, self.root, workdir=self.workdir, dry_run=dry_run, policy=self.policy)
+
+    # The lines, one at a time.
+
+    def _line(self, line: str, number: int) -> list[Verdict]:
+        if self._ended:
+            return []
+        if not self._started:
+            self._started = line.strip(C.WHITESPACE) == C.BEGIN_PATCH
+            return []
+        # In an Update, a marker starts its line (as the parser reads it): " @@" is context.
+        marker = line.rstrip(C.WHITESPACE) if self._file is not None else line.strip(C.WHITESPACE)
+        if (marker == C.END_PATCH or marker.startswith(_HEADERS)) and self._diff_path is None:
+            found = self._close_file()
+            if marker == C.END_PATCH:
+                self._ended = True
+            elif marker.startswith(C.UPDATE_FILE):
+                found += self._open(marker[len(C.UPDATE_FILE) :], line, number)
+            return found
+        current = self._file
+        if current is None or current.dead:
+            return []
+        if marker.startswith(C.CHUNK_HEADER):
+            found = self._close_chunk(current)
+            current.body.append((number, line))
+            if not current.chunk_line:
+                current.chunk_line, current.chunk_from = number, len(current.body) - 1
+            return found
+        current.body.append((number, line))
+        if line.startswith(_CHUNK_BODY) or line == "":
+            if current.chunk_at < 0:
+                current.chunk_at = len(current.body) - 1
+                if not current.chunk_line:
+                    current.chunk_line, current.chunk_from = number, current.chunk_at
+            if not line.startswith(C.ADDED):
+                current.old.append(line[1:])
+                return self._judge_prefix(current)
+        return []
+
+    def _open(self, path: str, header: str, number: int) -> list[Verdict]:
+        current = self._file = _File(path, header, number)
+        try:
+            where = self._tree.resolve(path, line=number)
+            state = self._planner._readable(where, number)
+            text, _ = self._planner.read_text(state.data, where, number)
+        except PatchError as error:
+            current.dead = True
+            return self._tell(_verdict("not_found", path, number, None, error))
+        current.where, current.lines = where, text.lines
+        digest = _digest.hexdigest(state.data)
+        for key in (where.target, where.entry):  # a moved file's source is its entry
+            self._seen[key] = digest
+        return []
+
+    def _close_file(self) -> list[Verdict]:
+        current = self._file
+        found = [] if current is None or current.dead else self._close_chunk(current)
+        self._file = None
+        return found
+
+    def _judge_prefix(self, current: _File) -> list[Verdict]:
+        """`not_found` when the open chunk's old lines so far (trailing blanks set aside) are
+        nowhere the engine would look for them, with its message."""
+        size = len(current.old)
+        while size and not current.old[size - 1].strip():
+            size -= 1
+        if not size or size != len(current.old) or any("..." in s for s in current.old):
+            return []  # a blank line may be the reference's trailing one; "..." an elision
+        at, lines = current.at, current.lines
+        if at is not None and at + size <= len(lines) and lines[at + size - 1] == current.old[-1]:
+            return []  # still where it was found: each line costs one comparison
+        if current.index is None:
+            current.index = LineIndex(lines)
+        match = current.index.seek(current.old, 0)  # from the top: never narrower than the engine
+        if match is not None:
+            current.at = match.index
+            return []
+        chunk = self._prefix_chunk(current)
+        try:  # the engine's own search and diagnosis (retries, slips) of the lines so far
+            searched(lines, (*current.chunks, chunk), self.policy, _where(current))
+        except ContextNotFoundError as error:
+            current.dead = True
+            return self._tell(_verdict("not_found", current.path, chunk.line, None, error))
+        except PatchError:
+            return []  # found in some other way (ambiguous, say): the complete chunk decides
+        return []
+
+    def _close_chunk(self, current: _File) -> list[Verdict]:
+        """The verdicts of the chunk just completed (and of the file's chunks before it).
+
+        A chunk found exactly where its lines were seen arriving, with one place only after
+        the file's chunks before it, is placed there (as the engine places it: one place, no
+        doubt) without locating the others again; any other is located with the file's
+        chunks so far (`_locate.locate`: its tiers, slips, and their order's other places).
+        """
+        if current.chunk_at < 0:
+            return []
+        at, body = current.at, current.body[current.chunk_from :]
+        current.chunk_at, current.chunk_line, current.old, current.at = -1, 0, [], None
+        text = "\n".join((C.BEGIN_PATCH, current.header, *(t for _, t in body), C.END_PATCH))
+        try:
+            update = parse_patch(text).operations[0]
+        except (PatchError, IndexError):
+            return []  # not an Update's chunks as written: `finish` names the error
+        numbers = [n for n, _ in body]
+        new = tuple(_renumbered(c, numbers) for c in getattr(update, "chunks", ()))
+        if not new:
+            return []
+        chunks = current.chunks = (*current.chunks, *new)
+        last = chunks[-1]
+        if len(new) == 1 and at is not None and self._alone(current, last, at):
+            current.after = at + len(last.old_lines)
+            span = (at + 1, at + len(last.old_lines))
+            message = f"{last.name} placed at line {at + 1} of {_where(current).shown}"
+            return self._once(current, Verdict("placed", current.path, last.line, span, message))
+        try:
+            replacements, placements, warnings = locate(current.lines, chunks, self.policy, _where(current))
+        except AmbiguousChunkError as error:
+            line = error.patch_line or last.line
+            return self._once(current, _verdict("ambiguous", current.path, line, None, error))
+        except PatchError as error:
+            current.dead = True
+            line = error.patch_line or last.line
+            return self._tell(_verdict("not_found", current.path, line, None, error))
+        current.after = -1  # a slip may have changed its length: the next chunk is located too
+        found: list[Verdict] = []
+        for warning in warnings:
+            if warning.kind == "ambiguous" and warning.patch_line is not None:
+                line = warning.patch_line
+                found += self._once(current, Verdict("ambiguous", current.path, line, None, warning.message))
+        if not any(v.patch_line == last.line for v in found):
+            placement = placements[-1]
+            first = placement.file_line
+            # Its last line: after its old lines, or its last replacement's (an elided middle
+            # covers more lines than it quotes); chunks are in order, so the later ones are its.
+            ends = [r.start + r.old_len for r in replacements if r.start >= first - 1]
+            span = (first, max(first + len(last.old_lines) - 1, *ends, first))
+            message = f"{last.name} placed at line {first} of {_where(current).shown}"
+            found += self._once(current, Verdict("placed", current.path, last.line, span, message))
+        return found
+
+    def _alone(self, current: _File, chunk: Chunk, at: int) -> bool:
+        """Whether `chunk` is placed at `at` for certain, as the engine's plain way (`_locate`)
+        decides: no `@@` line, not pinned to the end, its lines exactly the file's at `at`, at
+        or after the chunks before it, and one of them found once in the whole file (so the
+        chunk fits nowhere else, in any tier: the exact one is tried first)."""
+        pattern = chunk.old_lines
+        if chunk.contexts or chunk.is_end_of_file or chunk.endings or not pattern:
+            return False
+        if current.after < 0 or at < current.after or current.lines[at : at + len(pattern)] != pattern:
+            return False
+        if current.counts is None:
+            from collections import Counter
+
+            current.counts = Counter(current.lines)
+        return any(current.counts[line] == 1 for line in pattern)
+
+    def _once(self, current: _File, verdict: Verdict) -> list[Verdict]:
+        """`verdict`, unless the same was already given for its line."""
+        if current.reported.get(verdict.patch_line) == verdict.verdict:
+            return []
+        current.reported[verdict.patch_line] = verdict.verdict
+        return self._tell(verdict)
+
+    def _tell(self, verdict: Verdict) -> list[Verdict]:
+        if self.on_verdict is not None:
+            self.on_verdict(verdict)
+        return [verdict]
+
+    def _prefix_chunk(self, current: _File) -> Chunk:
+        """The open chunk's old lines received so far as the engine's Chunk, each a removed
+        line: no new line of it is judged yet (nor said to be in the file already). Without
+        its `@@` lines: a wider search than the chunk's, never a narrower one."""
+        from ..format import Chunk
+
+        lines = tuple(C.REMOVED + s for s in current.old)
+        return Chunk((), lines, line=current.chunk_line)
+
+
+def _where(current: _File) -> Location:
+    assert current.where is not None  # a dead file is judged no more
+    return current.where
+
+
+def _renumbered(chunk: Chunk, numbers: list[int]) -> Chunk:
+    """`chunk` with its patch line counted in the text fed (parsed in a text of its own)."""
+    from dataclasses import replace
+
+    body_line = chunk.line - 3  # the text parsed: Begin Patch, the header, then the body
+    line = numbers[body_line] if 0 <= body_line < len(numbers) else chunk.line
+    return replace(chunk, line=line)
+
+
+def _verdict(
+    kind: Literal["placed", "ambiguous", "not_found"], path: str, line: int,
+    span: tuple[int, int] | None, error: PatchError,
+) -> Verdict:  # fmt: skip
+    return Verdict(kind, path, line, span, str(error))
+
+
+def _changed_while_streaming(names: list[str]) -> PatchError:
+    return ConcurrentChangeError(
+        f"{names[0]} changed on disk while the patch was streaming: nothing was written; "
+        "read it again and send the patch again",
+        path=names[0],
+    )
