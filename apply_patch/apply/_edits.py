@@ -621,17 +621,47 @@ def _refuse_uncertain_pairs(
     news = Counter(line[1:] for line in used if line[0] != C.REMOVED)
     added = {line[1:] for line in used if line[0] == C.ADDED}
     position = at
-    for line in used:
+    for number, line in enumerate(used):
         if line[0] == C.ADDED:
             continue
         text = line[1:]
         if lines[position] != text:
-            shared = line[0] == C.CONTEXT and (olds[text] > 1 or news[text] > 1)
+            repeated = olds[text] > 1 or news[text] > 1
+            shared = line[0] == C.CONTEXT and repeated and not _paired_in_order(used, number, olds, news)
             if shared or (line[0] == C.REMOVED and text in added):
                 from ._diagnose import uncertain_pair_error  # failures only: start-up time
 
                 raise uncertain_pair_error(chunk, text, at, position, where)
         position += 1
+
+
+def _paired_in_order(used: tuple[str, ...], number: int, olds: Counter[str], news: Counter[str]) -> bool:
+    """Whether the kept line `used[number]` has one certain partner in the new text although
+    its text repeats. Two conditions, both needed:
+
+    - its run of kept lines reaches an anchor (a line the old and the new text each hold
+      once, which every comparison pairs) or an end of the chunk: a run of kept lines
+      between changed ones may as well be removed with them and written again (the new
+      text's copies would then be the model's bytes, not the file's);
+    - between the nearest anchors around it (else the chunk's ends), every line of its
+      text, on either side, is kept: those copies then pair in order, the only pairing
+      that keeps them all; a removed or an added copy among them leaves it open."""
+    text = used[number][1:]
+
+    def anchor(line: str) -> bool:
+        return line[0] == C.CONTEXT and olds[line[1:]] == 1 and news[line[1:]] == 1
+
+    start = end = number
+    while start > 0 and used[start - 1][0] == C.CONTEXT:
+        start -= 1
+    while end + 1 < len(used) and used[end + 1][0] == C.CONTEXT:
+        end += 1
+    run = used[start : end + 1]
+    if start > 0 and end + 1 < len(used) and not any(anchor(line) for line in run):
+        return False
+    first = next((k for k in range(number - 1, -1, -1) if anchor(used[k])), -1)
+    last = next((k for k in range(number + 1, len(used)) if anchor(used[k])), len(used))
+    return all(line[0] == C.CONTEXT for line in used[first + 1 : last] if line[1:] == text)
 
 
 def _chunk_lines(old: list[str], new: list[str]) -> tuple[str, ...]:
