@@ -89,3 +89,29 @@ def test_repeated_kept_lines_between_two_changes_are_refused(tmp_path: Path, fmt
     with pytest.raises(PatchError, match="cannot be told"):
         _apply(fmt, tmp_path / fmt, old, new)
     assert target.read_bytes() == text.encode()
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_blank_line_beside_a_moved_line_is_refused(tmp_path: Path, fmt: str) -> None:
+    # The import moves into a new function; the comparison pairs it (and the blank line
+    # after it) rather than `merged = {}`, `for result in results:`, ... which the two texts
+    # also hold once each: a crossing choice, so the blank line's partner (after the moved
+    # import, or inside the new docstring) is not certain.
+    old = [
+        "def _merged(results):", '\t"""One result per target."""', "\tfrom .._dataclass import replace", "",
+        "\tmerged = {}", "\tfor result in results:", "\t\tkey = result.target", "\t\tfirst = merged.get(key)",
+        "\t\tif first is None:", "\t\t\tmerged[key] = result", "\t\telse:",
+        "\t\t\tmerged[key] = replace(first, added=result.added)", "\treturn list(merged.values())",
+    ]  # fmt: skip
+    new = [
+        "def _merged(results):", '\t"""One result per file.', "", "\tEdits before a deletion are part of it.",
+        '\t"""', "\tmerged = {}", "\tfor result in results:", '\t\tif result.letter == "D":', "\t\t\tcontinue",
+        "\t\tmerged[result.target] = result", "\treturn list(merged.values())", "", "",
+        "def _sum(one, other):", '\t"""`one` with the counts of both."""', "\tfrom .._dataclass import replace",
+        "", "\treturn replace(one, added=one.added + other.added)",
+    ]  # fmt: skip
+    text = "".join((line or "\t") + "\n" for line in old)
+    target = _file(tmp_path, fmt, text)
+    with pytest.raises(PatchError, match="cannot be told"):
+        _apply(fmt, tmp_path / fmt, old, new)
+    assert target.read_bytes() == text.encode()

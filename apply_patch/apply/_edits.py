@@ -620,6 +620,9 @@ def _refuse_uncertain_pairs(
     olds = Counter(line[1:] for line in used if line[0] != C.ADDED)
     news = Counter(line[1:] for line in used if line[0] != C.REMOVED)
     added = {line[1:] for line in used if line[0] == C.ADDED}
+    # A line both texts hold once yet left unpaired: the comparison chose between crossing
+    # pairings (a moved line), so no kept line's partner is certain by its neighbours.
+    crossed = any(line[0] == C.REMOVED and olds[line[1:]] == 1 == news[line[1:]] for line in used)
     position = at
     for number, line in enumerate(used):
         if line[0] == C.ADDED:
@@ -627,7 +630,8 @@ def _refuse_uncertain_pairs(
         text = line[1:]
         if lines[position] != text:
             repeated = olds[text] > 1 or news[text] > 1
-            shared = line[0] == C.CONTEXT and repeated and not _paired_in_order(used, number, olds, news)
+            certain = not repeated or (not crossed and _paired_in_order(used, number, olds, news))
+            shared = line[0] == C.CONTEXT and not certain
             if shared or (line[0] == C.REMOVED and text in added):
                 from ._diagnose import uncertain_pair_error  # failures only: start-up time
 
