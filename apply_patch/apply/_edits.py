@@ -632,18 +632,67 @@ def _refuse_uncertain_pairs(
     olds = Counter(line[1:] for line in used if line[0] != C.ADDED)
     news = Counter(line[1:] for line in used if line[0] != C.REMOVED)
     added = {line[1:] for line in used if line[0] == C.ADDED}
+    # A line both texts hold once yet left unpaired: the comparison chose between crossing
+    # pairings (a moved line), so no kept line's partner is certain by its neighbours.
+    crossed = any(line[0] == C.REMOVED and olds[line[1:]] == 1 == news[line[1:]] for line in used)
+    paired: list[bool] | None = None  # made once, when a repeated line first needs it
     position = at
-    for line in used:
+    for number, line in enumerate(used):
         if line[0] == C.ADDED:
             continue
         text = line[1:]
         if lines[position] != text:
-            shared = line[0] == C.CONTEXT and (olds[text] > 1 or news[text] > 1)
+            repeated = olds[text] > 1 or news[text] > 1
+            if repeated and not crossed and paired is None:
+                paired = _paired_in_order(used, olds, news)
+            certain = not repeated or (not crossed and paired is not None and paired[number])
+            shared = line[0] == C.CONTEXT and not certain
             if shared or (line[0] == C.REMOVED and text in added):
                 from ._diagnose import uncertain_pair_error  # failures only: start-up time
 
                 raise uncertain_pair_error(chunk, text, at, position, where)
         position += 1
+
+
+def _paired_in_order(used: tuple[str, ...], olds: Counter[str], news: Counter[str]) -> list[bool]:
+    """For each line of `used`, whether it is a kept line with one certain partner in the
+    new text although its text may repeat. Two conditions, both needed:
+
+    - its run of kept lines reaches an anchor (a line the old and the new text each hold
+      once, which every comparison pairs) or an end of the chunk: a run of kept lines
+      between changed ones may as well be removed with them and written again (the new
+      text's copies would then be the model's bytes, not the file's);
+    - between the nearest anchors around it (else the chunk's ends), every line of its
+      text, on either side, is kept: those copies then pair in order, the only pairing
+      that keeps them all; a removed or an added copy among them leaves it open.
+
+    Linear in the chunk: runs and stretches between anchors are each looked at once."""
+    size = len(used)
+    anchors = [line[0] == C.CONTEXT and olds[line[1:]] == 1 == news[line[1:]] for line in used]
+    # The stretch each line lies in (anchors end stretches), and the texts each stretch
+    # holds as a removed or an added line.
+    stretch: list[int] = []
+    changed: list[set[str]] = [set()]
+    for k, line in enumerate(used):
+        if anchors[k]:
+            changed.append(set())
+        elif line[0] != C.CONTEXT:
+            changed[-1].add(line[1:])
+        stretch.append(len(changed) - 1)
+    certain = [False] * size
+    start = 0
+    while start < size:
+        if used[start][0] != C.CONTEXT:
+            start += 1
+            continue
+        end = start
+        while end + 1 < size and used[end + 1][0] == C.CONTEXT:
+            end += 1
+        if start == 0 or end == size - 1 or any(anchors[start : end + 1]):
+            for k in range(start, end + 1):
+                certain[k] = used[k][1:] not in changed[stretch[k]]
+        start = end + 1
+    return certain
 
 
 def _chunk_lines(old: list[str], new: list[str]) -> tuple[str, ...]:

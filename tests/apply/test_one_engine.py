@@ -226,14 +226,21 @@ def test_counts_of_a_whole_line_deletion_are_the_lines_it_deletes(tmp_path: Path
 
 
 def test_a_kept_line_that_cannot_be_told_from_another_is_refused(tmp_path: Path) -> None:
-    """Found only ignoring trailing spaces, with `a` twice in the edit: which `a` keeps
-    the file's spaces cannot be told, so nothing is guessed."""
+    """Found only ignoring trailing spaces, with `a` twice in the old text and three times
+    in the new: which `a` keeps the file's spaces cannot be told, so nothing is guessed."""
     (tmp_path / "m.py").write_text("a  \nb\na  \n")
     before = snapshot(tmp_path)
     with pytest.raises(ContextNotFoundError) as refused:
-        apply_edits([StrReplace("m.py", "a\nb\na\n", "a\nc\na\n")], tmp_path)
+        apply_edits([StrReplace("m.py", "a\nb\na\n", "a\na\nc\na\n")], tmp_path)
     assert "cannot be told" in str(refused.value)
     assert snapshot(tmp_path) == before
+
+
+def test_repeated_kept_lines_that_pair_in_order_keep_the_files_bytes(tmp_path: Path) -> None:
+    """`a` twice on both sides, every copy kept: they pair in order (issue 34)."""
+    (tmp_path / "m.py").write_text("a  \nb\na  \n")
+    apply_edits([StrReplace("m.py", "a\nb\na\n", "a\nc\na\n")], tmp_path)
+    assert (tmp_path / "m.py").read_text() == "a  \nc\na  \n"
 
 
 def test_a_diff_removing_the_last_line_of_a_file_without_final_newline_ends_as_git_does(tmp_path: Path) -> None:
