@@ -16,7 +16,7 @@ from _support import NOTHING_CHANGED, REPO, snapshot
 
 def test_a_fresh_clone_runs_the_conformance_suite_with_nothing_skipped(tmp_path: Path) -> None:
     """Run from a copy of the tests and their fixtures with nothing beside it (no
-    `../shared`), the reference's scenarios run, none skipped."""
+    folder of the steering repository), the reference's scenarios run, none skipped."""
     shutil.copytree(REPO / "tests", tmp_path / "clone" / "tests")
     shutil.copytree(REPO / "fixtures" / "codex_scenarios", tmp_path / "clone" / "fixtures" / "codex_scenarios")
     result = subprocess.run(

@@ -93,7 +93,7 @@ def identity(path: Path) -> tuple[int, int]:
 
 def shared_root(tmp_path: Path) -> Path:
     """A folder every user may write, as /tmp (sticky)."""
-    root = tmp_path / "shared"
+    root = tmp_path / "sticky"
     root.mkdir()
     root.chmod(0o1777)
     (root / "a.txt").write_text("a\n")
