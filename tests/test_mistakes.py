@@ -42,6 +42,18 @@ def _file(tmp_path: Path, fmt: str, text: str) -> Path:
     return target
 
 
+def _refused(
+    tmp_path: Path, fmt: str, text: str, lines: Sequence[Line], start: int, error: type[PatchError] = PatchError
+) -> PatchError:
+    """The `error` that applying `lines` in `fmt` to a file holding `text` raises; the file
+    is checked to hold `text` still, byte for byte."""
+    target = _file(tmp_path, fmt, text)
+    with pytest.raises(error) as caught:
+        _apply(fmt, tmp_path / fmt, "m.py", lines, start)
+    assert target.read_text() == text
+    return caught.value
+
+
 # ------------------------------------------------------------- 1. elision with several readings
 
 EARLY_RETURN = (
@@ -66,13 +78,9 @@ ELIDED: tuple[Line, ...] = (
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_an_elision_with_two_readings_is_refused_naming_both(tmp_path: Path, fmt: str) -> None:
     # `...` may stand for line 2 (the early return is the one meant) or for lines 2-4.
-    target = _file(tmp_path, fmt, EARLY_RETURN)
-    with pytest.raises(AmbiguousChunkError) as caught:
-        _apply(fmt, tmp_path / fmt, "m.py", ELIDED, 1)
-    message = str(caught.value)
+    message = str(_refused(tmp_path, fmt, EARLY_RETURN, ELIDED, 1, AmbiguousChunkError))
     assert "lines 1-3" in message and "lines 1-5" in message, message
     assert "lines around the change" in message
-    assert target.read_text() == EARLY_RETURN
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -122,10 +130,7 @@ def test_one_blank_line_where_the_file_has_two_beside_inserted_lines_is_refused(
     lines: tuple[Line, ...] = (
         (" ", "import os"), (" ", ""), ("+", "import sys"), ("+", ""), (" ", "def area(width, height):"),
     )  # fmt: skip
-    target = _file(tmp_path, fmt, TWO_BLANKS)
-    with pytest.raises(PatchError):
-        _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
-    assert target.read_text() == TWO_BLANKS
+    _refused(tmp_path, fmt, TWO_BLANKS, lines, 1)
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -135,10 +140,7 @@ def test_a_removed_blank_line_of_a_longer_run_is_refused(tmp_path: Path, fmt: st
     lines: tuple[Line, ...] = (
         (" ", "import os"), ("-", ""), ("+", "import sys"), (" ", "def area(width, height):"),
     )  # fmt: skip
-    target = _file(tmp_path, fmt, text)
-    with pytest.raises(PatchError):
-        _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
-    assert target.read_text() == text
+    _refused(tmp_path, fmt, text, lines, 1)
 
 
 TWO_METHODS = (
@@ -236,10 +238,7 @@ def test_two_runs_of_blank_lines_sharing_one_run_of_the_file_are_refused(tmp_pat
     lines: tuple[Line, ...] = (
         (" ", "import os"), (" ", ""), (" ", ""), ("+", "import sys"), (" ", ""), (" ", "def area(width, height):"),
     )  # fmt: skip
-    target = _file(tmp_path, fmt, text)
-    with pytest.raises(PatchError):
-        _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
-    assert target.read_text() == text
+    _refused(tmp_path, fmt, text, lines, 1)
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -254,28 +253,26 @@ def test_one_depth_of_spaces_takes_the_width_that_puts_it_at_the_replaced_lines_
     assert any("line 3" in w and "written with tabs" in w for w in warnings), warnings
 
 
+THREE_LEVELS = "func f(x int) int {\n\tif x > 0 {\n\t\t\treturn 1\n\t}\n\treturn 2\n}\n"
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_spaces_of_uncertain_width_in_a_tab_file_are_refused(tmp_path: Path, fmt: str) -> None:
     # 8 spaces for a line at three levels: no width of 2, 4 or 8 puts it there. The file
     # is indented with tabs throughout, so spaces written as sent would be wrong: refused,
     # asking for tabs (the robustness oracle's last wrong applications were these).
-    text = "func f(x int) int {\n\tif x > 0 {\n\t\t\treturn 1\n\t}\n\treturn 2\n}\n"
     lines: tuple[Line, ...] = ((" ", "\tif x > 0 {"), ("-", "\t\t\treturn 1"), ("+", "        return 7"), (" ", "\t}"))
-    target = _file(tmp_path, fmt, text)
-    with pytest.raises(IndentUnitError) as caught:
-        _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
-    error = caught.value
+    error = _refused(tmp_path, fmt, THREE_LEVELS, lines, 2, IndentUnitError)
+    assert isinstance(error, IndentUnitError)
     assert error.kind == "indentation" and error.path == "m.py" and error.lines == (3,)
     assert "line 3" in str(error) and "with tabs" in str(error), str(error)
-    assert target.read_text() == text
 
 
 def test_spaces_of_uncertain_width_in_a_tab_file_are_written_as_sent_under_codex(tmp_path: Path) -> None:
-    text = "func f(x int) int {\n\tif x > 0 {\n\t\t\treturn 1\n\t}\n\treturn 2\n}\n"
-    target = _file(tmp_path, "codex", text)
+    target = _file(tmp_path, "codex", THREE_LEVELS)
     patch = "*** Begin Patch\n*** Update File: m.py\n@@\n \tif x > 0 {\n-\t\t\treturn 1\n+        return 7\n*** End Patch\n"
     result = apply_patch(patch, root=tmp_path / "codex", policy=CODEX)
-    assert target.read_text() == text.replace("\t\t\treturn 1", "        return 7")
+    assert target.read_text() == THREE_LEVELS.replace("\t\t\treturn 1", "        return 7")
     assert [w.kind for w in result.warnings] == ["indentation"] and "written as sent" in result.warnings[0].message
 
 
@@ -298,10 +295,7 @@ def test_a_whitespace_only_line_is_never_written_twice(tmp_path: Path, fmt: str)
     lines: tuple[Line, ...] = (
         (" ", "x = 1"), ("+", "    "), (" ", ""), ("-", ""), ("-", "y = 2"), ("+", "y = 3"),
     )  # fmt: skip
-    target = _file(tmp_path, fmt, text)
-    with pytest.raises(PatchError):
-        _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
-    assert target.read_text() == text
+    _refused(tmp_path, fmt, text, lines, 1)
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
