@@ -584,7 +584,7 @@ def apply_hashline(
         calls = hashline.read_text(edit)
     else:
         calls = hashline.read_calls(edit)
-    operations = [UpdateFile(call.path, None, (call.edits,)) for call in calls]
+    operations = [UpdateFile(call.path, None, (call,)) for call in calls]
     return apply_operations(
         operations, root, workdir=workdir, dry_run=dry_run, policy=policy, repair=None, **options
     )

@@ -30,7 +30,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..format import CellEdit, Change, EditOperation, HashlineEdits, LineInsertion, Operation, TextReplacement
+    from ..format import NotebookEdit, Change, EditOperation, HashlineEdits, Insert, Operation, StrReplace
     from ._placement import Placement
     from ._tree import Tree
 
@@ -97,11 +97,11 @@ def _update(planner: Planner, op: UpdateFile) -> OperationResult:
 def _runs(changes: tuple[Change, ...]) -> list[tuple[str, tuple[Change, ...]]]:
     """`changes` cut into runs of one kind, each with its kind: "chunk" (context chunks),
     "text" (replacements and insertions together), "cell" (a cell edit, always alone)."""
-    from ..format import CellEdit  # not on a Codex patch's way (start-up time)
+    from ..format import NotebookEdit  # not on a Codex patch's way (start-up time)
 
     runs: list[tuple[str, list[Change]]] = []
     for change in changes:
-        kind = "chunk" if isinstance(change, Chunk) else "cell" if isinstance(change, CellEdit) else "text"
+        kind = "chunk" if isinstance(change, Chunk) else "cell" if isinstance(change, NotebookEdit) else "text"
         if runs and kind != "cell" and runs[-1][0] == kind:
             runs[-1][1].append(change)
         else:
@@ -109,7 +109,7 @@ def _runs(changes: tuple[Change, ...]) -> list[tuple[str, tuple[Change, ...]]]:
     return [(kind, tuple(run)) for kind, run in runs]
 
 
-def _notebook(planner: Planner, path: str, cell: CellEdit) -> OperationResult:
+def _notebook(planner: Planner, path: str, cell: NotebookEdit) -> OperationResult:
     """A cell of the notebook `path` replaced, inserted or deleted (`_notebook`)."""
     from ._placement import Placement
     from ._notebook import edit_notebook
@@ -125,7 +125,7 @@ def _notebook(planner: Planner, path: str, cell: CellEdit) -> OperationResult:
 
 
 def _edit_file(
-    planner: Planner, path: str, edits: tuple[TextReplacement | LineInsertion | HashlineEdits, ...]
+    planner: Planner, path: str, edits: tuple[StrReplace | Insert | HashlineEdits, ...]
 ) -> OperationResult:
     """Replacements and insertions of the file `path`, in order: one result for all. The
     file is decoded before the first and encoded after the last (the plan fails as a
@@ -133,7 +133,7 @@ def _edit_file(
     read as UTF-8 is edited as one string while its lines end with LF, or all with CRLF
     (`_edits.LfText`); one in another encoding, or not UTF-8, as its lines
     (`Planner.read_decoded`)."""
-    from ..format import TextReplacement
+    from ..format import StrReplace
     from . import _deferred, _edits  # not on a Codex patch's way (start-up time)
 
     first = edits[0]
@@ -151,7 +151,7 @@ def _edit_file(
         if deferred is None and isinstance(text, _edits.LfText) and len(edits) >= _deferred.FROM:
             deferred = _deferred.Deferred(text, policy)
         if deferred is not None:
-            placement = deferred.add(edit) if isinstance(edit, TextReplacement) else None
+            placement = deferred.add(edit) if isinstance(edit, StrReplace) else None
             if placement is not None:
                 placements.append(placement)
                 continue
@@ -159,7 +159,7 @@ def _edit_file(
         try:
             edited = _edits.edited(text, edit, policy, where)
         except PatchError as error:
-            sought = edit.old if isinstance(edit, TextReplacement) else ""
+            sought = edit.old if isinstance(edit, StrReplace) else ""
             raise planner.explained(error, where, encoding, sought, edit.line) from None
         if not whole:  # its lines, as `write_text` takes them
             text = edited.text if isinstance(edited.text, TextFile) else edited.text.split()

@@ -731,14 +731,14 @@ def _only_new(op: AddFile) -> str:
 
 def _sought(op: UpdateFile) -> str:
     """The text an update's chunks look for in the file: their `@@` lines, context and removed lines."""
-    from ..format import TextReplacement
+    from ..format import StrReplace
 
     sought: list[str] = []
     for chunk in op.chunks:
         if isinstance(chunk, Chunk):
             sought += chunk.contexts
             sought += (line[1:] for line in chunk.lines if line[:1] in (" ", "-"))
-        elif isinstance(chunk, TextReplacement):
+        elif isinstance(chunk, StrReplace):
             sought.append(chunk.old)
     return "".join(sought)
 

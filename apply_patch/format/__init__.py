@@ -18,15 +18,12 @@ if TYPE_CHECKING:
     )
     from ._constants import WHITESPACE
     from ._edits import (
-        CellEdit,
         CreateFile,
         Edit,
         EditOperation,
         Insert,
-        LineInsertion,
         NotebookEdit,
         StrReplace,
-        TextReplacement,
         refusal,
         whole_text,
         write_refusal,
@@ -71,10 +68,7 @@ _NAMES = {
     "HashlineEdits": "._hashline",
     "as_patch": "._lower",
     "AddFile": "._model",
-    "CellEdit": "._edits",
     "Change": "._lower",
-    "LineInsertion": "._edits",
-    "TextReplacement": "._edits",
     "Chunk": "._model",
     "DeleteFile": "._model",
     "Operation": "._model",
@@ -122,11 +116,11 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "AddFile", "ApplyPatchCall", "CODEX_KIND", "BrokenApplyPatchCall", "CellEdit", "Change", "Chunk",
+    "AddFile", "ApplyPatchCall", "CODEX_KIND", "BrokenApplyPatchCall", "Change", "Chunk",
     "Classification", "CreateFile", "DeleteFile", "DiffChanges", "Edit", "EditOperation",
-    "FileChange", "FileDiff", "HashlineEdits", "Hunk", "ImplicitPatch", "Insert", "Line", "LineInsertion", "NotApplyPatch", "NotebookEdit", "OPERATION_TYPES",
+    "FileChange", "FileDiff", "HashlineEdits", "Hunk", "ImplicitPatch", "Insert", "Line", "NotApplyPatch", "NotebookEdit", "OPERATION_TYPES",
     "Operation", "PartialOperation", "PartialPatch", "Patch", "ReplyPart", "SEARCH", "StrReplace",
-    "TextReplacement", "UpdateFile", "WHITESPACE", "as_patch", "classify_argv", "constants", "cut", "detected_format", "grammar_text", "hashline",
+    "UpdateFile", "WHITESPACE", "as_patch", "classify_argv", "constants", "cut", "detected_format", "grammar_text", "hashline",
     "introduced_placeholders", "is_apply_patch", "item_field", "liberal_arguments",
     "liberal_script", "looks_like_shell", "omission_placeholders", "parse_partial", "parse_patch",
     "parse_search_replace", "parse_unified_diff", "printable", "program_name", "quoted",

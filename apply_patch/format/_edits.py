@@ -1,10 +1,12 @@
 """The calls of the other edit formats (replacements, created files, insertions, notebook
-cells), and the edits of the model they are lowered to (`_lower`).
+cells): one class each, both what the formats say and the edit of the model an update holds.
 
 What the Anthropic text-editor tool, Claude Code's `Edit`/`MultiEdit`/`Write`,
 OpenCode's and Gemini CLI's edit tools and Aider's SEARCH/REPLACE blocks say,
 as operations the same plan and commit run as the Codex ones
-(`apply/_edit_plan.py`). A unified diff's hunks are Codex chunks (`Chunk`,
+(`apply/_edit_plan.py`). Lowered (`_lower`), a `StrReplace`, an `Insert` or a
+`NotebookEdit` is itself the edit an `UpdateFile` of its path holds: the model has
+no second class with the same fields. A unified diff's hunks are Codex chunks (`Chunk`,
 with their line numbers as a hint).
 
 Each operation records where it came from, for messages: `line` (the reply
@@ -88,53 +90,6 @@ class NotebookEdit:
     """
 
     path: str
-    new_source: str
-    cell_id: str | int | None = None
-    cell_type: str | None = None
-    mode: str = "replace"
-    line: int = field(default=0, compare=False, repr=False)
-    label: str = field(default="", compare=False, repr=False)
-
-
-# ---------------------------------------------------------------- the edits of the model they make
-
-@dataclass(frozen=True, slots=True)
-class TextReplacement:
-    """Replace `old` by `new` in the file (a str_replace, a SEARCH/REPLACE block).
-
-    How many places `old` must match: exactly one (the default), every place
-    (`replace_all`, at least one), exactly `expected`; or the `occurrence`-th
-    (from 1), or the one whose first line is nearest line `near_line` (see
-    `StrReplace`, the call the formats make, which says it in full). `line` and
-    `label` say where it came from and how messages name it ("old_str",
-    "the SEARCH block at line 14"); neither is part of equality.
-    """
-
-    old: str
-    new: str
-    replace_all: bool = False
-    expected: int | None = None
-    occurrence: int | None = None
-    near_line: int | None = None
-    line: int = field(default=0, compare=False, repr=False)
-    label: str = field(default="", compare=False, repr=False)
-
-
-@dataclass(frozen=True, slots=True)
-class LineInsertion:
-    """Insert `text` as whole lines after line `after_line` of the file (0: at the top)."""
-
-    after_line: int
-    text: str
-    line: int = field(default=0, compare=False, repr=False)
-    label: str = field(default="", compare=False, repr=False)
-
-
-@dataclass(frozen=True, slots=True)
-class CellEdit:
-    """Replace, insert or delete one cell of a Jupyter notebook (`NotebookEdit` says how
-    `cell_id`, `cell_type` and `mode` are read)."""
-
     new_source: str
     cell_id: str | int | None = None
     cell_type: str | None = None

@@ -133,20 +133,14 @@ class AnchoredEdit:
 
 @dataclass(frozen=True, slots=True)
 class HashlineEdits:
-    """The edits of one file in one call, every anchor naming the file as it was before
-    any of them: a change of an `UpdateFile`, made at once (`placed`)."""
+    """One call: the file `path` and its edits, every anchor naming the file as it was
+    before any of them; itself the change of an update of `path` (`UpdateFile(path,
+    None, (call,))`), made at once (`placed`)."""
 
+    path: str
     edits: tuple[AnchoredEdit, ...]
     line: int = 0
     label: str = "the Hashline edit"
-
-
-@dataclass(frozen=True, slots=True)
-class HashlineCall:
-    """One call: the file `path` and its edits (as an update: `UpdateFile(path, None, (edits,))`)."""
-
-    path: str
-    edits: HashlineEdits
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +204,7 @@ def detect(text: str) -> bool:
 # ------------------------------------------------------------------ the reader
 
 
-def read_text(text: str) -> list[HashlineCall]:
+def read_text(text: str) -> list[HashlineEdits]:
     """The calls a Hashline text holds (its JSON); HashlineError if it
     is not one (oh-my-pi's v4 text refused with what to send instead)."""
     import json  # as in `detect`
@@ -230,7 +224,7 @@ def read_text(text: str) -> list[HashlineCall]:
     return read_calls(value)
 
 
-def read_calls(value: object) -> list[HashlineCall]:
+def read_calls(value: object) -> list[HashlineEdits]:
     """The calls of one call's JSON value (`{"path", "edits"}`) or of a list of them."""
     calls = value if isinstance(value, list) else [value]
     if not calls:
@@ -249,7 +243,7 @@ def read_calls(value: object) -> list[HashlineCall]:
     return read
 
 
-def read_call(call: object) -> HashlineCall:
+def read_call(call: object) -> HashlineEdits:
     """One call, `{"path": ..., "edits": [...]}`."""
     if not isinstance(call, dict):
         raise HashlineError(f"a call must be an object: {SEND}")
@@ -269,7 +263,7 @@ def read_call(call: object) -> HashlineCall:
     except HashlineError as error:
         error.path = path  # which call's edit, when a list holds several
         raise
-    return HashlineCall(path, HashlineEdits(read))
+    return HashlineEdits(path, read)
 
 
 def read_edit(edit: object, number: int) -> AnchoredEdit:
