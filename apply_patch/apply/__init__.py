@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from ._seek import LineIndex
     from ._seen import Seen
     from ._streaming import StreamingPlan, Verdict
+    from ._written_names import FileNames, the_one
     from ._textfile import BOM, TextFile, common_ends, split_text
     from ._tree import FileState, Kind, Tree, hidden
     from .._errors import PolicyValueError
@@ -52,6 +53,8 @@ _NAMES = {
     "RepairRequest": "._repair",
     "outline": "._outline",
     "DiskTree": "._disk_tree",
+    "FileNames": "._written_names",
+    "the_one": "._written_names",
     "MAX_FILE_BYTES": "._disk_tree",
     "LineReader": "._lines",
     "NotText": "._lines",
@@ -127,7 +130,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "ApplyResult", "BOM", "KEEP_ALL_BYTES", "KEEP_DAYS", "Pruned", "base_folder", "list_receipts",
-    "show_receipt", "sweep", "CELL_TYPES", "MODES", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState",
+    "show_receipt", "sweep", "CELL_TYPES", "MODES", "CODEX", "DEFAULT", "DiskTree", "FileNames", "the_one", "FileResult", "FileState",
     "FolderChanged", "Kind", "LineIndex", "LineReader", "Location", "MAX_CHARACTERS",
     "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OUTLINE_BYTES", "OperationResult",
     "PatchWarning", "Policy", "PolicyValueError", "Receipt", "RepairRequest", "Replay",

@@ -11,6 +11,12 @@ formats) gets one result per file (`A` if the patch created it, else `M`), as
 their summaries list each file once; a Codex patch keeps one result per
 operation, as the reference's summary does.
 
+An edit whose format lets the planner undo a reply's slips (`Terms.slips`:
+SEARCH/REPLACE) is read against the files as the edits before it leave them, in a
+dry run as in a real one: a path naming no file, the one file it is a mangled name of
+(`_written_names`); an old text not found whose first line is blank, found without
+that line. Each with a warning.
+
 An update's edits run by kind, each run of one kind at once: context chunks
 by `_locate` (`Planner.update`, located together, as the reference does),
 replacements and insertions by `_edits` on the file's text decoded once and
@@ -20,7 +26,7 @@ searches and one encoding), a notebook's cell edits by `_notebook`.
 
 from __future__ import annotations
 
-from .._errors import EmptyPatchError, PatchError
+from .._errors import ContextNotFoundError, EmptyPatchError, PatchError
 from ..format import AddFile, Chunk, DeleteFile, Patch, UpdateFile
 from ._plan import OperationResult, Plan, Planner, encode_text, finished_plan
 from ._textfile import TextFile
@@ -31,6 +37,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..format import NotebookEdit, Change, EditOperation, HashlineEdits, Insert, Operation, StrReplace
+    from ._doubts import PatchWarning
     from ._placement import Placement
     from ._tree import Tree
 
@@ -137,6 +144,7 @@ def _edit_file(
     from . import _deferred, _edits  # not on a Codex patch's way (start-up time)
 
     first = edits[0]
+    path = _named(planner, path, first)
     where = planner._resolve(path, first.line)
     state = planner._readable(where, first.line)
     planner._refuse_read_only(state, where, first.line)
@@ -157,7 +165,14 @@ def _edit_file(
                 continue
             text, deferred = deferred.text(), None  # this edit, the usual way
         try:
-            edited = _edits.edited(text, edit, policy, where)
+            try:
+                edited = _edits.edited(text, edit, policy, where)
+            except ContextNotFoundError:
+                retried = _without_blank_first_line(edit)
+                if retried is None:
+                    raise
+                edited = _edits.edited(text, retried, policy, where)
+                planner.warnings.append(_blank_line_dropped(edit, where.relative))
         except PatchError as error:
             sought = edit.old if isinstance(edit, StrReplace) else ""
             raise planner.explained(error, where, encoding, sought, edit.line) from None
@@ -178,6 +193,58 @@ def _edit_file(
     planner.overlay.put(where.target, FileState(data, state.mode, owner=state.owner))
     added, removed = sum(p.added for p in placements), sum(p.removed for p in placements)
     return OperationResult("M", path, where.target, added=added, removed=removed, placements=tuple(placements))
+
+
+def _named(planner: Planner, path: str, edit: StrReplace | Insert | HashlineEdits) -> str:
+    """`path`, or, when it names no file in the plan so far and `edit`'s format lets the
+    planner undo a reply's slips (`Terms.slips`), the one file it is a mangled name of
+    (`_written_names`), with a warning."""
+    from ..format import StrReplace
+
+    if not isinstance(edit, StrReplace) or not edit.terms.slips:
+        return path
+    where = planner._resolve(path, edit.line)
+    if planner.overlay.look(where.target, where, "Failed to read file to update") is not None:
+        return path
+    from ._doubts import PatchWarning
+    from ._written_names import the_one
+
+    found = the_one(path, planner.file_names())
+    if found is None:
+        return path
+    message = (
+        f"{edit.label} names '{path}', taken as {found}: it is the one file with that name "
+        "once separators, dots, underscores and dashes are set aside."
+    )
+    planner.warnings.append(PatchWarning("input", found, edit.line, None, None, (), message))
+    return found
+
+
+def _without_blank_first_line(edit: StrReplace | Insert | HashlineEdits) -> StrReplace | None:
+    """`edit` without the blank first line of its old text (and of its new text: the same
+    slip), when its format lets the planner undo a reply's slips and its old text starts
+    with a blank line followed by another (models add one; Aider drops it too); else None."""
+    from dataclasses import replace
+
+    from ..format import StrReplace
+
+    if not isinstance(edit, StrReplace) or not edit.terms.slips or not _blank_first(edit.old):
+        return None
+    new = edit.new.partition("\n")[2] if _blank_first(edit.new) else edit.new
+    return replace(edit, old=edit.old.partition("\n")[2], new=new)
+
+
+def _blank_first(text: str) -> bool:
+    """A first line that is blank, followed by at least one other line."""
+    first, newline, rest = text.partition("\n")
+    return bool(newline) and not first.strip() and bool(rest.strip())
+
+
+def _blank_line_dropped(edit: StrReplace | Insert | HashlineEdits, shown: str) -> PatchWarning:
+    from ._doubts import PatchWarning
+
+    message = f"{shown}: {edit.label} starts with a blank line that is not in the file there; it was matched without it."
+    return PatchWarning("input", shown, edit.line, None, None, (), message)
 
 
 def _merged(results: list[OperationResult]) -> list[OperationResult]:

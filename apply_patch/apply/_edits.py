@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from .._errors import ContextNotFoundError, PatchError
 from ..format import Chunk, Insert, StrReplace, constants as C
 from ._closest import closest_region
-from ._diagnose import choice_error, count_error, insertion_out_of_range, side_noun, text_not_found
+from ._diagnose import choice_error, count_error, insertion_out_of_range, text_not_found
 from ._doubts import PatchWarning, fuzzy_warning, slip_warning
 from ._locate import (
     INDENT_WINDOW as _INDENT_WINDOW,
@@ -580,7 +580,7 @@ def _replace_lines(
     as the file's matched lines are (`_locate.reindented`).
     """
     label = op.label or "the old text"
-    chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=side_noun(label))
+    chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=op.terms.noun)
     replacements: list[Replacement] = []
     for at in found:
         used = without_copied_whitespace(chunk.lines, at, text.lines)
@@ -605,7 +605,7 @@ def _slipped(
     """The replacement found despite a model's slip (`_locate.slips`: line numbers copied from
     a view, blank lines dropped or added, an elided middle), written as a chunk; None if none."""
     label = op.label or "the old text"
-    chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=side_noun(label))
+    chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=op.terms.noun)
     found = slips(index, text.lines, chunk, chunk.lines, (None,) * len(chunk.lines), 0, where, policy, paired=True)
     if found is None:
         return None
@@ -742,7 +742,7 @@ def _not_found(
     region = closest_region(text.lines, expected)
     holds_bom = BOM in op.old.removeprefix(BOM)
     return text_not_found(
-        op.label, expected, region, text.lines, where, op.line, applied, by_lines="\n" in old, holds_bom=holds_bom
+        op.label, op.terms.noun, expected, region, text.lines, where, op.line, applied, by_lines="\n" in old, holds_bom=holds_bom
     )
 
 

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from ._encoding import Encoding
     from ._placement import Placement
     from ._numbered import Numbered
+    from ._written_names import FileNames
 
 
 # The convention files a new file's folders may hold (`_conventions.GITATTRIBUTES` and
@@ -289,6 +290,23 @@ class Planner:
         self._readers: dict[str, Callable[[str], str | None] | None] = {}
         self._readers_made_at = 0
         self._warned: set[str] = set()  # the convention warnings given (`_warn_ignored`), each once
+        self._file_names: FileNames | None = None  # the tree's files, walked once if a name needs them
+
+    def file_names(self) -> list[str]:
+        """The files from the working folder as the plan leaves them so far (`_written_names`)."""
+        from ._written_names import FileNames
+
+        if self._file_names is None:
+            self._file_names = FileNames(self.tree)
+        overlay = self.overlay
+        created, deleted = [], []
+        for key, state in overlay.current.items():
+            before = overlay.original.get(key)
+            if isinstance(state, FileState) and not isinstance(before, FileState):
+                created.append(overlay.names[key].relative)
+            elif state is None and isinstance(before, FileState):
+                deleted.append(overlay.names[key].relative)
+        return self._file_names.files(created, deleted)
 
     def _resolve(self, path: str, line: int, *, follow_leaf: bool = True) -> Location:
         """The location of the file `path` (at patch `line`); every operation names a file."""

@@ -140,7 +140,10 @@ def _as_json(item: Extracted) -> dict[str, object]:
         from dataclasses import asdict
 
         document["kind"] = item.kind
-        document["edits"] = [{"type": type(e).__name__, **asdict(e)} for e in item.edits]
+        # (a format's `terms` are its messages' words, not the edit's: not listed)
+        document["edits"] = [
+            {"type": type(e).__name__, **{k: v for k, v in asdict(e).items() if k != "terms"}} for e in item.edits
+        ]
     return document
 
 

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     )
     from ._constants import WHITESPACE
     from ._edits import (
+        PLAIN,
+        Terms,
         CreateFile,
         Edit,
         EditOperation,
@@ -41,7 +43,7 @@ if TYPE_CHECKING:
     from ._syntax_hints import cut, looks_like_shell, quoted
     from ._unidiff import FileDiff, Hunk, Line, parse_unified_diff
     from ._unified import DiffChanges, FileChange, read_changes, unified_operations
-    from . import _constants as constants, _hashline as hashline, _shell as shell
+    from . import _constants as constants, _hashline as hashline, _shell as shell, _str_replace as str_replace
 
 _NAMES = {
     "is_apply_patch": "._argv",
@@ -61,6 +63,8 @@ _NAMES = {
     "Insert": "._edits",
     "NotebookEdit": "._edits",
     "StrReplace": "._edits",
+    "PLAIN": "._edits",
+    "Terms": "._edits",
     "refusal": "._edits",
     "whole_text": "._edits",
     "write_refusal": "._edits",
@@ -107,6 +111,7 @@ _MODULES = {
     "constants": "._constants",
     "hashline": "._hashline",
     "shell": "._shell",
+    "str_replace": "._str_replace",
 }
 
 
@@ -119,10 +124,10 @@ __all__ = [
     "AddFile", "ApplyPatchCall", "CODEX_KIND", "BrokenApplyPatchCall", "Change", "Chunk",
     "Classification", "CreateFile", "DeleteFile", "DiffChanges", "Edit", "EditOperation",
     "FileChange", "FileDiff", "HashlineEdits", "Hunk", "ImplicitPatch", "Insert", "Line", "NotApplyPatch", "NotebookEdit", "OPERATION_TYPES",
-    "Operation", "PartialOperation", "PartialPatch", "Patch", "ReplyPart", "SEARCH", "StrReplace",
+    "Operation", "PartialOperation", "PartialPatch", "Patch", "ReplyPart", "SEARCH", "StrReplace", "Terms", "PLAIN",
     "UpdateFile", "WHITESPACE", "as_patch", "classify_argv", "constants", "cut", "detected_format", "grammar_text", "hashline",
     "introduced_placeholders", "is_apply_patch", "item_field", "liberal_arguments",
     "liberal_script", "looks_like_shell", "omission_placeholders", "parse_partial", "parse_patch",
     "parse_search_replace", "parse_unified_diff", "printable", "program_name", "quoted",
-    "read_changes", "read_operation", "refusal", "reply_parts", "shell", "to_operation", "unified_operations", "whole_text", "write_refusal",
+    "read_changes", "read_operation", "refusal", "reply_parts", "shell", "str_replace", "to_operation", "unified_operations", "whole_text", "write_refusal",
 ]

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 
 from .._errors import SearchReplaceError
-from ._edits import CreateFile, StrReplace
+from ._edits import CreateFile, StrReplace, Terms
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -99,7 +99,8 @@ def parse_search_replace(text: str, *, names: Names | None = None) -> list[StrRe
             label = f"the empty SEARCH block at line {start + 1}"
             edits.append(CreateFile(path, _joined(new), line=start + 1, label=label))
         else:
-            edits.append(StrReplace(path, _joined(old), _joined(new), line=start + 1, label=label))
+            terms = Terms(new=f"the REPLACE part of {label}", old="its SEARCH part", noun="block", slips=True)
+            edits.append(StrReplace(path, _joined(old), _joined(new), line=start + 1, label=label, terms=terms))
         index = end + 1
     if not edits:
         raise SearchReplaceError(
