@@ -378,11 +378,12 @@ def _left_out(parts: list[ReplyPart]) -> list[PatchWarning]:
     not look like the whole reply's."""
     from .apply import PatchWarning
 
-    what = {"unified-diff": "a unified diff", "search-replace": "SEARCH/REPLACE blocks"}
+    from .format import format_named
+
     return [
         PatchWarning(
             "input", None, part.line, None, None, (),
-            f"the reply also holds {what[part.kind]} at line {part.line}, not applied: "
+            f"the reply also holds {format_named(part.kind).some} at line {part.line}, not applied: "
             "only its Codex patches are read (--format auto reads every format).",
         )
         for part in parts
@@ -411,13 +412,32 @@ def _whole_format(text: str, parts: list[ReplyPart], codex_only: bool) -> str | 
 def _apply_whole(
     text: str, kind: str, root: str | os.PathLike[str], workdir: str | os.PathLike[str], dry_run: bool, policy: Policy
 ) -> ApplyResult:
-    from .apply import apply_patch
+    return apply_format(text, kind, root, workdir=workdir, dry_run=dry_run, policy=policy)
 
-    if kind == "search-replace":
-        return apply_search_replace(text, root, workdir=workdir, dry_run=dry_run, policy=policy)
-    if kind == "unified-diff":
-        return apply_unified_diff(text, root, workdir=workdir, dry_run=dry_run, policy=policy)
-    return apply_patch(text, root, workdir=workdir, dry_run=dry_run, policy=policy)
+
+def apply_format(
+    text: str,
+    name: str,
+    root: str | os.PathLike[str] = ".",
+    *,
+    workdir: str | os.PathLike[str] = ".",
+    dry_run: bool = False,
+    policy: Policy = DEFAULT,
+) -> ApplyResult:
+    """Apply `text` read as the format `name` (a `--format` choice of the registry, not
+    `auto`) by that format's own entry: `apply_patch` (with its JSON and shell forms),
+    `apply_search_replace`, `apply_unified_diff`, `apply_hashline`."""
+    from .apply import apply_patch
+    from .format import format_named
+
+    entries: dict[str, Callable[..., ApplyResult]] = {
+        "codex": apply_patch,
+        "search-replace": apply_search_replace,
+        "unified-diff": apply_unified_diff,
+        "hashline": apply_hashline,
+    }
+    entry = entries[format_named(name).name]
+    return entry(text, root, workdir=workdir, dry_run=dry_run, policy=policy)
 
 
 def _apply_parts(
@@ -439,22 +459,26 @@ def _apply_parts(
 
 
 def _part_operations(text: str, part: ReplyPart, tree: Tree) -> list[Operation | EditOperation]:
-    """The operations of one part of a reply (SEARCH/REPLACE edits numbered and checked
-    against the files of `tree`, as `apply_edits` checks them)."""
-    from .format import parse_patch, parse_search_replace, unified_operations
+    """The operations of one part of a reply, read by its format's reader (the names it
+    writes read against the files of `tree`); a format whose reader gives a model's edit
+    calls has them numbered and checked against `tree` as `apply_edits` checks them."""
+    from .format import format_named
 
-    if part.kind == "search-replace":
-        edits = checked(parse_search_replace(text, names=_names_in(tree)))
-        _refuse_placeholder_writes(edits, tree)
-        return list(edits)
-    if part.kind == "unified-diff":
-        return unified_operations(part.text)
-    return list(parse_patch(part.text).operations)
+    known = format_named(part.kind)
+    assert known.read is not None  # a reply's parts are of formats read from text
+    found = list(known.read(part.text, _names_in(tree)))
+    if not known.calls:
+        return found
+    edits = checked(found)  # type: ignore[arg-type]  # `calls`: its reader gives edits only
+    _refuse_placeholder_writes(edits, tree)
+    return list(edits)
 
 
 def _which_part(part: ReplyPart, number: int, count: int, dry_run: bool) -> str:
     """The hint naming the part of a reply an error is about."""
-    what = {"codex": "patch", "unified-diff": "unified diff", "search-replace": "SEARCH/REPLACE blocks"}[part.kind]
+    from .format import format_named
+
+    what = format_named(part.kind).noun
     none = "would be applied" if dry_run else "was applied"
     return (
         f"This is the {what} at line {part.line} of the reply ({number} of {count} found in it; "

@@ -1,6 +1,9 @@
-"""The format: patch text → the typed model (unwrap, LALR grammar, parse, streaming parse).
+"""The formats: every input format → the typed model (pure).
 
-Everything here is pure: text in, `Patch` or `PatchSyntaxError` out.
+One module per edit format (`_codex`, `_search_replace`, `_unified`, `_hashline`,
+`_str_replace`, `_operations`), each with its record in the registry (`FORMATS`), and
+the model they read into (`_model`, `_edits`). Everything here is pure: text in,
+`Patch` (or edits) or a `PatchError` out.
 """
 
 from .._lazy import load as _load
@@ -18,6 +21,7 @@ if TYPE_CHECKING:
     )
     from ._constants import WHITESPACE
     from ._edits import (
+        HashlineEdits,
         PLAIN,
         Terms,
         CreateFile,
@@ -31,13 +35,14 @@ if TYPE_CHECKING:
         write_refusal,
     )
     from ._grammar import grammar_text
-    from ._hashline import HashlineEdits
     from ._lower import Change, as_patch
     from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
     from ._operations import OPERATION_TYPES, item_field, printable, read_operation, to_operation
     from ._parse import parse_patch
     from ._placeholders import introduced_placeholders, omission_placeholders
-    from ._reply import CODEX_KIND, ReplyPart, detected_format, reply_parts
+    from ._format import Format
+    from ._registry import CHOICES, FORMATS, detected_format, format_named
+    from ._reply import CODEX_KIND, ReplyPart, reply_parts
     from ._search_replace import SEARCH, parse_search_replace
     from ._stream import PartialOperation, PartialPatch, parse_partial
     from ._syntax_hints import cut, looks_like_shell, quoted
@@ -69,7 +74,7 @@ _NAMES = {
     "whole_text": "._edits",
     "write_refusal": "._edits",
     "grammar_text": "._grammar",
-    "HashlineEdits": "._hashline",
+    "HashlineEdits": "._edits",
     "as_patch": "._lower",
     "AddFile": "._model",
     "Change": "._lower",
@@ -88,7 +93,11 @@ _NAMES = {
     "omission_placeholders": "._placeholders",
     "CODEX_KIND": "._reply",
     "ReplyPart": "._reply",
-    "detected_format": "._reply",
+    "detected_format": "._registry",
+    "CHOICES": "._registry",
+    "FORMATS": "._registry",
+    "format_named": "._registry",
+    "Format": "._format",
     "reply_parts": "._reply",
     "SEARCH": "._search_replace",
     "parse_search_replace": "._search_replace",
@@ -121,7 +130,7 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "AddFile", "ApplyPatchCall", "CODEX_KIND", "BrokenApplyPatchCall", "Change", "Chunk",
+    "AddFile", "ApplyPatchCall", "CHOICES", "FORMATS", "Format", "format_named", "CODEX_KIND", "BrokenApplyPatchCall", "Change", "Chunk",
     "Classification", "CreateFile", "DeleteFile", "DiffChanges", "Edit", "EditOperation",
     "FileChange", "FileDiff", "HashlineEdits", "Hunk", "ImplicitPatch", "Insert", "Line", "NotApplyPatch", "NotebookEdit", "OPERATION_TYPES",
     "Operation", "PartialOperation", "PartialPatch", "Patch", "ReplyPart", "SEARCH", "StrReplace", "Terms", "PLAIN",

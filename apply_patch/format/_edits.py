@@ -126,6 +126,42 @@ class NotebookEdit:
     label: str = field(default="", compare=False, repr=False)
 
 
+# ---------------------------------------------------------------- Hashline's edits (read by `_hashline`)
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """A line named by the model: its number (from 1) and the ID it expects there."""
+
+    number: int
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class AnchoredEdit:
+    """One edit of a Hashline call: `kind` is "range" (lines `pos`..`end` replaced by
+    `lines`; none: deleted), "append" (after `pos`; none: at the end of the file) or
+    "prepend" (before `pos`; none: at the top). `number` is its place in the call (from 1)."""
+
+    kind: str
+    pos: Anchor | None
+    end: Anchor | None
+    lines: tuple[str, ...]
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class HashlineEdits:
+    """One call: the file `path` and its edits, every anchor naming the file as it was
+    before any of them; itself the change of an update of `path` (`UpdateFile(path,
+    None, (call,))`), made at once (`placed`)."""
+
+    path: str
+    edits: tuple[AnchoredEdit, ...]
+    line: int = 0
+    label: str = "the Hashline edit"
+
+
 Edit = StrReplace | CreateFile | Insert | NotebookEdit
 EditOperation = Edit
 

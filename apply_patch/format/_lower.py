@@ -15,8 +15,7 @@ that follow each other become one `UpdateFile` holding them in order:
 
 from __future__ import annotations
 
-from ._edits import CreateFile, Insert, NotebookEdit, StrReplace
-from ._hashline import HashlineEdits
+from ._edits import CreateFile, HashlineEdits, Insert, NotebookEdit, StrReplace
 from ._model import AddFile, Chunk, Patch, UpdateFile
 
 TYPE_CHECKING = False

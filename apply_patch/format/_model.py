@@ -32,8 +32,7 @@ from . import _constants as C
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ._edits import NotebookEdit, Insert, StrReplace
-    from ._hashline import HashlineEdits
+    from ._edits import HashlineEdits, Insert, NotebookEdit, StrReplace
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ folders.
 from __future__ import annotations
 
 from ._edits import CreateFile, Insert, NotebookEdit, StrReplace, Terms
+from ._format import Format
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,7 +26,8 @@ if TYPE_CHECKING:
 
     from ._edits import Edit
 
-NAME: Final = "str-replace"
+# No text of its own (a tool's input is JSON, read where it is found): no --format choice.
+FORMAT: Final = Format("str-replace", "str_replace edits", "str_replace edits", calls=True, choice=False)
 CLAUDE_CODE_TOOLS: Final = ("Edit", "MultiEdit", "Write", "NotebookEdit")
 TEXT_EDITOR_TOOLS: Final = ("str_replace_based_edit_tool", "str_replace_editor")
 OPENCODE_EDIT_TOOLS: Final = ("edit", "multiedit", "write")

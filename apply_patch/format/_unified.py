@@ -31,6 +31,7 @@ from .._errors import BinaryFileError, UnifiedDiffError, UnsupportedChangeError
 from .._gc import PausedCollector
 from . import _constants as C
 from ._edits import CreateFile
+from ._format import Format
 from ._model import Chunk, DeleteFile, UpdateFile
 from ._unidiff import FileDiff, Hunk, Line, parse_unified_diff
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from typing import Final
 
     from ._edits import EditOperation
+    from ._format import Names
     from ._model import Operation
 
 # A `---` line and the `+++` line after it (the text after a tab is a time stamp).
@@ -239,3 +241,21 @@ def _plain_lines(hunk: Hunk) -> tuple[str, ...] | None:
 def _last_new(lines: tuple[Line, ...], number: int) -> bool:
     """Whether `lines[number]` is the hunk's last line of the new file."""
     return all(line.prefix == C.REMOVED for line in lines[number + 1 :])
+
+
+def read(text: str, names: Names | None = None) -> list[Operation | EditOperation]:
+    """The registry's reader: `unified_operations`, its paths' prefix as `auto_strip` says."""
+    return unified_operations(text)
+
+
+FORMAT: Final = Format(
+    "unified-diff",
+    "unified diff",
+    "a unified diff",
+    marker=re.compile(r"diff --git .*|--- \S.*|@@ -\d+(,\d+)? \+\d+(,\d+)? @@.*"),
+    # Stricter for a hint (which must not mislead): a `---`/`+++` pair or a numbered hunk header.
+    sign=re.compile(r"diff --git |--- \S.*\n\+\+\+ \S|@@ -\d+(,\d+)? \+\d+(,\d+)? @@", re.M),
+    hint="The input is a unified diff ('---'/'+++' and '@@ -1,2 +1,2 @@' lines): "
+    "apply it as it is with --format unified-diff (or --format auto).",
+    read=read,
+)

@@ -4,7 +4,7 @@ detection and the refusals of other dialects (pure: no file is read)."""
 import pytest
 
 from apply_patch import HashlineError, StaleAnchorError
-from apply_patch.format import hashline
+from apply_patch.format import HashlineEdits, hashline
 
 
 def test_xxh32_gives_the_specifications_values() -> None:
@@ -26,7 +26,7 @@ def test_an_id_is_two_letters_from_the_line_alone_unless_it_has_no_letter_or_dig
     assert hashline.view_rows(["a", "}"], 7) == [f"7#{hashline.line_id(7, 'a')}:a", f"8#{hashline.line_id(8, '}')}:}}"]
 
 
-def _call(*edits: dict[str, object]) -> hashline.HashlineEdits:
+def _call(*edits: dict[str, object]) -> HashlineEdits:
     (call,) = hashline.read_calls({"path": "f.py", "edits": list(edits)})
     return call
 
