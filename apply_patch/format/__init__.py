@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from ._stream import PartialOperation, PartialPatch, parse_partial
     from ._syntax_hints import cut, looks_like_shell, quoted
     from ._unidiff import FileDiff, Hunk, Line, parse_unified_diff
-    from ._unified import DiffChanges, FileChange, read_changes, unified_operations
+    from ._unified import DiffChanges, FileChange, change_operations, read_changes, unified_operations
     from . import _constants as constants, _hashline as hashline, _shell as shell, _str_replace as str_replace
 
 _NAMES = {
@@ -114,6 +114,7 @@ _NAMES = {
     "DiffChanges": "._unified",
     "FileChange": "._unified",
     "read_changes": "._unified",
+    "change_operations": "._unified",
     "unified_operations": "._unified",
 }
 _MODULES = {
@@ -138,5 +139,5 @@ __all__ = [
     "introduced_placeholders", "is_apply_patch", "item_field", "liberal_arguments",
     "liberal_script", "looks_like_shell", "omission_placeholders", "parse_partial", "parse_patch",
     "parse_search_replace", "parse_unified_diff", "printable", "program_name", "quoted",
-    "read_changes", "read_operation", "refusal", "reply_parts", "shell", "str_replace", "to_operation", "unified_operations", "whole_text", "write_refusal",
+    "change_operations", "read_changes", "read_operation", "refusal", "reply_parts", "shell", "str_replace", "to_operation", "unified_operations", "whole_text", "write_refusal",
 ]

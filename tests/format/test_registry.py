@@ -104,3 +104,31 @@ def test_the_diagnosis_takes_the_formats_noun_from_its_terms(tmp_path: object) -
         apply_edits([edit], root)
     assert "old_str:" in "\n".join(caught.value.details)  # the side by side names the format's field
     assert snapshot(root) == before
+
+
+DIFF = (
+    "diff --git a/new.txt b/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+n\n"
+    "diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-g\n"
+    "diff --git a/old.txt b/moved.txt\nsimilarity index 50%\nrename from old.txt\nrename to moved.txt\n"
+    "--- a/old.txt\n+++ b/moved.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n"
+)
+
+
+def test_a_diffs_files_become_operations_by_one_function_for_applying_and_converting() -> None:
+    """`format.change_operations` decides, once, what each file diff does: applying gets a
+    created file's exact text and its hunks as chunks, converting an Add File and its own
+    chunks, in the same order, with the same deletions and moves."""
+    from apply_patch import convert_unified_diff
+    from apply_patch.format import AddFile, CreateFile, DeleteFile, UpdateFile, unified_operations
+
+    applying = unified_operations(DIFF)
+    converting = convert_unified_diff(DIFF).operations
+    assert [type(op).__name__ for op in applying] == ["CreateFile", "UpdateFile", "DeleteFile", "UpdateFile"]
+    assert [type(op).__name__ for op in converting] == ["AddFile", "DeleteFile", "UpdateFile"]
+    created, converted = applying[0], converting[0]
+    assert isinstance(created, CreateFile) and isinstance(converted, AddFile)
+    assert (created.path, created.text) == (converted.path, converted.text())
+    for ops in (applying, converting):
+        deleted = [op.path for op in ops if isinstance(op, DeleteFile)]
+        moved = [(op.path, op.move_to) for op in ops if isinstance(op, UpdateFile) and op.move_to]
+        assert deleted == ["gone.txt"] and moved == [("old.txt", "moved.txt")]
