@@ -130,14 +130,6 @@ def __getattr__(name: str) -> object:
     return _load(__name__, globals(), _NAMES, _MODULES, name)
 
 
-__all__ = [
-    "AddFile", "ApplyPatchCall", "CHOICES", "FORMATS", "Format", "format_named", "CODEX_KIND", "BrokenApplyPatchCall", "Change", "Chunk",
-    "Classification", "CreateFile", "DeleteFile", "DiffChanges", "Edit", "EditOperation",
-    "FileChange", "FileDiff", "HashlineEdits", "Hunk", "ImplicitPatch", "Insert", "Line", "NotApplyPatch", "NotebookEdit", "OPERATION_TYPES",
-    "Operation", "PartialOperation", "PartialPatch", "Patch", "ReplyPart", "SEARCH", "StrReplace", "Terms", "PLAIN",
-    "UpdateFile", "WHITESPACE", "as_patch", "classify_argv", "constants", "cut", "detected_format", "grammar_text", "hashline",
-    "introduced_placeholders", "is_apply_patch", "item_field", "liberal_arguments",
-    "liberal_script", "looks_like_shell", "omission_placeholders", "parse_partial", "parse_patch",
-    "parse_search_replace", "parse_unified_diff", "printable", "program_name", "quoted",
-    "change_operations", "read_changes", "read_operation", "refusal", "reply_parts", "shell", "str_replace", "to_operation", "unified_operations", "whole_text", "write_refusal",
-]
+# (Every name is written twice: in the imports above, for the type checker, and in the table
+# that imports it when first asked for; `__all__` is the table's.)
+__all__ = sorted([*_NAMES, *_MODULES])
