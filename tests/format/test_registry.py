@@ -132,3 +132,25 @@ def test_a_diffs_files_become_operations_by_one_function_for_applying_and_conver
         deleted = [op.path for op in ops if isinstance(op, DeleteFile)]
         moved = [(op.path, op.move_to) for op in ops if isinstance(op, UpdateFile) and op.move_to]
         assert deleted == ["gone.txt"] and moved == [("old.txt", "moved.txt")]
+
+
+def test_a_reply_that_is_one_hashline_edit_is_applied_by_its_format(tmp_path: object) -> None:
+    """`apply_reply` applies a whole text by the format the registry detects: a Hashline
+    edit's JSON by `apply_hashline` (a stale anchor refused, the tree unchanged)."""
+    import json
+    from pathlib import Path
+
+    from apply_patch import StaleAnchorError
+    from apply_patch.edits import apply_reply, view_hashline
+
+    root = Path(str(tmp_path))
+    (root / "f.py").write_text("a\nb\n")
+    anchor = view_hashline("f.py", root)[0].split(":")[0]
+    edit = {"path": "f.py", "edits": [{"loc": {"range": {"pos": anchor, "end": anchor}}, "content": ["A"]}]}
+    before = snapshot(root)
+    stale = {"path": "f.py", "edits": [{"loc": {"range": {"pos": "1#ZZ", "end": "1#ZZ"}}, "content": ["A"]}]}
+    with pytest.raises(StaleAnchorError):
+        apply_reply(json.dumps(stale), root)
+    assert snapshot(root) == before
+    apply_reply(json.dumps(edit), root)
+    assert (root / "f.py").read_text() == "A\nb\n"
