@@ -76,7 +76,7 @@ def test_only_disk_writes() -> None:
                 if (node.value.id == "shutil" or name in WRITES or name == "fchmod") and (relative, name) not in ALLOWED:
                     found.append(f"{relative}:{node.lineno} {node.value.id}.{name}")
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "open":
-                modes = [a for a in node.args[1:2] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-                if any(set(m.value) & set("wax+") for m in modes):
-                    found.append(f"{relative}:{node.lineno} open(..., {modes[0].value!r})")
+                modes = [a.value for a in node.args[1:2] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+                if any(set(mode) & set("wax+") for mode in modes):
+                    found.append(f"{relative}:{node.lineno} open(..., {modes[0]!r})")
     assert found == []
