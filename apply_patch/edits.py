@@ -274,14 +274,6 @@ def apply_search_replace(
     return replay_edits(edits, replay, workdir)
 
 
-def replay_search_replace(edits: Iterable[Edit], replay: Replay, workdir: str = ".") -> ApplyResult:
-    """The edits of SEARCH/REPLACE blocks read without a root (`parse_search_replace(text)`,
-    as extraction reads a log), planned and committed by `replay` as `apply_search_replace`
-    applies a reply (the planner undoes the reply's slips: `Terms.slips`). Raises as
-    `apply_edits` does."""
-    return replay_edits(edits, replay, workdir)
-
-
 def _names_in(tree: Tree) -> Callable[[str, int, bool], str | None]:
     """Which file of `tree` a bare word written above a block names (`parse_search_replace`'s
     `names`): itself when it names a file there, or (`mangled`: the block edits a file) when
