@@ -279,14 +279,14 @@ def _names_in(tree: Tree) -> Callable[[str, int, bool], str | None]:
     `names`): itself when it names a file there, or (`mangled`: the block edits a file) when
     it is the mangled name of one, which the planner then reads (`Terms.slips`); else None.
     A name with a separator or an extension is a path whatever the tree holds."""
-    from .apply import FileNames, FileState, the_one
+    from .apply import FileNames, the_one
 
     files = FileNames(tree)  # walked once, if a bare word names no file
 
     def named(written: str, line: int, mangled: bool) -> str | None:
         try:
             where = tree.resolve(written, line=line)
-            if isinstance(tree.read(where.target), FileState):
+            if tree.kind(where.target) == "file":  # (its kind only: nothing is read)
                 return written
         except (PatchError, OSError):
             return None
