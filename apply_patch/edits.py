@@ -279,7 +279,7 @@ def _names_in(tree: Tree) -> Callable[[str, int, bool], str | None]:
     `names`): itself when it names a file there, or (`mangled`: the block edits a file) when
     it is the mangled name of one, which the planner then reads (`Terms.slips`); else None.
     A name with a separator or an extension is a path whatever the tree holds."""
-    from .apply import FileNames, the_one
+    from .apply import FileNames
 
     files = FileNames(tree)  # walked once, if a bare word names no file
 
@@ -290,7 +290,7 @@ def _names_in(tree: Tree) -> Callable[[str, int, bool], str | None]:
                 return written
         except (PatchError, OSError):
             return None
-        return written if mangled and the_one(written, files.files()) is not None else None
+        return written if mangled and files.the_one(written) is not None else None
 
     return named
 

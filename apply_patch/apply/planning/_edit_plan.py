@@ -206,9 +206,8 @@ def _named(planner: Planner, path: str, edit: StrReplace | Insert | HashlineEdit
     if planner.overlay.look(where.target, where, "Failed to read file to update") is not None:
         return path
     from ..matching import PatchWarning
-    from ._written_names import the_one
 
-    found = the_one(path, planner.file_names())
+    found = planner.mangled_name(path)
     if found is None:
         return path
     message = (

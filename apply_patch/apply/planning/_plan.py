@@ -292,8 +292,9 @@ class Planner:
         self._warned: set[str] = set()  # the convention warnings given (`_warn_ignored`), each once
         self._file_names: FileNames | None = None  # the tree's files, walked once if a name needs them
 
-    def file_names(self) -> list[str]:
-        """The files from the working folder as the plan leaves them so far (`_written_names`)."""
+    def mangled_name(self, written: str) -> str | None:
+        """The one file `written` is a mangled name of, among the files as the plan leaves
+        them so far (`_written_names`); None if none or several."""
         from ._written_names import FileNames
 
         if self._file_names is None:
@@ -306,7 +307,7 @@ class Planner:
                 created.append(overlay.names[key].relative)
             elif state is None and isinstance(before, FileState):
                 deleted.append(overlay.names[key].relative)
-        return self._file_names.files(created, deleted)
+        return self._file_names.the_one(written, created, deleted)
 
     def _resolve(self, path: str, line: int, *, follow_leaf: bool = True) -> Location:
         """The location of the file `path` (at patch `line`); every operation names a file."""

@@ -32,37 +32,48 @@ def name_key(name: str) -> str:
     return name.translate(_SET_ASIDE)
 
 
-def the_one(written: str, files: Iterable[str]) -> str | None:
-    """The one file of `files` (paths from the working folder) that `written` is a mangled
-    name of, or None (none, or several)."""
-    if written.endswith(("/", "\\")):  # a folder's name: never a file's
-        return None
-    key = name_key(written)
-    listed = list(files)
-    found = [path for path in listed if name_key(path) == key]
-    if len(found) != 1 and not any(c in written for c in "/\\"):
-        found = [path for path in listed if name_key(path.rsplit("/", 1)[-1]) == key]
-    return found[0] if len(found) == 1 else None
-
-
 class FileNames:
-    """The files of a tree from its working folder, walked once when first asked for, with
-    the changes of a plan laid over them (`created`, `deleted`: paths from the root)."""
+    """The files of a tree from its working folder, walked once when a name first needs
+    them and indexed by their keys (`name_key`), with a plan's changes laid over them."""
 
-    def __init__(self, tree: Tree) -> None:
+    def __init__(self, tree: Tree | None) -> None:
         self._tree = tree
-        self._walked: list[str] | None = None
         self._prefix = ""
+        self._by_path: dict[str, list[str]] | None = None
+        self._by_name: dict[str, list[str]] = {}
 
-    def files(self, created: Iterable[str] = (), deleted: Iterable[str] = ()) -> list[str]:
-        """The files from the working folder (paths with `/`), the plan's changes laid over."""
-        if self._walked is None:
+    def index(self, files: Iterable[str]) -> None:
+        """Index `files` (paths from the working folder): the tree's, once."""
+        self._by_path = {}
+        for path in files:
+            self._by_path.setdefault(name_key(path), []).append(path)
+            self._by_name.setdefault(name_key(path.rsplit("/", 1)[-1]), []).append(path)
+
+    def the_one(self, written: str, created: Iterable[str] = (), deleted: Iterable[str] = ()) -> str | None:
+        """The one file `written` is a mangled name of, among the tree's files with those the
+        plan `created` and without those it `deleted` (paths from the root); None if none
+        or several."""
+        if written.endswith(("/", "\\")):  # a folder's name: never a file's
+            return None
+        if self._by_path is None:
+            assert self._tree is not None  # (`index` was given the files otherwise)
             paths, _ = self._tree.walk_files(WALK_LIMIT)
             folder = self._tree.resolve(".").relative.replace("\\", "/")
             self._prefix = "" if folder in (".", "") else folder.rstrip("/") + "/"
-            self._walked = paths
-        gone = set(deleted)
-        every = [p for p in self._walked if p not in gone]
-        known = set(every)
-        every += [p for p in created if p not in known]
-        return [p[len(self._prefix) :] for p in every if p.startswith(self._prefix)]
+            self.index(p[len(self._prefix) :] for p in paths if p.startswith(self._prefix))
+        assert self._by_path is not None
+        gone = {p[len(self._prefix) :] for p in deleted if p.startswith(self._prefix)}
+        new = [p[len(self._prefix) :] for p in created if p.startswith(self._prefix)]
+        key = name_key(written)
+        found = self._matches(self._by_path.get(key, ()), new, gone, key, whole=True)
+        if len(found) != 1 and not any(c in written for c in "/\\"):
+            found = self._matches(self._by_name.get(key, ()), new, gone, key, whole=False)
+        return found[0] if len(found) == 1 else None
+
+    @staticmethod
+    def _matches(indexed: Iterable[str], new: list[str], gone: set[str], key: str, *, whole: bool) -> list[str]:
+        """The indexed paths not `gone`, with the `new` ones whose key (of the path, or of its
+        file name) is `key`, each once."""
+        found = [p for p in indexed if p not in gone]
+        found += [p for p in new if p not in found and name_key(p if whole else p.rsplit("/", 1)[-1]) == key]
+        return found
