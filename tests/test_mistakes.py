@@ -187,6 +187,31 @@ def test_an_extra_blank_line_in_the_old_text_keeps_the_new_texts_blank_lines(tmp
     )
 
 
+VERSION = "x = 1\n\n\ndef v():\n\ttry:\n\t\treturn 1\n\texcept E:\n\t\tpass\n"
+EXTRA_BLANK_BESIDE_OWN: tuple[Line, ...] = (
+    (" ", "def v():"),
+    (" ", ""),  # not in the file
+    ("+", "\tfrom m import x"),
+    ("+", ""),
+    (" ", "\ttry:"),
+    (" ", "\t\treturn 1"),
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_extra_blank_line_beside_a_blank_line_of_the_new_text_is_never_guessed(tmp_path: Path, fmt: str) -> None:
+    # Robustness seed 7: the new text holds two blank lines between `def v():` and `try:`, the
+    # old text one the file lacks. Compared, old and new pair it with either (difflib took the
+    # second, and the model's own blank line went before the import, silently). A Codex chunk
+    # or a hunk says which is the copy; a str_replace or SEARCH/REPLACE does not: refused.
+    if fmt in ("str_replace", "search_replace"):
+        _refused(tmp_path, fmt, VERSION, EXTRA_BLANK_BESIDE_OWN, 4)
+        return
+    target = _file(tmp_path, fmt, VERSION)
+    _apply(fmt, tmp_path / fmt, "m.py", EXTRA_BLANK_BESIDE_OWN, 4)
+    assert target.read_text() == VERSION.replace("def v():\n", "def v():\n\tfrom m import x\n\n")
+
+
 # ------------------------------------------------------------- 4. another indentation unit
 
 SPACES = "def f(x):\n    if x:\n        return 1\n    return 2\n"

@@ -197,10 +197,13 @@ def _paired_run_is_sure(lines: Sequence[str], number: int, run: int) -> bool:
 def _copy_is_sure(lines: Sequence[str], number: int) -> bool:
     """Whether the blank context line `lines[number]` of a paired chunk (one the file lacks) is
     surely a copy, on the new side, of the old side's blank line: a context line stands right
-    beside it, so that both sides have it between the same lines."""
+    beside it, so that both sides have it beside the same line, and between the non-blank
+    context lines around it no blank line is added or removed, so that the new text's blank
+    lines there are all copies of the old text's, paired in order. (A blank line the new
+    text adds there may be the copy as well: the comparison chose one of two pairings.)"""
     before = number > 0 and lines[number - 1][0] == C.CONTEXT
     after = number + 1 < len(lines) and lines[number + 1][0] == C.CONTEXT
-    return before or after
+    return (before or after) and _paired_run_is_sure(lines, number, 1)
 
 
 def _run_is_sure(lines: Sequence[str], number: int, file_lines: Sequence[str], at: int) -> bool:
