@@ -212,6 +212,57 @@ def test_an_extra_blank_line_beside_a_blank_line_of_the_new_text_is_never_guesse
     assert target.read_text() == VERSION.replace("def v():\n", "def v():\n\tfrom m import x\n\n")
 
 
+IMPORTS = "import os\nimport stat\n\nfrom e import P\nfrom p import L\nfrom q import Q\n\n\nx = 1\n"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_blank_lines_at_the_edges_of_the_old_text_match_the_files_blank_lines(tmp_path: Path, fmt: str) -> None:
+    # A hunk's first and last lines are often blank: one the file lacks (before `import stat`),
+    # or fewer than the file has (one of the two after `from q`), matches what the file has there.
+    lines: tuple[Line, ...] = (
+        (" ", ""), (" ", "import stat"), (" ", "from e import P"), ("-", "from p import L"),
+        ("+", "from p import L, M"), (" ", "from q import Q"), (" ", ""),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, IMPORTS)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == IMPORTS.replace("import L\n", "import L, M\n")
+    assert any("blank lines are ignored" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_one_blank_line_where_the_file_has_two_beside_removed_lines_is_refused(tmp_path: Path, fmt: str) -> None:
+    # Robustness seed 2: a block removed with one of the two blank lines after it, the model's
+    # copy short of that one. Both kept, or one removed with the block? Never guessed.
+    text = "a = 1\n\nb = 2\nc = 3\n\n\ndef f():\n    pass\n"
+    lines: tuple[Line, ...] = ((" ", "a = 1"), (" ", ""), ("-", "b = 2"), ("-", "c = 3"), (" ", ""), (" ", "def f():"))
+    _refused(tmp_path, fmt, text, lines, 1)
+
+
+LARK = "if T:\n    from lark import Lark\n\n    from ._lalr import Tables\n\nG = 1\n"
+EXTRA_BLANK_BESIDE_REMOVED: tuple[Line, ...] = (
+    (" ", "if T:"),
+    (" ", ""),  # not in the file
+    ("-", "    from lark import Lark"),
+    ("-", ""),
+    (" ", "    from ._lalr import Tables"),
+    (" ", ""),
+    (" ", "G = 1"),
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_extra_blank_line_beside_a_removed_blank_line_is_never_guessed(tmp_path: Path, fmt: str) -> None:
+    # Robustness seeds 3, 4 and 11: compared, old and new texts pair the extra blank line as
+    # the removed one, and the file's removed blank line as kept: the file's blank line stayed.
+    # A Codex chunk or a hunk says which is which; a str_replace or SEARCH/REPLACE does not.
+    if fmt in ("str_replace", "search_replace"):
+        _refused(tmp_path, fmt, LARK, EXTRA_BLANK_BESIDE_REMOVED, 1)
+        return
+    target = _file(tmp_path, fmt, LARK)
+    _apply(fmt, tmp_path / fmt, "m.py", EXTRA_BLANK_BESIDE_REMOVED, 1)
+    assert target.read_text() == "if T:\n    from ._lalr import Tables\n\nG = 1\n"
+
+
 # ------------------------------------------------------------- 4. another indentation unit
 
 SPACES = "def f(x):\n    if x:\n        return 1\n    return 2\n"
