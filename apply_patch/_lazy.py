@@ -14,7 +14,7 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
 
 def load(
@@ -31,3 +31,23 @@ def load(
     value = sys.modules[absolute] if name in modules else getattr(sys.modules[absolute], name)
     namespace[name] = value
     return value
+
+
+def on_first_use(package: str, namespace: dict[str, object], modules: tuple[str, ...]) -> Callable[[str], object]:
+    """The `__getattr__` of a part whose rarely used modules (`modules`, `"._pending"`...)
+    are imported only when a name of theirs is first asked for: each module in turn
+    until one defines `name` (its names, all public, are written once: in the part's
+    `if TYPE_CHECKING:` imports, for the type checker). The value is kept in the
+    part's namespace; AttributeError for a name none of them defines."""
+
+    def attribute(name: str) -> object:
+        if not name.startswith("_"):
+            for module in modules:
+                absolute = package + module
+                __import__(absolute)
+                if hasattr(sys.modules[absolute], name):
+                    value = namespace[name] = getattr(sys.modules[absolute], name)
+                    return value
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return attribute

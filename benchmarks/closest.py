@@ -32,7 +32,7 @@ import sys
 import types
 from pathlib import Path
 
-from apply_patch.apply import _closest
+from apply_patch.apply.matching import _closest
 
 ROOT = Path(__file__).resolve().parent.parent
 KINDS = ("stale", "blank", "two-stale", "indent", "elsewhere", "rewritten")

@@ -435,7 +435,7 @@ class Bench:
         python = Case("python", {"inventory.py": source},
                       str(make_patch(source, changed, path="inventory.py")))  # fmt: skip
         self._syntax_cost("a Python file", python)
-        from apply_patch.apply import _grammars, _syntax
+        from apply_patch.apply.syntax import _grammars, _syntax
 
         old = source * (1_000_000 // len(source))
         new = old.replace(b"            count = item.stock\n", b"            count = item.stock)\n", 1)

@@ -29,7 +29,7 @@ from typing import Any
 from _support import Entry, executable, snapshot
 
 from apply_patch import PatchError, apply_patch
-from apply_patch.apply import _journal, _receipts
+from apply_patch.apply.records import _journal, _receipts
 from apply_patch.anthropic import TextEditor
 from apply_patch.edits import CreateFile, Insert, StrReplace, apply_edits, apply_search_replace, apply_unified_diff
 from apply_patch.openai_agents import Editor
@@ -99,7 +99,7 @@ PATCH = (
 LIBRARY_MAIN = """
 import os, signal, sys, threading, time
 from apply_patch import apply_patch
-from apply_patch.apply import _journal, _receipts
+from apply_patch.apply.records import _journal, _receipts
 root, number, delay = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 real = os.path.realpath(root)
 places = (os.path.join(_receipts.folder_of(real), os.fsdecode(_journal.state_name(os.stat(real)))),

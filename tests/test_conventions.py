@@ -201,7 +201,7 @@ def test_the_text_editor_create_follows_them(tmp_path: Path) -> None:
 
 def test_the_plan_looks_for_the_files_conventions_for_reads() -> None:
     # The plan looks for them without importing _conventions (start-up time): the same names, in its order.
-    from apply_patch.apply import _conventions, _plan
+    from apply_patch.apply.planning import _conventions, _plan
 
     assert _plan._CONVENTION_FILES == (_conventions.GITATTRIBUTES, _conventions.EDITORCONFIG)
 
@@ -212,7 +212,7 @@ def test_without_a_convention_file_the_parsers_are_not_imported(tmp_path: Path) 
     code = (
         "import sys; from apply_patch import apply_patch\n"
         "apply_patch('*** Begin Patch\\n*** Add File: a/b.txt\\n+x\\n*** End Patch', '.')\n"
-        "print('apply_patch.apply._conventions' in sys.modules)\n"
+        "print('apply_patch.apply.planning._conventions' in sys.modules)\n"
     )
     import subprocess
     import sys
@@ -231,7 +231,7 @@ def test_without_a_convention_file_the_parsers_are_not_imported(tmp_path: Path) 
 
 def test_the_files_of_a_folder_share_its_convention_lookup(tmp_path: Path) -> None:
     # Issue 24: the convention files of a folder are looked for once, not once per file of it.
-    from apply_patch.apply import _plan
+    from apply_patch.apply.planning import _plan
 
     for n in range(20):
         _tree(tmp_path, {f"a/b/f{n}.txt": "one\n"})
@@ -273,7 +273,7 @@ def test_a_convention_file_changed_by_the_patch_counts_for_the_files_after_it(tm
 def test_each_text_is_read_and_each_glob_compiled_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # Issue 24: a patch's files read the same convention texts; each is parsed once and each
     # section's glob compiled once, not once per file (0.3 ms a file with a real .editorconfig).
-    from apply_patch.apply import _conventions, _glob
+    from apply_patch.apply.planning import _conventions, _glob
 
     editorconfig = EDITORCONFIG + "\n[*.py]\nindent_size = 4\n"
     texts = {".editorconfig": editorconfig, ".gitattributes": "* text=auto\n*.bat eol=crlf\n"}
@@ -299,7 +299,7 @@ def test_each_text_is_read_and_each_glob_compiled_once(monkeypatch: pytest.Monke
 
 def test_a_long_convention_text_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     # What is kept between patches stays small: a text above _KEPT_CHARS is read each time.
-    from apply_patch.apply import _conventions
+    from apply_patch.apply.planning import _conventions
 
     monkeypatch.setattr(_conventions, "_editorconfigs", {})
     long = "[*]\nend_of_line = crlf\n" + "# padding\n" * (_conventions._KEPT_CHARS // 10)
@@ -325,7 +325,7 @@ def _timed_add(root: Path, *names: str) -> tuple[float, str]:
 def test_a_backtracking_glob_takes_time_linear_in_the_name(tmp_path: Path) -> None:
     # Before: `*a*a*...*b` over a name of a's is matched by a backtracking expression, its
     # time exponential in the stars (minutes, the root's lock held).
-    from apply_patch.apply import _conventions
+    from apply_patch.apply.planning import _conventions
 
     star = "*a" * 24 + "*b"
     _tree(tmp_path, {
@@ -350,7 +350,7 @@ def test_braces_are_bounded_and_a_section_past_a_bound_is_ignored_with_a_warning
     # (braces nested too deep, a glob too long) is ignored with a one-line warning.
     import tracemalloc
 
-    from apply_patch.apply import _conventions
+    from apply_patch.apply.planning import _conventions
 
     ranges = "".join(f"[*{{1..9999}}{{1..9999}}{{1..9999}}.t{n}]\nend_of_line = crlf\n" for n in range(40))
     deep = "[" + "{a," * 12 + "x" + "}" * 12 + "]\nend_of_line = crlf\n"

@@ -263,7 +263,7 @@ def test_an_answer_of_wrong_types_is_a_clear_error_and_nothing_is_written(
 def test_the_cache_keeps_no_file_text(tmp_path: Path) -> None:
     # Issue 33, class 7: the cache kept every request's whole text across calls (140 MiB
     # after 8 failures on a 17 MB file); it keeps a digest of each, and answers bounded in size.
-    from apply_patch.apply import _repair
+    from apply_patch.apply.planning import _repair
 
     root = _root(tmp_path)
     big = "x = 1\n" * 200_000

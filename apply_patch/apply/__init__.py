@@ -1,30 +1,35 @@
 """Applying: a parsed patch + a tree → a plan in memory → one commit, all or nothing.
 
-The plan reads (paths, text files, seek, locate, diagnose) and writes nothing;
-`_commit` is the only module that writes to disk.
+In parts, top to bottom (each imports only itself and the parts below it):
+the pipeline here (`_pipeline`, `_edit_pipeline`, `_streaming`: plan → commit →
+result); `disk` (the commit: the only code that writes); `records` (the journal's and
+receipts' records and how they are read back, the review gate's records); `planning`
+(paths, reads, decoding, the plan in memory, reports); `syntax` (the syntax check and
+outlines); `matching` (where an edit lands: pure, no I/O, no path objects). This
+module names what the parts offer the rest of the package, each imported on first use.
 """
 
 from .._lazy import load as _load
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ._dirs import FolderChanged
-    from ._disk_tree import MAX_FILE_BYTES, DiskTree
-    from ._doubts import PatchWarning
+    from .planning import FolderChanged
+    from .planning import MAX_FILE_BYTES, DiskTree
+    from .matching import PatchWarning
     from ._edit_pipeline import apply_operations
-    from ._lines import LineReader, NotText
-    from ._locate import update_lines
-    from ._notebook import CELL_TYPES, MODES
-    from ._outline import OUTLINE_BYTES, outline
-    from ._paths import Location, is_windows_absolute
+    from .planning import LineReader, NotText
+    from .matching import update_lines
+    from .matching import CELL_TYPES, MODES
+    from .syntax import OUTLINE_BYTES, outline
+    from .planning import Location, is_windows_absolute
     from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping, undo
-    from ._plan import OperationResult, decode_file, file_encoding, file_text
-    from ._receipts import Unavailable, base_folder
-    from ._pending import BadRecord, Staged, Taken, Waiting, claim, pending, stage, state_hash
-    from ._receipts_read import Receipt, history, list_receipts, show, show_receipt
-    from ._sweep import KEEP_ALL_BYTES, KEEP_DAYS, Pruned, sweep
-    from ._repair import RepairRequest
-    from ._report import (
+    from .planning import OperationResult, decode_file, file_encoding, file_text
+    from .records import Unavailable, base_folder
+    from .records import BadRecord, Staged, Taken, Waiting, claim, pending, stage, state_hash
+    from .records import Receipt, history, list_receipts, show, show_receipt
+    from .records import KEEP_ALL_BYTES, KEEP_DAYS, Pruned, sweep
+    from .planning import RepairRequest
+    from .planning import (
         MAX_CHARACTERS,
         NOTHING_CHANGED,
         SCHEMA,
@@ -35,89 +40,88 @@ if TYPE_CHECKING:
         result_json,
         warnings_text,
     )
-    from ._seek import LineIndex
-    from ._seen import Seen
+    from .matching import LineIndex
+    from .records import Seen
     from ._streaming import StreamingPlan, Verdict
-    from ._textfile import BOM, TextFile, common_ends, split_text
-    from ._tree import FileState, Kind, Tree, hidden
+    from .matching import BOM, TextFile, common_ends, split_text
+    from .planning import FileState, Kind, Tree, hidden
     from .._errors import PolicyValueError
     from .._policy import CODEX, DEFAULT, Policy
-    from . import _signals as signals
+    from .disk import signals
 
 _NAMES = {
+    "signals": ".disk",
     "StreamingPlan": "._streaming",
     "Verdict": "._streaming",
-    "FolderChanged": "._dirs",
-    "OUTLINE_BYTES": "._outline",
-    "RepairRequest": "._repair",
-    "outline": "._outline",
-    "DiskTree": "._disk_tree",
-    "MAX_FILE_BYTES": "._disk_tree",
-    "LineReader": "._lines",
-    "NotText": "._lines",
-    "PatchWarning": "._doubts",
+    "FolderChanged": ".planning",
+    "OUTLINE_BYTES": ".syntax",
+    "RepairRequest": ".planning",
+    "outline": ".syntax",
+    "DiskTree": ".planning",
+    "MAX_FILE_BYTES": ".planning",
+    "LineReader": ".planning",
+    "NotText": ".planning",
+    "PatchWarning": ".matching",
     "apply_operations": "._edit_pipeline",
-    "update_lines": "._locate",
-    "CELL_TYPES": "._notebook",
-    "MODES": "._notebook",
-    "Location": "._paths",
-    "is_windows_absolute": "._paths",
+    "update_lines": ".matching",
+    "CELL_TYPES": ".matching",
+    "MODES": ".matching",
+    "Location": ".planning",
+    "is_windows_absolute": ".planning",
     "ApplyResult": "._pipeline",
     "FileResult": "._pipeline",
     "Replay": "._pipeline",
     "apply_patch": "._pipeline",
     "apply_to_mapping": "._pipeline",
     "undo": "._pipeline",
-    "Receipt": "._receipts_read",
-    "history": "._receipts_read",
-    "show": "._receipts_read",
-    "BadRecord": "._pending",
-    "Staged": "._pending",
-    "Taken": "._pending",
-    "Waiting": "._pending",
-    "claim": "._pending",
-    "state_hash": "._pending",
-    "Unavailable": "._receipts",
-    "list_receipts": "._receipts_read",
-    "show_receipt": "._receipts_read",
-    "KEEP_ALL_BYTES": "._sweep",
-    "KEEP_DAYS": "._sweep",
-    "Pruned": "._sweep",
-    "sweep": "._sweep",
-    "base_folder": "._receipts",
-    "pending": "._pending",
-    "stage": "._pending",
-    "OperationResult": "._plan",
-    "decode_file": "._plan",
-    "file_encoding": "._plan",
-    "file_text": "._plan",
-    "MAX_CHARACTERS": "._report",
-    "NOTHING_CHANGED": "._report",
-    "SCHEMA": "._report",
-    "bounded": "._report",
-    "error_json": "._report",
-    "failure": "._report",
-    "not_shown": "._report",
-    "result_json": "._report",
-    "warnings_text": "._report",
-    "LineIndex": "._seek",
-    "Seen": "._seen",
-    "BOM": "._textfile",
-    "TextFile": "._textfile",
-    "common_ends": "._textfile",
-    "split_text": "._textfile",
-    "FileState": "._tree",
-    "Kind": "._tree",
-    "Tree": "._tree",
-    "hidden": "._tree",
+    "Receipt": ".records",
+    "history": ".records",
+    "show": ".records",
+    "BadRecord": ".records",
+    "Staged": ".records",
+    "Taken": ".records",
+    "Waiting": ".records",
+    "claim": ".records",
+    "state_hash": ".records",
+    "Unavailable": ".records",
+    "list_receipts": ".records",
+    "show_receipt": ".records",
+    "KEEP_ALL_BYTES": ".records",
+    "KEEP_DAYS": ".records",
+    "Pruned": ".records",
+    "sweep": ".records",
+    "base_folder": ".records",
+    "pending": ".records",
+    "stage": ".records",
+    "OperationResult": ".planning",
+    "decode_file": ".planning",
+    "file_encoding": ".planning",
+    "file_text": ".planning",
+    "MAX_CHARACTERS": ".planning",
+    "NOTHING_CHANGED": ".planning",
+    "SCHEMA": ".planning",
+    "bounded": ".planning",
+    "error_json": ".planning",
+    "failure": ".planning",
+    "not_shown": ".planning",
+    "result_json": ".planning",
+    "warnings_text": ".planning",
+    "LineIndex": ".matching",
+    "Seen": ".records",
+    "BOM": ".matching",
+    "TextFile": ".matching",
+    "common_ends": ".matching",
+    "split_text": ".matching",
+    "FileState": ".planning",
+    "Kind": ".planning",
+    "Tree": ".planning",
+    "hidden": ".planning",
     "PolicyValueError": ".._errors",
     "CODEX": ".._policy",
     "DEFAULT": ".._policy",
     "Policy": ".._policy",
 }
-_MODULES = {
-    "signals": "._signals",
-}
+_MODULES: dict[str, str] = {}
 
 
 def __getattr__(name: str) -> object:

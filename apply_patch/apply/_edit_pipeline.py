@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..format import EditOperation, Operation
-    from ._repair import Repair
+    from .planning import Repair
 
 
 def apply_operations(

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import sys
 
-from ._commit import commit, recover
 from dataclasses import dataclass, replace
-from ._disk_tree import DiskTree
+
 from .._gc import PausedCollector
-from ._lock import RootLock
+from .disk import RootLock, commit, recover
+from .planning import DiskTree
+from .records import running_session
 from .._errors import (
     ContextNotFoundError,
     InputError,
@@ -21,10 +21,10 @@ from .._errors import (
     escaped,
 )
 from ..format import Patch
-from ._edit_plan import make_plan
-from ._plan import FileChange, Plan, file_pairs, OperationResult
+from .planning import make_plan
+from .planning import FileChange, Plan, file_pairs, OperationResult
 from .._policy import DEFAULT, Policy, policy_of
-from ._report import (
+from .planning import (
     DRY_RUN_HEADER,
     SUCCESS_HEADER,
     summary,
@@ -36,16 +36,15 @@ from ._report import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
     from collections.abc import Callable, Mapping, Sequence
-    from types import ModuleType
 
     from ..format import EditOperation, Operation
     from typing import Literal
 
-    from ._doubts import PatchWarning
-    from ._repair import Failure, Repair, RepairRequest
-    from ._journal import Recovery
-    from ._receipts import Recorder
-    from ._tree import Tree
+    from .matching import PatchWarning
+    from .planning import Failure, Repair, RepairRequest
+    from .records import Recovery
+    from .records import Recorder
+    from .planning import Tree
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +188,7 @@ class Replay:
         patches planned before it laid over them in a dry run (read only)."""
         tree: Tree = DiskTree(self.root, self.policy, workdir)
         if self.dry_run:
-            from ._overlay_tree import OverlayTree  # only for a dry run of several patches
+            from .planning import OverlayTree  # only for a dry run of several patches
 
             tree = OverlayTree(tree, self._planned)
         return tree
@@ -228,36 +227,36 @@ class Replay:
     ) -> ApplyResult:
         """The operations planned again with the failed edit corrected by the repair hook
         (`_repair`), or `error` (with a hint saying why no correction was used)."""
-        from . import _repair
+        from .planning import ask, corrected, failure_of, refusal, warning
         from ..format import StrReplace
 
         assert self.repair is not None
-        failure = _repair.failure_of(operations, error)
+        failure = failure_of(operations, error)
         request = None if failure is None else self._request(error, failure)
         if failure is None or request is None:
             raise error
-        answer = _repair.ask(self.repair, request)
-        why = _repair.refusal(request, answer)
+        answer = ask(self.repair, request)
+        why = refusal(request, answer)
         if why is not None:
             error.hints = (*error.hints, f"A repair was asked for and not used: {why}.")
             raise error
         assert isinstance(answer, StrReplace)
-        fixed = _repair.corrected(operations, failure, answer)
+        fixed = corrected(operations, failure, answer)
         recorder = _recorder(self.root, self.policy, None) if not self.dry_run else None
         plan, crash = _plan(
             lambda tree: make_plan(fixed, tree), self.tree(workdir), commit_it=not self.dry_run, recorder=recorder
         )
         self._planned.append(plan)
         result = _result(plan, self.dry_run, notes, crash, recorder)
-        used = _repair.warning(request, answer, error.patch_line)
+        used = warning(request, answer, error.patch_line)
         return replace(result, warnings=(used, *result.warnings))
 
     def _request(self, error: ContextNotFoundError, failure: Failure) -> RepairRequest | None:
         """What the hook is asked: the file's text as it is now (read again, without the
         lock: the hook sees what the next plan will), or None when it may not be shown or
         is not text."""
-        from ._repair import RepairRequest
-        from ._tree import FileState
+        from .planning import RepairRequest
+        from .planning import FileState
 
         tree = self.tree(".")  # the error names the file relative to the root
         try:
@@ -284,7 +283,7 @@ def _recorder(root: str, policy: Policy, undoes: str | None) -> Recorder | None:
     """The receipt writer of a commit under `root` (None with the journal off)."""
     if policy.journal == "off":
         return None
-    from ._receipts import Recorder
+    from .records import Recorder
 
     return Recorder(os.path.realpath(root), policy.journal, undoes)
 
@@ -310,12 +309,12 @@ def _sweep_when_due(recorder: Recorder | None) -> None:
     it is silent (the commit is done, and said so)."""
     if recorder is None or recorder.name is None:
         return
-    from ._receipts import Unavailable, base_folder, folder_of, sweep_due
+    from .records import Unavailable, base_folder, folder_of, sweep_due
 
     base = base_folder()
     if not sweep_due(base):
         return
-    from ._sweep import COMMIT_BUDGET, sweep
+    from .records import COMMIT_BUDGET, sweep
 
     keep = (os.path.basename(folder_of(recorder.root_real)), recorder.name)
     try:
@@ -337,7 +336,7 @@ def _planned(
                 recovery = recover(tree.root)
                 with tree.reading():  # its folder descriptors, closed before the commit walks its own
                     plan = plan_in(tree)
-                session = _session()
+                session = running_session()
                 if session is not None:
                     session.check(plan)  # an editor session's: no edit on a stale view
                 unjournaled = commit(plan, recorder=recorder)
@@ -348,13 +347,6 @@ def _planned(
         error.hints = (*error.hints, *(w.message for w in _crash_warnings(recovery)))
         raise
     return plan, _crash_warnings(recovery, unjournaled)
-
-
-def _session() -> ModuleType | None:
-    """`_seen`, whose running session (if any) checks and records each plan; None when it was
-    never imported: a session's `Seen` comes from it, so none can be running (start-up time:
-    contextvars and the hashing are not imported for a command that runs no session)."""
-    return sys.modules.get(__package__ + "._seen")
 
 
 class _boundary:
@@ -407,7 +399,7 @@ def _journal_warnings(recorder: Recorder | None) -> tuple[PatchWarning, ...]:
     """A warning saying that the commit has no receipt (undo is unavailable), and why."""
     if recorder is None or recorder.warning is None:
         return ()
-    from ._doubts import PatchWarning
+    from .matching import PatchWarning
 
     return (PatchWarning("journal", None, None, None, None, (), recorder.warning),)
 
@@ -418,7 +410,7 @@ def _crash_warnings(recovery: Recovery | None, unjournaled: str | None = None) -
     (`crash_journal`)."""
     if (recovery is None or not (recovery.done or recovery.refused)) and unjournaled is None:
         return ()
-    from ._doubts import PatchWarning
+    from .matching import PatchWarning
 
     done = () if recovery is None else recovery.done
     refused = () if recovery is None else recovery.refused
@@ -466,7 +458,7 @@ def _input_warnings(notes: tuple[str, ...]) -> tuple[PatchWarning, ...]:
     """A warning for each thing decoded from the input (JSON, a shell command)."""
     if not notes:
         return ()
-    from ._doubts import PatchWarning
+    from .matching import PatchWarning
 
     return tuple(PatchWarning("input", None, None, None, None, (), note) for note in notes)
 
@@ -488,7 +480,7 @@ def apply_to_mapping(
     deleted files are absent. Raises PatchError as `apply_patch` does, and
     the mapping passed in is never modified.
     """
-    from ._memory_tree import MemoryTree, normalise  # not on the executable's way
+    from .planning import MemoryTree, normalise  # not on the executable's way
 
     chosen = policy_of(policy, options)
     with _boundary(), PausedCollector():
@@ -542,7 +534,7 @@ def undo(
     it in the result; UndoError for a receipt of another root names that
     root.
     """
-    from ._receipts_read import open_store, pick, read_records, undo_plan
+    from .records import open_store, pick, read_records, undo_plan
 
     chosen = policy_of(policy, options)
     where = os.fspath(root)
@@ -557,11 +549,11 @@ def undo(
         if recorder is not None:
             recorder.undoes = target.id
         unjournaled = commit(plan, recorder=recorder)
-        session = _session()
+        session = running_session()
         if session is not None:
             session.wrote(plan.changes)
     _sweep_when_due(recorder)
-    from ._doubts import PatchWarning
+    from .matching import PatchWarning
 
     result = _result(plan, False, (), _crash_warnings(recovery, unjournaled), recorder)
     skipped = tuple(PatchWarning("journal", None, None, None, None, (), line) for line in records.skipped)

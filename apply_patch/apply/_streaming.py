@@ -31,12 +31,12 @@ from dataclasses import dataclass
 from .._errors import AmbiguousChunkError, ConcurrentChangeError, ContextNotFoundError, PatchError
 from .._policy import DEFAULT, Policy, policy_of
 from ..format import constants as C, parse_patch
-from . import _digest
-from ._disk_tree import DiskTree
-from ._locate import locate, searched
-from ._plan import Planner
-from ._seek import LineIndex
-from ._seen import Seen
+from .records import hexdigest
+from .planning import DiskTree
+from .matching import locate, searched
+from .planning import Planner
+from .matching import LineIndex
+from .records import Seen
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from typing import Literal
 
     from ..format import Chunk
-    from ._paths import Location
+    from .planning import Location
     from ._pipeline import ApplyResult
 
 _CHUNK_BODY = (C.CONTEXT, C.REMOVED, C.ADDED)
@@ -205,7 +205,7 @@ class StreamingPlan:
             current.dead = True
             return self._tell(_verdict("not_found", path, number, None, error))
         current.where, current.lines = where, text.lines
-        digest = _digest.hexdigest(state.data)
+        digest = hexdigest(state.data)
         for key in (where.target, where.entry):  # a moved file's source is its entry
             self._seen[key] = digest
         return []

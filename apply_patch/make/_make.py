@@ -255,7 +255,7 @@ def unchanged_chunk(old: TextFile) -> Chunk | None:
 def verify(old: TextFile, update: UpdateFile, expected: str) -> None:
     """Apply `update` in memory with the default policy; it must give `expected`."""
     name = update.path
-    result = update_lines(old, update, DEFAULT, Location(name, name, name, name, name)).text
+    result = update_lines(old, update, DEFAULT, Location.of(name, name, name, name, name)).text
     if result.to_text(bom=result.bom) != expected:
         raise AssertionError(
             f"internal error: the patch made for {update.path} does not reproduce it"

@@ -12,7 +12,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from apply_patch.apply import _closest
+from apply_patch.apply.matching import _closest
 
 PIECES = ["item", "Item", "ITEM", "items", "item_2", "x_item", "é", "É", "σ", "Σ", "ς", "42", "_", " ", "\n",
           ".", "-", "(", "\t", "ǅ", "Ⅻ", "٣"]  # fmt: skip

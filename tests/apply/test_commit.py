@@ -20,9 +20,9 @@ from apply_patch import (
     RollbackError,
     parse_patch,
 )
-from apply_patch.apply._commit import Disk, commit, recover
-from apply_patch.apply._disk_tree import DiskTree
-from apply_patch.apply._edit_plan import make_plan
+from apply_patch.apply.disk._commit import Disk, commit, recover
+from apply_patch.apply.planning._disk_tree import DiskTree
+from apply_patch.apply.planning._edit_plan import make_plan
 
 PATCH = """\
 *** Begin Patch
@@ -222,7 +222,7 @@ def test_the_commit_compares_a_file_with_its_planned_bytes_block_by_block(
 ) -> None:
     """The check that a file still holds what the plan read compares it block by block
     (no second copy of a large file in memory), a file grown or shrunk not the same."""
-    from apply_patch.apply._commit import _holds
+    from apply_patch.apply.disk._commit import _holds
 
     path = tmp_path / "f"
     path.write_bytes(on_disk)

@@ -18,8 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from apply_patch import DEFAULT, PatchError
-from apply_patch.apply import _edits
-from apply_patch.apply._textfile import split_text
+from apply_patch.apply.matching import _edits
+from apply_patch.apply.matching._textfile import split_text
 from apply_patch.edits import Edit, Insert, StrReplace, apply_edits
 
 from _support import PROPERTY

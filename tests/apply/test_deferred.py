@@ -15,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from apply_patch import DEFAULT, PatchError
-from apply_patch.apply import _deferred
+from apply_patch.apply import matching
+from apply_patch.apply.matching import _deferred
 from apply_patch.edits import Edit, Insert, StrReplace, apply_edits
 
 from _support import PROPERTY
@@ -70,9 +71,9 @@ def test_deferred_copies_give_what_each_edit_gives_the_usual_way(
     options = DEFAULT.with_options(final_newline=final_newline)
     mp = pytest.MonkeyPatch()
     try:
-        mp.setattr(_deferred, "FROM", 10**9)
+        mp.setattr(matching, "DEFERRED_FROM", 10**9)
         usual = _outcome(edits, text.encode(), options)
-        mp.setattr(_deferred, "FROM", 2)
+        mp.setattr(matching, "DEFERRED_FROM", 2)
         mp.setattr(_deferred, "LIMIT", limit)  # copies every `limit` replacements: many flushes
         deferred = _outcome(edits, text.encode(), options)
     finally:
@@ -104,9 +105,9 @@ def test_deferred_copies_of_nearby_edits_in_a_file_of_distinct_lines(
     options = DEFAULT.with_options(final_newline=final_newline)
     mp = pytest.MonkeyPatch()
     try:
-        mp.setattr(_deferred, "FROM", 10**9)
+        mp.setattr(matching, "DEFERRED_FROM", 10**9)
         usual = _outcome(edits, text.encode(), options)
-        mp.setattr(_deferred, "FROM", 2)
+        mp.setattr(matching, "DEFERRED_FROM", 2)
         mp.setattr(_deferred, "LIMIT", limit)
         deferred = _outcome(edits, text.encode(), options)
     finally:

@@ -6,8 +6,8 @@ import pytest
 
 from _support import snapshot
 from apply_patch import PatchIOError, apply_patch, apply_to_mapping
-from apply_patch.apply._did_you_mean import closest_paths, did_you_mean
-from apply_patch.apply._disk_tree import DiskTree
+from apply_patch.apply.planning._did_you_mean import closest_paths, did_you_mean
+from apply_patch.apply.planning._disk_tree import DiskTree
 from apply_patch._policy import DEFAULT
 
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from apply_patch.apply import _digest
+from apply_patch.apply.records import _digest
 
 
 @pytest.mark.parametrize("size", [0, 1, 4096, _digest.LARGE, _digest.LARGE + 1, 3 * _digest.LARGE])
@@ -20,6 +20,6 @@ def test_the_digest_is_sha256(size: int) -> None:
 
 
 def test_small_contents_do_not_import_hashlib() -> None:
-    code = "import sys\nfrom apply_patch.apply import _digest\n_digest.hexdigest(b'x')\nprint('hashlib' in sys.modules)"
+    code = "import sys\nfrom apply_patch.apply.records import _digest\n_digest.hexdigest(b'x')\nprint('hashlib' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from _support import FIXTURES, NOTHING_CHANGED, Entry, copy_tree, executable, run_cli, snapshot
 from apply_patch import ApplyResult, PatchError, apply_patch
-from apply_patch.apply._commit import recover
-from apply_patch.apply._journal import Recovery
+from apply_patch.apply.disk._commit import recover
+from apply_patch.apply.records._journal import Recovery
 
 SCENARIOS = sorted(p for p in (FIXTURES / "scenarios").iterdir() if (p / "patch.txt").is_file())
 FUZZ = settings(
@@ -56,9 +56,9 @@ def test_a_real_file_size_limit_rolls_everything_back(tmp_path: Path) -> None:
 KILLER = """
 import os, signal, sys
 from apply_patch import DEFAULT, parse_patch
-from apply_patch.apply._commit import Disk, commit
-from apply_patch.apply._disk_tree import DiskTree
-from apply_patch.apply._edit_plan import make_plan
+from apply_patch.apply.disk._commit import Disk, commit
+from apply_patch.apply.planning._disk_tree import DiskTree
+from apply_patch.apply.planning._edit_plan import make_plan
 
 class Killer(Disk):
     calls = 0

@@ -16,10 +16,10 @@ import pytest
 
 from _support import Entry, snapshot
 from apply_patch import ConcurrentChangeError, PatchError, apply_patch
-from apply_patch.apply import _dirs
-from apply_patch.apply._commit import Disk
-from apply_patch.apply._disk_tree import DiskTree
-from apply_patch.apply._tree import State
+from apply_patch.apply.planning import _dirs
+from apply_patch.apply.disk._commit import Disk
+from apply_patch.apply.planning._disk_tree import DiskTree
+from apply_patch.apply.planning._tree import State
 
 DEEP = "a/b/c"  # every file of the patch is in this folder
 
@@ -151,8 +151,8 @@ class SwappingDisk(Disk):
 
 def test_a_folder_swapped_during_the_commit_never_redirects_a_write(tmp_path: Path) -> None:
     from apply_patch import DEFAULT, parse_patch
-    from apply_patch.apply._commit import commit
-    from apply_patch.apply._edit_plan import make_plan
+    from apply_patch.apply.disk._commit import commit
+    from apply_patch.apply.planning._edit_plan import make_plan
 
     root, outside, patch = _swap_tree(tmp_path)
     outside_before = snapshot(outside)
@@ -188,7 +188,7 @@ def test_a_path_is_normalised_as_normpath_does(tmp_path: Path, written: str) -> 
     # The resolver normalises each folder once for the names written in it (issue #24):
     # the same folder and name as os.path.split(os.path.normpath(...)) of the whole path.
     from apply_patch._policy import DEFAULT
-    from apply_patch.apply._paths import Resolver
+    from apply_patch.apply.planning._paths import Resolver
 
     resolver = Resolver(str(tmp_path), DEFAULT, "w/x")
     expected = os.path.split(os.path.normpath(os.path.join(resolver.base, written)))

@@ -23,8 +23,8 @@ import pytest
 
 from _support import executable, snapshot
 from apply_patch import PatchError, apply_patch
-from apply_patch.apply import _journal, _receipts
-from apply_patch.apply._commit import recover
+from apply_patch.apply.records import _journal, _receipts
+from apply_patch.apply.disk._commit import recover
 
 OTHER = 54321  # a user who is not us, with no account: a numeric uid is enough
 JOURNAL = ".apply_patch.journal"
@@ -269,10 +269,10 @@ def test_a_fifo_at_the_journals_name_never_hangs_a_refused_patch(tmp_path: Path)
 KILLER = """
 import os, signal, sys
 from apply_patch import DEFAULT, parse_patch
-from apply_patch.apply import _receipts
-from apply_patch.apply._commit import Disk, commit
-from apply_patch.apply._disk_tree import DiskTree
-from apply_patch.apply._edit_plan import make_plan
+from apply_patch.apply.records import _receipts
+from apply_patch.apply.disk._commit import Disk, commit
+from apply_patch.apply.planning._disk_tree import DiskTree
+from apply_patch.apply.planning._edit_plan import make_plan
 
 class Killer(Disk):
     def replace(self, *args):  # the first step after the journal is marked `commit`

@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from apply_patch import DEFAULT, FilePolicyError, Policy
 from apply_patch._errors import EncodingError
 from apply_patch.apply import Location, split_text, update_lines
-from apply_patch.apply._numbered import line_below, placed_by_numbers, spliced_bytes
+from apply_patch.apply.matching._numbered import line_below, placed_by_numbers, spliced_bytes
 from apply_patch.edits import apply_unified_diff
 from apply_patch.format import Chunk, UpdateFile, unified_operations
 
-WHERE = Location("f.txt", "f.txt", "f.txt", "f.txt", "f.txt")
+WHERE = Location.of("f.txt", "f.txt", "f.txt", "f.txt", "f.txt")
 # Few distinct lines: hunks whose lines occur at several places, empty lines, non-ASCII.
 LINE = st.sampled_from(["a", "b", "", "  c = 1", "é", "a b", "x" * 90])
 

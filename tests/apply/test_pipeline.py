@@ -9,9 +9,9 @@ import pytest
 from _support import snapshot
 from apply_patch import CODEX, DEFAULT, FilePolicyError, apply_patch, apply_to_mapping, parse_patch
 from apply_patch.apply import _pipeline
-from apply_patch.apply._disk_tree import DiskTree
-from apply_patch.apply._memory_tree import MemoryTree
-from apply_patch.apply._edit_plan import make_plan
+from apply_patch.apply.planning._disk_tree import DiskTree
+from apply_patch.apply.planning._memory_tree import MemoryTree
+from apply_patch.apply.planning._edit_plan import make_plan
 from apply_patch.cli import _extract
 from apply_patch.format import _shell
 from apply_patch.extract._extract import extract_patches

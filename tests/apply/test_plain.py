@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from apply_patch import CODEX, DEFAULT
-from apply_patch.apply._locate import _plain, locate, searched
-from apply_patch.apply._paths import Location
+from apply_patch.apply.matching._locate import _plain, locate, searched
+from apply_patch.apply.planning._paths import Location
 from apply_patch.format import Chunk
 
-WHERE = Location("f.txt", "f.txt", "/r/f.txt", "/r/f.txt", "f.txt")
+WHERE = Location.of("f.txt", "f.txt", "/r/f.txt", "/r/f.txt", "f.txt")
 
 
 def _facts(found: tuple[list[Any], list[Any], list[Any]]) -> object:

@@ -234,7 +234,7 @@ def test_the_users_own_shared_file_is_viewed(tmp_path: Path) -> None:
 def test_the_line_reader_splits_as_the_planner_does(
     text: str, first: int, span: int | None, cap: int, chunk: int, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    import apply_patch.apply._lines as lines_module
+    import apply_patch.apply.planning._lines as lines_module
 
     path = tmp_path_factory.mktemp("lines") / "f"
     path.write_bytes(text.encode())
@@ -359,8 +359,8 @@ def test_no_edit_may_write_the_commit_journal(tmp_path: Path, path: str) -> None
 
 
 def test_recovery_never_removes_a_file_not_named_as_its_own(tmp_path: Path) -> None:
-    from apply_patch.apply._commit import recover
-    from apply_patch.apply._journal import record
+    from apply_patch.apply.disk._commit import recover
+    from apply_patch.apply.records._journal import record
 
     (tmp_path / "precious.txt").write_text("keep\n")
     (tmp_path / ".x.0123abcd.apply_patch.tmp").write_text("a temporary file\n")

@@ -13,15 +13,15 @@ import pytest
 
 from _support import snapshot
 from apply_patch import UndoError, history, undo
-from apply_patch.apply._commit import recover
+from apply_patch.apply.disk._commit import recover
 
 KILLER = """
 import os, signal, sys
 from apply_patch import DEFAULT, parse_patch
-from apply_patch.apply import _receipts
-from apply_patch.apply._commit import Disk, commit
-from apply_patch.apply._disk_tree import DiskTree
-from apply_patch.apply._edit_plan import make_plan
+from apply_patch.apply.records import _receipts
+from apply_patch.apply.disk._commit import Disk, commit
+from apply_patch.apply.planning._disk_tree import DiskTree
+from apply_patch.apply.planning._edit_plan import make_plan
 
 calls = 0
 def tick():

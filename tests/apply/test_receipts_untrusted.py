@@ -404,6 +404,6 @@ def test_a_commit_drops_the_folders_of_roots_gone_once_a_day(tmp_path: Path, mon
 
 
 def _folder_name(root: Path) -> str:
-    from apply_patch.apply._receipts import folder_of
+    from apply_patch.apply.records._receipts import folder_of
 
     return os.path.basename(folder_of(os.path.realpath(root)))

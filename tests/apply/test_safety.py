@@ -29,9 +29,9 @@ from apply_patch import (
     apply_patch,
     parse_patch,
 )
-from apply_patch.apply._commit import Disk, commit
-from apply_patch.apply._disk_tree import DiskTree
-from apply_patch.apply._edit_plan import make_plan
+from apply_patch.apply.disk._commit import Disk, commit
+from apply_patch.apply.planning._disk_tree import DiskTree
+from apply_patch.apply.planning._edit_plan import make_plan
 
 ROOT_ONLY = pytest.mark.skipif(
     os.geteuid() != 0, reason="needs root: files of another owner (CI runs the suite as root)"
@@ -155,11 +155,11 @@ def test_a_file_created_where_the_patch_adds_one_is_never_overwritten(tmp_path: 
 
 
 def test_overlapping_roots_share_one_lock(tmp_path: Path) -> None:
-    from apply_patch.apply._lock import RootLock
+    from apply_patch.apply.disk._lock import RootLock
 
     (tmp_path / "repo" / "sub").mkdir(parents=True)
     probe = (
-        "import sys\nfrom apply_patch.apply._lock import RootLock\n"
+        "import sys\nfrom apply_patch.apply.disk._lock import RootLock\n"
         "print(RootLock(sys.argv[1]).try_acquire())\n"
     )
     with RootLock(str(tmp_path / "repo")):
@@ -283,9 +283,9 @@ import os, signal, sys
 signal.pthread_sigmask(signal.SIG_SETMASK, [])
 signal.signal(signal.SIGINT, signal.default_int_handler)
 from apply_patch import DEFAULT, parse_patch
-from apply_patch.apply._commit import Disk, commit
-from apply_patch.apply._disk_tree import DiskTree
-from apply_patch.apply._edit_plan import make_plan
+from apply_patch.apply.disk._commit import Disk, commit
+from apply_patch.apply.planning._disk_tree import DiskTree
+from apply_patch.apply.planning._edit_plan import make_plan
 
 class Interrupting(Disk):
     calls = 0
@@ -526,7 +526,7 @@ def test_an_unexpected_exception_is_one_line_not_a_traceback(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from apply_patch import apply
-    from apply_patch.apply import _signals
+    from apply_patch.apply.disk import _signals
     from apply_patch.cli import _main
 
     monkeypatch.setattr(_signals, "_commits", 0)  # no commit done before in this process

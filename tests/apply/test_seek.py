@@ -10,7 +10,7 @@ found is exercised too (starts going forward and back).
 import random
 from collections.abc import Sequence
 
-from apply_patch.apply._seek import TIERS, LineIndex, Tier, seek_sequence
+from apply_patch.apply.matching._seek import TIERS, LineIndex, Tier, seek_sequence
 
 VOCABULARY = [
     "a", "b", "a ", " a", "\ta", "a\u2014b", "a-b", "\u201cq\u201d", '"q"', "", " ", "x\u00a0y",

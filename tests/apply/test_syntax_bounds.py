@@ -9,7 +9,7 @@ from pathlib import Path
 
 from _support import snapshot
 from apply_patch.anthropic import TextEditor
-from apply_patch.apply import _outline, _syntax
+from apply_patch.apply.syntax import _outline, _syntax
 from apply_patch.edits import StrReplace, apply_edits
 
 NESTED = 20_000  # far deeper than Python's recursion limit

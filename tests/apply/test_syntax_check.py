@@ -221,7 +221,7 @@ def test_a_language_without_its_grammar_is_skipped_with_a_note(tmp_path: Path) -
 def test_a_parse_past_its_deadline_is_skipped_with_a_note(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("x = 1\n" * 5000 + "end = 0\n")
     code = (
-        "from apply_patch.apply import _grammars\n"
+        "from apply_patch.apply.syntax import _grammars\n"
         "_grammars.DEADLINE_MS = _grammars.MS_PER_MB = 0  # every parse is late\n"
         "from apply_patch.edits import StrReplace, apply_edits\n"
         "r = apply_edits([StrReplace('a.py', 'end = 0', 'end = (')], '.', check_syntax='refuse')\n"
@@ -235,7 +235,7 @@ def test_files_past_the_patchs_time_budget_are_skipped_with_a_note(tmp_path: Pat
     (tmp_path / "a.py").write_text("a = 0\n")
     (tmp_path / "b.py").write_text("b = 0\n")
     code = (
-        "from apply_patch.apply import _syntax\n"
+        "from apply_patch.apply.syntax import _syntax\n"
         "_syntax.PATCH_SECONDS = -1  # the patch's time is up before the first file\n"
         "from apply_patch.edits import StrReplace, apply_edits\n"
         "edits = [StrReplace('a.py', 'a = 0', 'a = ('), StrReplace('b.py', 'b = 0', 'b = (')]\n"
@@ -251,7 +251,7 @@ def test_files_past_the_patchs_time_budget_are_skipped_with_a_note(tmp_path: Pat
 
 def test_every_language_a_file_can_have_has_its_grammar_row() -> None:
     # The names (`_languages`, asked by every plan) and the rows (`_grammars`) are two tables.
-    from apply_patch.apply import _grammars, _languages
+    from apply_patch.apply.syntax import _grammars, _languages
 
     named = set(_languages.EXTENSIONS.values()) | set(_languages.INTERPRETERS.values())
     assert named == set(_grammars.GRAMMARS)

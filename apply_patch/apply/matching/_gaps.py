@@ -1,0 +1,330 @@
+"""What a model's lines lack or add that the file does not, tried after every tier (pure).
+
+When a chunk's expected lines match nowhere, three slips of models are tried,
+each only where it leaves the chunk exactly one place:
+
+- **line numbers** copied from a `view` or `cat -n` (`12: text`, `    12\tt`) in
+  front of every expected line, consecutive: they are taken off (and off the
+  added lines that carry them too);
+- **blank lines** the model dropped or added: the expected lines match the file
+  once blank lines are left out of both; the file's blank lines are kept
+  (as context, or removed where they stand between removed lines);
+- **an elided middle**: one expected line is a placeholder (`...`, `# ...
+  existing code ...`) kept by the new lines too; the lines before it and after
+  it match, in order, with the file's lines between them (one or more) kept as
+  they are. Every such reading counts: the lines after the placeholder found
+  again further down make a second one.
+
+Each returns the chunk's lines rewritten against the file's, and where they
+match; several readings are an `AmbiguousChunkError` (the caller's), no place None.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...format import constants as C
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ._seek import LineIndex
+
+_NUMBERED = re.compile(r"^ *(\d+)(?:: |\t|\u2192)")  # `12: `, `    12\t`, `12→` (Claude Code's Read)
+_PLACEHOLDER = re.compile(
+    r"^(?:\.\.\.|…|(?:#|//|/\*|<!--|--|;|\*)\s*(?:\.\.\.|…).*?)\s*(?:\*/|-->)?$"
+)
+_MAX_PLACES = 10
+
+
+def without_numbers(lines: Sequence[str]) -> tuple[str, ...] | None:
+    """The chunk `lines` without the line numbers a view put in front of its expected lines.
+
+    Only when every expected line (context and removed) carries one and they
+    are consecutive; an added line loses the same kind of prefix if it has one.
+    None when the lines are not so numbered.
+    """
+    old = [line[1:] for line in lines if line[0] != C.ADDED]
+    found = [_NUMBERED.match(text) for text in old]
+    if not old or not all(found):
+        return None
+    numbers = [int(m.group(1)) for m in found if m]
+    if numbers != list(range(numbers[0], numbers[0] + len(numbers))):
+        return None
+    return tuple(line[0] + _NUMBERED.sub("", line[1:], count=1) for line in lines)
+
+
+def blank_tolerant(
+    index: LineIndex, file_lines: Sequence[str], lines: Sequence[str], start: int, *, paired: bool = False
+) -> list[tuple[tuple[str, ...], int]]:
+    """Every place from `start` where the chunk `lines` match once blank lines are left out,
+    each with the chunk's lines rewritten to the file's blank lines.
+
+    The blank expected lines before the chunk's first non-blank one and after its last (its
+    edges) are matched against the file's blank lines there (`_edge`); those between, by
+    `_aligned`. `paired`: the chunk's context lines were paired by comparing an old and a new
+    text (a str_replace, a SEARCH/REPLACE block), not marked by the model: a blank context
+    line the file lacks is then a copy to leave out of the new text only where that is sure.
+    """
+    solid_at = [i for i, line in enumerate(lines) if line[0] != C.ADDED and line[1:].strip()]
+    if not solid_at:
+        return []
+    head, body, tail = lines[: solid_at[0]], lines[solid_at[0] : solid_at[-1] + 1], lines[solid_at[-1] + 1 :]
+    wanted = [line[1:].rstrip() for line in body if line[0] != C.ADDED and line[1:].strip()]
+    if not all(index.contains(text) for text in wanted):
+        return []  # a line found nowhere: no place (and no walk over the whole file)
+    solid = [i for i in range(start, len(file_lines)) if file_lines[i].strip()]
+    keys = [file_lines[i].rstrip() for i in solid]
+    places: list[tuple[tuple[str, ...], int]] = []
+    for k in range(len(keys) - len(wanted) + 1):
+        if keys[k : k + len(wanted)] == wanted:
+            first, last = solid[k], solid[k + len(wanted) - 1]
+            aligned = _aligned(body, file_lines, first, paired)
+            before = _edge(lines, head, file_lines, range(first - 1, start - 1, -1), paired)
+            after = _edge(lines, tail, file_lines, range(last + 1, len(file_lines)), paired)
+            if aligned is None or before is None or after is None:
+                return []  # a dropped blank line beside added lines: before or after them?
+            (lead, covered), (trail, _) = before, after
+            places.append(((*lead, *aligned, *trail), first - covered))
+            if len(places) > _MAX_PLACES:
+                break
+    return places
+
+
+def _edge(
+    lines: Sequence[str], edge: Sequence[str], file_lines: Sequence[str], outward: range, paired: bool
+) -> tuple[tuple[str, ...], int] | None:
+    """The chunk's `edge` (its lines before its first non-blank expected line, or after its
+    last: blank expected lines, and added lines), rewritten against the file's blank lines
+    met going `outward` from the matched lines, and how many of the file's lines it covers.
+
+    Added lines between the edge's blank expected lines and the matched lines stay beside
+    the matched lines. The blank expected lines beyond them take the file's bytes when the
+    file has as many there; else, when they are all context lines, the nearest of the file's
+    (as many as both have: a blank line the file lacks is no line to match), unless the
+    file's run is longer and lines are only inserted or only removed beside them (before the
+    extra blank line or after? removed with it?), or (`paired`) a blank line is added or
+    removed between them and the nearest non-blank context line (which of the new text's
+    blank lines is the copy?). None: no sure reading."""
+    step = outward.step
+    ordered = list(edge) if step > 0 else list(reversed(edge))  # from the matched lines outward
+    expected = [i for i, line in enumerate(ordered) if line[0] != C.ADDED]
+    if not expected:
+        return tuple(edge), 0
+    beside, beyond = ordered[: expected[0]], ordered[expected[0] :]
+    run = 0
+    for at in outward:
+        if file_lines[at].strip():
+            break
+        run += 1
+    count = len(expected)
+    if run != count:
+        if any(line[0] != C.CONTEXT for line in beyond):
+            return None
+        first = len(lines) - len(edge) + expected[0] if step > 0 else 0  # the run's first line in `lines`
+        if run > count and _insertion_beside(lines, first, count):
+            return None
+        if paired and not _paired_run_is_sure(lines, first, count):
+            return None
+        beyond = beyond[: min(run, count)]
+    rewritten = list(beside)
+    used = 0  # the file's lines taken, in order outward: their bytes on the expected lines
+    for line in beyond:
+        if line[0] == C.ADDED:
+            rewritten.append(line)
+        else:
+            rewritten.append(line[0] + file_lines[outward[used]])
+            used += 1
+    return (tuple(rewritten) if step > 0 else tuple(reversed(rewritten))), used
+
+
+def _aligned(
+    lines: Sequence[str], file_lines: Sequence[str], first: int, paired: bool = False
+) -> tuple[str, ...] | None:
+    """The chunk `lines` with the file's blank lines from `first` put back and its own
+    blank expected lines that the file lacks left out.
+
+    A run of blank context lines stands for the file's whole run of blank lines there,
+    however long (the file's are kept, as context), unless the file's run is longer and
+    lines are inserted right beside it (not in place of removed lines): whichever of the
+    file's blank lines the model's stand for, the result is then the same. None where the model's text does not say where the file's blank lines go
+    against the lines it adds or removes: a blank line it dropped beside added or removed
+    lines, a run holding removed blank lines shorter than the file's beside them, or
+    (`paired`) a blank context line the file lacks between changed lines, whose copy in the
+    new text may be one of the new text's own blank lines. (A blank line dropped between
+    two lines it replaces may have been kept, or not.)
+    """
+    out: list[str] = []
+    at = first
+    skip = 0  # the rest of a run of blank context lines already put back
+    for number, line in enumerate(lines):
+        if skip:
+            skip -= 1
+            continue
+        if line[0] == C.ADDED:
+            out.append(line)
+            continue
+        if not line[1:].strip():
+            if at < len(file_lines) and not file_lines[at].strip():
+                first_of_run = number == 0 or lines[number - 1][1:].strip() or lines[number - 1][0] == C.ADDED
+                run = _context_run(lines, number) if first_of_run else 0
+                if run and _file_run(file_lines, at) > run and (
+                    _insertion_beside(lines, number, run) or (paired and not _paired_run_is_sure(lines, number, run))
+                ):
+                    return None  # the file's extra blank lines: before the inserted lines or after?
+                if run:  # the model's run of context blank lines stands for the file's run
+                    while at < len(file_lines) and not file_lines[at].strip():
+                        out.append(C.CONTEXT + file_lines[at])
+                        at += 1
+                    skip = run - 1
+                    continue
+                if first_of_run and not _run_is_sure(lines, number, file_lines, at):
+                    return None
+                out.append(line[0] + file_lines[at])
+                at += 1
+            elif paired and not (_copy_is_sure if line[0] == C.CONTEXT else _removal_is_sure)(lines, number):
+                return None
+            continue  # a blank line the file does not have there: nothing to match
+        while not file_lines[at].strip():  # a blank line the model dropped: the file's is kept
+            if (out and out[-1][0] != C.CONTEXT) or line[0] != C.CONTEXT:
+                return None  # before or after the added lines, removed with the lines beside or kept?
+            out.append(C.CONTEXT + file_lines[at])
+            at += 1
+        out.append(line)
+        at += 1
+    return tuple(out)
+
+
+def _context_run(lines: Sequence[str], number: int) -> int:
+    """How many blank context lines run from `lines[number]` up to the next expected line
+    that is not one, with no added line among them; 0 if a removed blank line is in the run,
+    or if the next expected line after it (past added lines) is blank too: the file's run
+    could then be shared between the two runs in several ways."""
+    end = number
+    while end < len(lines) and lines[end][0] != C.ADDED and not lines[end][1:].strip():
+        if lines[end][0] != C.CONTEXT:
+            return 0
+        end += 1
+    following = next((line for line in lines[end:] if line[0] != C.ADDED), None)
+    if following is not None and not following[1:].strip():
+        return 0
+    return end - number
+
+
+def _file_run(file_lines: Sequence[str], at: int) -> int:
+    """How many blank lines of the file run from `file_lines[at]`."""
+    end = at
+    while end < len(file_lines) and not file_lines[end].strip():
+        end += 1
+    return end - at
+
+
+def _insertion_beside(lines: Sequence[str], number: int, run: int) -> bool:
+    """Whether lines are inserted or removed right beside the run of `run` lines from
+    `lines[number]`: a run of changed lines next to it made of added lines only, or of
+    removed lines only. (Added lines that replace removed ones go where those are, whichever
+    of the file's blank lines the model's stand for; inserted ones could go between them,
+    and removed ones could take one of the file's blank lines with them: a block removed
+    with the blank line after it, the model's copy of the file short of that line.)"""
+    before, after = number, number + run
+    while before > 0 and lines[before - 1][0] != C.CONTEXT:
+        before -= 1
+    while after < len(lines) and lines[after][0] != C.CONTEXT:
+        after += 1
+    sides = (lines[before:number], lines[number + run : after])
+    return any(side and len({line[0] for line in side}) == 1 for side in sides)
+
+
+def _paired_run_is_sure(lines: Sequence[str], number: int, run: int) -> bool:
+    """Whether the run of `run` blank context lines from `lines[number]`, in a paired chunk,
+    surely stands where the comparison put it: no blank line is added or removed between the
+    non-blank context lines around it (else the comparison may have paired the old text's
+    blank lines with blank lines the new text adds, or removes, elsewhere)."""
+    before, after = number, number + run
+    while before > 0 and not (lines[before - 1][0] == C.CONTEXT and lines[before - 1][1:].strip()):
+        before -= 1
+    while after < len(lines) and not (lines[after][0] == C.CONTEXT and lines[after][1:].strip()):
+        after += 1
+    around = (*lines[before:number], *lines[number + run : after])
+    return not any(line[0] != C.CONTEXT and not line[1:].strip() for line in around)
+
+
+def _copy_is_sure(lines: Sequence[str], number: int) -> bool:
+    """Whether the blank context line `lines[number]` of a paired chunk (one the file lacks) is
+    surely a copy, on the new side, of the old side's blank line: a context line stands right
+    beside it, so that both sides have it beside the same line, and between the non-blank
+    context lines around it no blank line is added or removed, so that the new text's blank
+    lines there are all copies of the old text's, paired in order. (A blank line the new
+    text adds there may be the copy as well: the comparison chose one of two pairings.)"""
+    before = number > 0 and lines[number - 1][0] == C.CONTEXT
+    after = number + 1 < len(lines) and lines[number + 1][0] == C.CONTEXT
+    return (before or after) and _paired_run_is_sure(lines, number, 1)
+
+
+def _removal_is_sure(lines: Sequence[str], number: int) -> bool:
+    """Whether the blank removed line `lines[number]` of a paired chunk (one the file lacks)
+    surely has no copy in the new text: between the non-blank context lines around it, the
+    new text holds no blank line. (One it holds there may be the copy, the comparison having
+    paired it with another blank line of the old text, which the edit then removes.)"""
+    before, after = number, number + 1
+    while before > 0 and not (lines[before - 1][0] == C.CONTEXT and lines[before - 1][1:].strip()):
+        before -= 1
+    while after < len(lines) and not (lines[after][0] == C.CONTEXT and lines[after][1:].strip()):
+        after += 1
+    around = (*lines[before:number], *lines[number + 1 : after])
+    return not any(line[0] != C.REMOVED and not line[1:].strip() for line in around)
+
+
+def _run_is_sure(lines: Sequence[str], number: int, file_lines: Sequence[str], at: int) -> bool:
+    """At the model's run of blank lines starting at `lines[number]`, matched from the file's
+    blank line `at`: whether the two runs are as long, or the file's is shorter and the
+    model's all kept or all removed (a run of both: which of them does the file have? a
+    whitespace-only line kept beside the new text's own would be written twice), or only
+    context lines stand beside the model's run (then where the file's extra blank lines go
+    changes nothing)."""
+    end = number
+    while end < len(lines) and lines[end][0] != C.ADDED and not lines[end][1:].strip():
+        end += 1
+    run = at
+    while run < len(file_lines) and not file_lines[run].strip():
+        run += 1
+    if run - at == end - number:
+        return True
+    if run - at < end - number:
+        return len({line[0] for line in lines[number:end]}) == 1
+    before = number > 0 and lines[number - 1][0] != C.CONTEXT
+    after = end < len(lines) and lines[end][0] != C.CONTEXT
+    return not (before or after)
+
+
+def elided(
+    index: LineIndex, file_lines: Sequence[str], lines: Sequence[str], start: int
+) -> list[tuple[tuple[str, ...], int]]:
+    """Every reading from `start` of the chunk `lines`, whose one placeholder line stands for
+    the lines it elides: a choice of the whole lines (one or more) the placeholder stands
+    for, such that the lines before it and the lines after it match the file there (the
+    lines after it at the tier of those before). Each is the chunk with those lines put in
+    as context, and where it starts; at most `_MAX_PLACES` + 1 of them.
+
+    Two readings may start at the same line: the lines after the placeholder occur again
+    further down (the `return None` of an early return and the one meant)."""
+    marks = [i for i, line in enumerate(lines) if line[0] != C.ADDED and _PLACEHOLDER.match(line[1:].strip())]
+    if len(marks) != 1 or lines[marks[0]][0] != C.CONTEXT:
+        return []  # none, several, or a middle the new lines would drop: no sure reading
+    mark = marks[0]
+    before = [line[1:] for line in lines[:mark] if line[0] != C.ADDED]
+    after = [line[1:] for line in lines[mark + 1 :] if line[0] != C.ADDED]
+    if not before or not after:
+        return []
+    readings: list[tuple[tuple[str, ...], int]] = []
+    match = index.seek(before, start)
+    while match is not None and len(readings) <= _MAX_PLACES:
+        end = match.index + len(before)
+        tail = index.seek(after, end + 1, tiers=(match.tier,))  # the placeholder stands for a line at least
+        while tail is not None and len(readings) <= _MAX_PLACES:
+            middle = [C.CONTEXT + text for text in file_lines[end : tail.index]]
+            readings.append(((*lines[:mark], *middle, *lines[mark + 1 :]), match.index))
+            tail = index.seek(after, tail.index + 1, tiers=(match.tier,))
+        match = index.seek(before, match.index + 1, tiers=(match.tier,))
+    return readings

@@ -1,0 +1,811 @@
+"""An Update's chunks + a file's lines → the file's new lines (pure, nothing on disk).
+
+The chunks are located in patch order, each searched from the end of the
+previous one (see `_seek` for the tiers). Each chunk becomes replacements of
+the runs of removed/added lines between its context lines, so context lines
+stay byte for byte as they are in the file. The replacements of the whole
+file are then applied from the last to the first, so that earlier indices
+stay valid.
+
+Rules beyond the reference's (each documented in README, "How chunks are
+located"):
+
+- consecutive `@@` lines narrow one after the other (class, then method);
+- when a chunk is not found after its `@@` line, it is also tried *at* that
+  line (models often repeat the `@@` line as the chunk's first context line);
+- `@@ ctx` followed only by `+` lines inserts them right after the `ctx`
+  line (policy `pure_addition="after-context"`; the reference appends them at
+  the end of the file, policy `"end"`);
+- an `@@ ctx` line that matches several places is taken at the first (as
+  the reference does) with an `ambiguous` warning when the choice matters
+  (a pure addition goes after it, or the chunk would land elsewhere after
+  another of its places); `ambiguous="error"` refuses it;
+- a byte-order mark the model copied to the start of a line compared with
+  the file's first line is ignored (the file keeps its own BOM);
+- after a whitespace-tolerant match, added lines are written as the model
+  sent them, with one exception: an added line that takes the place of a
+  removed line loses the trailing whitespace it has when the patch's removed
+  line had trailing whitespace and the file's line has none (whitespace the
+  model copied from nowhere);
+- a `+` line followed by a `\\` line (`\\ Line ending: CRLF`, `\\ No newline at
+  end of file`) gets exactly that ending, over the final-newline policy and
+  the file's own ending (a forced `lf`/`crlf` policy still rewrites it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...format import constants as C, Chunk, UpdateFile
+from ._doubts import PatchWarning, Spot, ambiguous_context, doubts, fuzz_warning, slip_warning, unit_warning
+from ._names import FileName
+from ._placement import Placement
+from ..._policy import Policy
+from ._seek import TIERS, Match, LineIndex
+from ._textfile import BOM, TextFile
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+_NEW_LINE_ENDING = {"lf": "\n", "crlf": "\r\n"}
+_FUZZ = "fuzz"  # the slip of a hunk placed with its outer context fuzzed (`_fuzz`)
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """Replace `old_len` lines from index `start` with `new_lines`.
+
+    `endings`, if given, holds the explicit ending of each new line (None:
+    the file's, as the policy says).
+    """
+
+    start: int
+    old_len: int
+    new_lines: tuple[str, ...]
+    endings: tuple[str | None, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """The outcome for one file: its new text, where each chunk landed, the doubts."""
+
+    text: TextFile
+    placements: tuple[Placement, ...]
+    warnings: tuple[PatchWarning, ...]
+
+
+def update_lines(text: TextFile, update: UpdateFile, policy: Policy, where: FileName) -> Located:
+    """Apply every chunk of `update` to `text`; raise ContextNotFoundError if one is not there."""
+    chunks = context_chunks(update)
+    replacements, placements, warnings = locate(text.lines, chunks, policy, where)
+    replacements, unit_warnings = in_file_units(text.lines, replacements, policy, where, placements)
+    new_text = with_explicit_endings(splice(text, replacements, policy), replacements, policy)
+    return Located(_ended(new_text, chunks, policy), tuple(placements), (*warnings, *unit_warnings))
+
+
+def in_file_units(
+    lines: list[str],
+    replacements: list[Replacement],
+    policy: Policy,
+    where: FileName,
+    placements: Sequence[Placement] = (),
+) -> tuple[list[Replacement], list[PatchWarning]]:
+    """`replacements` whose added lines are in the file's indentation unit, and a warning for
+    each run of added lines sent in the other one (`_indent.in_file_unit`: tabs in a file
+    indented with spaces, or the reverse), naming their lines in the new file; the lines
+    are rewritten in the file's unit where it uses one throughout (policy
+    `indentation="match"`), else written as sent; IndentUnitError where they were to be
+    rewritten and the width of a level cannot be told (naming the patch line of the chunk
+    of `placements` that put them there)."""
+    from ._indent import in_file_unit
+
+    has: dict[str, bool] = {}
+
+    def file_has(prefix: str) -> bool:  # whether a line of the file starts with `prefix` (read once)
+        if prefix not in has:
+            has[prefix] = any(line.startswith(prefix) for line in lines)
+        return has[prefix]
+
+    result: list[Replacement] = []
+    found: list[PatchWarning] = []
+    shift = 0  # lines the replacements before this one added, less those they removed
+    for replacement in sorted(replacements, key=lambda r: r.start):
+        start, end = replacement.start, replacement.start + replacement.old_len
+        fix = None
+        if any(line[:1] in (" ", "\t") for line in replacement.new_lines):
+            window = [*lines[max(0, start - INDENT_WINDOW) : start], *lines[end : end + INDENT_WINDOW]]
+            beside = lines[start:end] or [*_nearest(lines, start, -1), *_nearest(lines, end, 1)]
+            fix = in_file_unit(replacement.new_lines, window, file_has, policy.indentation == "match", beside)
+        if fix is not None:
+            numbers = tuple(start + shift + i + 1 for i in fix.changed)
+            if fix.uncertain:
+                from ._diagnose import unit_error  # failures only
+
+                placed = [p for p in placements if p.file_line - 1 <= start]
+                patch_line = max(placed, key=lambda p: p.file_line).patch_line if placed else None
+                raise unit_error(where, patch_line, numbers, fix.sent, fix.unit)
+            found.append(unit_warning(where, numbers, fix.sent, fix.unit, fix.rewritten))
+            if fix.rewritten:
+                replacement = Replacement(start, replacement.old_len, fix.lines, replacement.endings)
+        shift += len(replacement.new_lines) - replacement.old_len
+        result.append(replacement)
+    return result, found
+
+
+def context_chunks(update: UpdateFile) -> tuple[Chunk, ...]:
+    """The edits of `update`, every one a context chunk (ValueError otherwise: the planner
+    runs the other edits, `_edit_plan`)."""
+    for change in update.chunks:
+        if not isinstance(change, Chunk):
+            raise ValueError(f"{type(change).__name__} is not a context chunk: the planner runs it")
+    return update.chunks  # type: ignore[return-value]  # every one checked above
+
+
+def _ended(text: TextFile, chunks: tuple[Chunk, ...], policy: Policy) -> TextFile:
+    """`text` whose last line gets the line break a last chunk pinned to the end of the file
+    gives its last line of the new file explicitly (a unified diff's `\\ No newline` on the
+    old side only), over the final-newline policy: a context line's explicit ending, or,
+    where the chunk keeps no line, the explicit "" of its last removed line (the old file's
+    last line, without a break, removed: the line above it, now last, keeps its own); as it
+    is otherwise."""
+    last = chunks[-1] if chunks else None
+    if last is None or not last.is_end_of_file:
+        return text
+    explicit = dict(last.endings)
+    kept = [i for i, line in enumerate(last.lines) if line[0] != C.REMOVED]
+    if kept:
+        ending = explicit.get(kept[-1]) if last.lines[kept[-1]][0] == C.CONTEXT else None
+    else:
+        ending = "\n" if any(explicit.get(i) == "" for i in range(len(last.lines))) else None
+    if not ending or not text.lines or text.endings[-1]:
+        return text
+    # The line's own break was dropped by the policy: the file's, as its other lines have.
+    forced = _NEW_LINE_ENDING.get(policy.line_endings)
+    return TextFile(text.lines, [*text.endings[:-1], forced or text.preferred_ending], text.bom)
+
+
+def locate(
+    lines: list[str], chunks: tuple[Chunk, ...], policy: Policy, where: FileName
+) -> tuple[list[Replacement], list[Placement], list[PatchWarning]]:
+    """Find every chunk in `lines`, in order; raise for the first that is not there.
+
+    With the policy `ambiguous="error"` the chunks must fit in one way only
+    (`_unique`); with `"first"` (the reference's) each goes to the first place
+    that fits, with an `ambiguous` warning when another would have.
+    """
+    plain = _plain(lines, chunks)
+    return plain if plain is not None else searched(lines, chunks, policy, where)
+
+
+def searched(
+    lines: list[str], chunks: tuple[Chunk, ...], policy: Policy, where: FileName
+) -> tuple[list[Replacement], list[Placement], list[PatchWarning]]:
+    """`locate`, by the whole search (every tier, the doubts, the order's other places)."""
+    first = policy.ambiguous == "first"
+    index = LineIndex(lines)
+    replacements: list[Replacement] = []
+    placements: list[Placement] = []
+    placed: list[tuple[Chunk, list[str], Match]] = []
+    spots: list[Spot] = []
+    warnings: list[PatchWarning] = []
+    line_index, drift = 0, 0
+    for chunk in chunks:
+        start = line_index
+        anchor, line_index, anchors = _narrow(index, lines, chunk, line_index, where)
+        if not any(s[0] != C.ADDED for s in chunk.lines):
+            at = _insertion_point(chunk, anchor, line_index, len(lines), policy, drift)
+            if first and at == line_index and anchor is not None:  # placed right after its @@ line
+                warnings += _context_doubts(chunk, anchors, None, index, where)
+            replacements.append(Replacement(at, 0, tuple(chunk.new_lines), chunk.added_endings))
+            placements.append(Placement(chunk.line, at + 1, TIERS[0].name, chunk.added, 0))
+            spots.append(Spot(chunk, (), None, start, at, anchor is None or chunk.near is not None or not anchors))
+            if chunk.near is not None:
+                drift = at - chunk.near
+            continue
+        numbered = _at_numbers(lines, chunk, line_index, drift) if anchor is None else None
+        if numbered is not None:  # where its numbers say: the place `_by_numbers` would take
+            used, endings, pattern, match, slip = numbered
+            by_numbers = True
+        else:
+            near = None if chunk.near is None else chunk.near + drift
+            target = None if anchor is not None else near
+            used, endings, pattern, match, slip = _find_chunk(
+                index, lines, chunk, line_index, anchor, where, policy, near, target
+            )
+            by_numbers = slip == _FUZZ  # placed near its numbers, the only place its core fits
+            if chunk.near is not None and not by_numbers:
+                match, by_numbers = _by_numbers(index, pattern, match, chunk, chunk.near + drift, first)
+        if slip == _FUZZ:
+            warnings.append(fuzz_warning(chunk, used, match.index, lines, where))
+        elif slip is not None:
+            warnings.append(slip_warning(chunk, match.index, slip, where))
+        if chunk.near is not None:
+            drift = match.index - chunk.near
+        if first:
+            warnings += _context_doubts(chunk, anchors, (pattern, match), index, where)
+        if match.tier is not TIERS[0]:
+            used = without_copied_whitespace(used, match.index, lines)
+            used = reindented(used, match.index, lines, chunk, policy, where)
+        placed.append((chunk, pattern, match))
+        pinned = by_numbers or chunk.is_end_of_file or not pattern  # an empty pattern is placed, not found
+        if chunk.contexts and not anchors:  # each @@ line has one place: so has the chunk
+            pinned = True
+        spots.append(Spot(chunk, tuple(pattern), match.tier, start, match.index, pinned))
+        made = chunk_replacements(used, match.index, endings)
+        replacements += made
+        added, removed = sum(len(r.new_lines) for r in made), sum(r.old_len for r in made)
+        tier = _FUZZ if slip == _FUZZ else match.tier.name
+        placements.append(Placement(chunk.line, match.index + 1, tier, added, removed))
+        line_index = match.index + len(pattern)
+    found, alone = doubts(index, lines, placed, where)
+    if not first:
+        _refuse_other_places(index, _sure(spots, alone), where)
+        found = [w for w in found if w.kind != "ambiguous"]  # the order leaves one place
+    return replacements, placements, warnings + found
+
+
+def _nearest(lines: list[str], at: int, step: int) -> list[str]:
+    """The nearest non-blank line from `at` (before it when `step` is -1, from it when 1),
+    within INDENT_WINDOW lines; none if there is none."""
+    index = at - 1 if step < 0 else at
+    for _ in range(INDENT_WINDOW):
+        if not 0 <= index < len(lines):
+            break
+        if lines[index].strip():
+            return [lines[index]]
+        index += step
+    return []
+
+
+def _plain(
+    lines: list[str], chunks: tuple[Chunk, ...]
+) -> tuple[list[Replacement], list[Placement], list[PatchWarning]] | None:
+    """What `locate` finds for `chunks` when every one is plain, by a shorter way; else None.
+
+    Plain: no `@@` line, no line numbers, not pinned to the end, no explicit ending,
+    some line to find; found exactly as written after the chunk before it (the first
+    place, as the exact tier takes it); and holding a line that occurs once in the file,
+    so that it can be nowhere else (`doubts` then looks no further, `_sure` pins it,
+    and no tier, order or policy has anything to weigh: no warning). Most chunks a model
+    writes are plain; this is their answer without the index, matches and spots.
+    """
+    replacements: list[Replacement] = []
+    placements: list[Placement] = []
+    start = 0
+    # Each `count` reads the whole file: a few for a large one (the search reads it once).
+    counts = _PLAIN_READS + _PLAIN_LINES // (len(lines) + 1)
+    for chunk in chunks:
+        if chunk.contexts or chunk.near is not None or chunk.is_end_of_file or chunk.endings:
+            return None
+        pattern = [s[1:] for s in chunk.lines if s[0] != C.ADDED]
+        if not pattern:
+            return None
+        at = _first_place(lines, pattern, start)
+        if at is None:
+            return None  # not there as written: the whole search (tiers, retries, slips)
+        for line in pattern:
+            counts -= 1
+            if counts < 0:
+                return None
+            if lines.count(line) == 1:
+                break
+        else:
+            return None  # every line occurs elsewhere too: the chunk may also fit there
+        made = chunk_replacements(chunk.lines, at)
+        replacements += made
+        added, removed = sum(len(r.new_lines) for r in made), sum(r.old_len for r in made)
+        placements.append(Placement(chunk.line, at + 1, TIERS[0].name, added, removed))
+        start = at + len(pattern)
+    return replacements, placements, []
+
+
+def _first_place(lines: list[str], pattern: list[str], start: int) -> int | None:
+    """The first index at or after `start` where `lines` hold `pattern` (not empty); None
+    also when its first line is at more than _PLAIN_TRIES places that do not hold it."""
+    first, size = pattern[0], len(pattern)
+    last = len(lines) - size
+    for _ in range(_PLAIN_TRIES):
+        if start > last:
+            return None
+        try:
+            at = lines.index(first, start, last + 1)
+        except ValueError:  # (not found: the search will say why)
+            return None
+        if lines[at : at + size] == pattern:
+            return at
+        start = at + 1
+    return None
+
+
+_PLAIN_READS = 8  # whole-file counts a plain chunk may take (`_plain`), at least
+_PLAIN_LINES = 100_000  # and as many more as a file's lines go into this
+_PLAIN_TRIES = 32  # places of a chunk's first line compared (`_first_place`)
+
+
+def _sure(spots: list[Spot], alone: list[bool]) -> list[Spot]:
+    """`spots` with every chunk without `@@` lines that matches nowhere after its place
+    (`doubts` said: `alone`, in the order of the chunks that were matched) pinned."""
+    matched = iter(alone)
+    result = []
+    for spot in spots:
+        only = bool(spot.pattern) and next(matched)  # `alone` has one entry per matched chunk
+        if only and not spot.pinned and not spot.chunk.contexts:  # (made directly: `replace` is slow)
+            spot = Spot(spot.chunk, spot.pattern, spot.tier, spot.start, spot.at, True)
+        result.append(spot)
+    return result
+
+
+def _refuse_other_places(index: LineIndex, spots: list[Spot], where: FileName) -> None:
+    """Raise AmbiguousChunkError if a chunk could also go elsewhere, the order kept."""
+    if all(spot.pinned for spot in spots):
+        return  # every chunk has one place: nothing to weigh (`_unique` not even imported)
+    from ._unique import other_places
+
+    other = other_places(index, spots)
+    if other is not None:
+        from ._diagnose import ambiguity_error  # failures only: start-up time
+
+        spot, places = other
+        raise ambiguity_error(spot.chunk, tuple(p + 1 for p in places), where)
+
+
+def _at_numbers(
+    lines: list[str], chunk: Chunk, start: int, drift: int
+) -> tuple[tuple[str, ...], tuple[str | None, ...], list[str], Match, None] | None:
+    """The chunk (a hunk) as `_find_chunk` returns it, placed at the line its numbers name
+    (`near`, shifted by `drift`), when its expected lines are exactly there, at or after
+    `start` (and, pinned to the end of the file, end it); None otherwise.
+
+    Only the hunk's own lines are compared: a diff made against this file (nearly every
+    one) is placed without a search. It is the place `_by_numbers` takes, the exact tier
+    being the first tried, but also past its limit on places (a hunk whose lines
+    occur more than `_MAX_HUNK_PLACES` times before it).
+    """
+    if chunk.near is None:
+        return None
+    target = chunk.near + drift
+    pattern = [s[1:] for s in chunk.lines if s[0] != C.ADDED]
+    end = target + len(pattern)
+    if not pattern or target < start or end > len(lines) or (chunk.is_end_of_file and end != len(lines)):
+        return None
+    if lines[target:end] != pattern:
+        return None
+    if chunk.endings:
+        explicit = dict(chunk.endings)
+        endings = tuple(explicit.get(i) for i in range(len(chunk.lines)))
+    else:
+        endings = (None,) * len(chunk.lines)
+    return chunk.lines, endings, pattern, Match(target, TIERS[0]), None
+
+
+def _by_numbers(
+    index: LineIndex, pattern: list[str], match: Match, chunk: Chunk, target: int, first: bool
+) -> tuple[Match, bool]:
+    """Among the places of a chunk that has line numbers (a hunk), the one they name.
+
+    The place at `target` (its header's line, shifted as the hunks before it
+    were) is taken; else, with the policy "first", the nearest to it (as
+    `patch` does); else the first, which must then be the only one.
+    """
+    places = [match.index]
+    while len(places) < _MAX_HUNK_PLACES:
+        further = index.seek(pattern, places[-1] + 1, eof=chunk.is_end_of_file, tiers=(match.tier,))
+        if further is None:
+            break
+        places.append(further.index)
+    if target in places:
+        return Match(target, match.tier), True
+    if first:
+        return Match(min(places, key=lambda p: (abs(p - target), p)), match.tier), False
+    return match, False
+
+
+def reindented(
+    used: tuple[str, ...], start: int, lines: list[str], chunk: Chunk, policy: Policy, where: FileName
+) -> tuple[str, ...]:
+    """`used` with its added lines indented as the file's matched lines are (`_indent`).
+
+    The policy `indentation="verbatim"` (the reference's) writes them as sent.
+    Refused when the model's indentation differs from the file's by different
+    amounts on different lines, or an added line cannot be moved by it.
+    """
+    if policy.indentation == "verbatim":
+        return used
+    from ._indent import reindenter  # a tolerant match only (start-up time)
+
+    pairs, position = [], start
+    for line in used:
+        if line[0] != C.ADDED:
+            pairs.append((line[1:], lines[position]))
+            position += 1
+    window = lines[max(0, start - INDENT_WINDOW) : position + INDENT_WINDOW]
+    try:
+        old = [s[1:] for s in used if s[0] != C.ADDED]
+        move = reindenter(pairs, old, [s[1:] for s in used if s[0] != C.REMOVED], window)
+        result = used if move is None else tuple(_moved(line, move) for line in used)
+    except ValueError as error:
+        from ._diagnose import indentation_error  # failures only: start-up time
+
+        raise indentation_error(chunk, lines, start, position, str(error), where) from None
+    return result
+
+
+def _moved(line: str, move: Callable[[str], str | None]) -> str:
+    """An added line moved by `move`; ValueError if it cannot be."""
+    if line[0] != C.ADDED:
+        return line
+    moved = move(line[1:])
+    if moved is None:
+        raise ValueError(f"the added line {line[1:].strip()!r} cannot be indented as the file is")
+    return C.ADDED + moved
+
+
+INDENT_WINDOW = 200  # file lines each side of a match read for the file's indentation unit
+_MAX_HUNK_PLACES = 1000  # places of a hunk compared with its line numbers
+_MAX_CANDIDATES = 10  # places of an ambiguous chunk or @@ line listed (and searched)
+
+
+def _narrow(
+    index: LineIndex, lines: list[str], chunk: Chunk, line_index: int, where: FileName
+) -> tuple[int | None, int, list[tuple[int, list[int], str]]]:
+    """Follow the chunk's `@@` lines; return the last one's index, where to search next,
+    and for each `@@` line that matches several places, (its number among the
+    chunk's `@@` lines, every place it matches at its tier, the tier)."""
+    anchor = None
+    several: list[tuple[int, list[int], str]] = []
+    for number, context in enumerate(chunk.contexts):
+        match = index.seek([context], line_index)
+        if match is None:
+            from ._diagnose import missing_context  # failures only: start-up time
+
+            raise missing_context(index, lines, chunk, context, line_index, where)
+        places = [match.index]
+        while len(places) < _MAX_CANDIDATES:
+            further = index.seek([context], places[-1] + 1, tiers=(match.tier,))
+            if further is None:
+                break
+            places.append(further.index)
+        if len(places) > 1:
+            several.append((number, places, match.tier.name))
+        anchor, line_index = match.index, match.index + 1
+    return anchor, line_index, several
+
+
+def _context_doubts(
+    chunk: Chunk,
+    several: list[tuple[int, list[int], str]],
+    found: tuple[list[str], Match] | None,
+    index: LineIndex,
+    where: FileName,
+) -> list[PatchWarning]:
+    """Warnings for `@@` lines that match several places, when the choice matters (policy "first").
+
+    It matters for a pure addition (`found` None: it goes right after the
+    `@@` line), and for a chunk found again, elsewhere, after another place
+    of the `@@` line.
+    """
+    doubts = []
+    for number, places, tier in several:
+        if found is not None:
+            pattern, match = found
+            other = index.seek(pattern, places[1] + 1, eof=chunk.is_end_of_file)
+            if other is None or other.index == match.index:
+                continue
+        doubts.append(ambiguous_context(chunk, number, tuple(p + 1 for p in places), tier, where))
+    return doubts
+
+
+def without_copied_whitespace(
+    used: tuple[str, ...], start: int, lines: list[str]
+) -> tuple[str, ...]:
+    """`used` with trailing whitespace off the added lines that replace a removed line
+    whose patch text has trailing whitespace and whose file line has none."""
+    result = list(used)
+    position = start
+    removed: list[tuple[str, str]] = []  # (patch text, file line) of the run's removed lines
+    taken = 0  # added lines of the run so far
+    for number, line in enumerate(used):
+        if line[0] == C.CONTEXT:
+            position, removed, taken = position + 1, [], 0
+        elif line[0] == C.REMOVED:
+            removed.append((line[1:], lines[position]))
+            position += 1
+        else:
+            if taken < len(removed):
+                patch_text, file_line = removed[taken]
+                if patch_text != patch_text.rstrip() and file_line == file_line.rstrip():
+                    result[number] = line.rstrip()
+            taken += 1
+    return tuple(result)
+
+
+def _insertion_point(
+    chunk: Chunk, anchor: int | None, line_index: int, size: int, policy: Policy, drift: int
+) -> int:
+    """Where added lines only go: after their `@@` line, where their line numbers say, or at the end."""
+    if anchor is not None and not chunk.is_end_of_file and policy.pure_addition == "after-context":
+        return line_index
+    if chunk.near is not None and not chunk.is_end_of_file:
+        return min(max(chunk.near + drift, line_index), size)
+    return size
+
+
+def _find_chunk(
+    index: LineIndex,
+    lines: list[str],
+    chunk: Chunk,
+    line_index: int,
+    anchor: int | None,
+    where: FileName,
+    policy: Policy,
+    near: int | None = None,
+    target: int | None = None,
+) -> tuple[tuple[str, ...], tuple[str | None, ...], list[str], Match, str | None]:
+    """Search the chunk, then retry at its `@@` line, then without a trailing blank line,
+    then with a model's slips undone (`slips`; `near`: where a hunk's numbers place it),
+    then, for a hunk whose numbers name the 0-based line `target` (no `@@` line), with its
+    outer context lines fuzzed (`fuzzed`).
+
+    Returns the chunk lines used, their explicit endings (one per line, None
+    for none), the pattern searched, the match, and the slip undone (None: none;
+    `_FUZZ`: fuzzed, the lines used holding the file's version of its outer context).
+    """
+    if chunk.endings:
+        explicit = dict(chunk.endings)
+        endings = tuple(explicit.get(i) for i in range(len(chunk.lines)))
+    else:
+        endings = (None,) * len(chunk.lines)
+    starts = [line_index] if anchor is None else [line_index, anchor]
+    pattern = [s[1:] for s in chunk.lines if s[0] != C.ADDED]
+    for start in starts:  # the chunk as written first: the retries are made only if it fails
+        match = index.seek(pattern, start, eof=chunk.is_end_of_file)
+        if match is not None:
+            return chunk.lines, endings, pattern, match, None
+    retries = []
+    without_bom = _without_bom(chunk.lines) if line_index == 0 else None
+    if without_bom is not None:
+        retries.append((without_bom, endings))
+    trimmed = _without_trailing_blank(chunk.lines, endings)
+    if trimmed is not None:
+        retries.append(trimmed)
+    for used, used_endings in retries:
+        pattern = [s[1:] for s in used if s[0] != C.ADDED]
+        for start in starts:
+            match = index.seek(pattern, start, eof=chunk.is_end_of_file)
+            if match is not None and (used is not without_bom or match.index == 0):
+                return used, used_endings, pattern, match, None
+    found = slips(index, lines, chunk, chunk.lines, endings, line_index, where, policy, near)
+    if found is not None:
+        return found
+    if target is not None and policy.slips == "undo":
+        from ._fuzz import fuzzed  # a hunk found nowhere (start-up time)
+
+        fuzzy = fuzzed(index, lines, chunk, line_index, target, where)
+        if fuzzy is not None:
+            used, at = fuzzy
+            return used, endings, [s[1:] for s in used if s[0] != C.ADDED], Match(at, TIERS[0]), _FUZZ
+    from ._diagnose import missing_chunk  # failures only: start-up time
+
+    raise missing_chunk(index, lines, chunk, line_index, where)
+
+
+def slips(
+    index: LineIndex,
+    lines: list[str],
+    chunk: Chunk,
+    used: tuple[str, ...],
+    endings: tuple[str | None, ...],
+    start: int,
+    where: FileName,
+    policy: Policy,
+    near: int | None = None,
+    *,
+    paired: bool = False,
+) -> tuple[tuple[str, ...], tuple[str | None, ...], list[str], Match, str] | None:
+    """The chunk `used` found despite a model's slip (`_gaps`: line numbers copied from a
+    view, blank lines dropped or added, an elided middle), if it fits one place only, or
+    one reading only: an elision whose lines after the placeholder occur again further
+    down has a reading for each, refused as ambiguous (naming each reading's lines) unless
+    `near` (a hunk's place by its numbers, 0-based) is where exactly one of them starts.
+    `paired`: the context lines of `used` come from comparing an old and a new text
+    (`_gaps.blank_tolerant`).
+
+    Returns the chunk's lines rewritten against the file, their explicit endings,
+    the pattern, its match and the slip's name (a key of `_doubts.SLIP_WORDS`);
+    None if no slip explains it, or the policy `slips="refuse"` (`--codex`: the
+    reference undoes none); AmbiguousChunkError if one does at several places.
+    """
+    if policy.slips == "refuse":
+        return None
+    from ._gaps import blank_tolerant, elided, without_numbers  # a chunk found nowhere (start-up time)
+
+    numbered = without_numbers(used)
+    if numbered is not None:
+        pattern = [s[1:] for s in numbered if s[0] != C.ADDED]
+        match = index.seek(pattern, start, eof=chunk.is_end_of_file)
+        if match is not None:
+            return numbered, endings, pattern, match, "line-numbers"
+    lines_used = numbered or used
+    for name in ("blank-lines", "elided-middle"):
+        readings = (
+            blank_tolerant(index, lines, lines_used, start, paired=paired) if name == "blank-lines"
+            else elided(index, lines, lines_used, start)
+        )  # fmt: skip
+        places = [(rewritten, at) for rewritten, at in readings
+                  if not chunk.is_end_of_file or at + _old_count(rewritten) == len(lines)]
+        if len(places) > 1 and near is not None:  # a hunk's numbers may name one of them
+            named = [(rewritten, at) for rewritten, at in places if at == near]
+            places = named if len(named) == 1 else places
+        if len(places) > 1:
+            from ._diagnose import ambiguity_error, readings_error  # failures only: start-up time
+
+            if name == "elided-middle":
+                spans = tuple((at + 1, at + _old_count(rewritten)) for rewritten, at in places)
+                raise readings_error(chunk, spans, where)
+            raise ambiguity_error(chunk, tuple(at + 1 for _, at in places), where)
+        if places:
+            rewritten, at = places[0]
+            pattern = [s[1:] for s in rewritten if s[0] != C.ADDED]
+            match = index.seek(pattern, at)
+            if match is not None and match.index == at:
+                return rewritten, _added_endings(rewritten, lines_used, endings), pattern, match, name
+    return None
+
+
+def _old_count(lines: tuple[str, ...]) -> int:
+    return sum(1 for s in lines if s[0] != C.ADDED)
+
+
+def _added_endings(
+    rewritten: tuple[str, ...], used: tuple[str, ...], endings: tuple[str | None, ...]
+) -> tuple[str | None, ...]:
+    """The explicit endings of `used`'s added lines, on the same added lines of `rewritten`."""
+    added = iter([e for s, e in zip(used, endings) if s[0] == C.ADDED])
+    return tuple(next(added, None) if s[0] == C.ADDED else None for s in rewritten)
+
+
+def _without_bom(lines: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The chunk without the BOM a model copied to the start of its first expected line
+    (and of its first added line, which would take that line's place), or None if none.
+
+    A file's BOM is never one of its lines, so such a line can only match the
+    file's first line, once the BOM is left out.
+    """
+    first = next((i for i, s in enumerate(lines) if s[0] != C.ADDED), None)
+    if first is None or not lines[first][1:].startswith(BOM):
+        return None
+    result = list(lines)
+    result[first] = lines[first][0] + lines[first][1 + len(BOM) :]
+    added = next((i for i, s in enumerate(lines) if s[0] == C.ADDED), None)
+    if added is not None and lines[added][1:].startswith(BOM):
+        result[added] = C.ADDED + lines[added][1 + len(BOM) :]
+    return tuple(result)
+
+
+def _without_trailing_blank(
+    lines: tuple[str, ...], endings: tuple[str | None, ...]
+) -> tuple[tuple[str, ...], tuple[str | None, ...]] | None:
+    """The reference's retry: without the last expected line when it is empty, and
+    without the last new line too when that one is empty.
+
+    Each side loses its own line: a context line taken from the expected side
+    only becomes an added line, and one taken from the new side only a removed
+    line (so `" a", " ", "+", "+b"` keeps both blank lines it adds). `endings`
+    (one per line) follow their lines.
+    """
+    old = [i for i, s in enumerate(lines) if s[0] != C.ADDED]
+    if not old or lines[old[-1]][1:]:
+        return None
+    kept: list[str | None] = list(lines)
+    kept[old[-1]] = None if lines[old[-1]][0] == C.REMOVED else C.ADDED
+    new = [i for i, s in enumerate(kept) if s is not None and s[0] != C.REMOVED]
+    if new and not (last := kept[new[-1]] or "")[1:]:
+        kept[new[-1]] = None if last[0] == C.ADDED else C.REMOVED
+    return (
+        tuple(s for s in kept if s is not None),
+        tuple(e for s, e in zip(kept, endings) if s is not None),
+    )
+
+
+def chunk_replacements(
+    lines: tuple[str, ...], start: int, endings: tuple[str | None, ...] = ()
+) -> list[Replacement]:
+    """The runs of removed/added lines between context lines, placed from `start`.
+
+    `endings`, one per line of `lines` (None for none), are the explicit
+    endings the `+` lines carry into their replacement.
+    """
+    result: list[Replacement] = []
+    added: list[str] = []
+    explicit: list[str | None] = []
+    position, run_start, removed = start, -1, 0
+    for number, line in enumerate(lines):
+        if line[0] == C.CONTEXT:
+            if run_start >= 0:
+                result.append(Replacement(run_start, removed, tuple(added), tuple(explicit)))
+                run_start, removed, added, explicit = -1, 0, [], []
+            position += 1
+            continue
+        if run_start < 0:
+            run_start = position
+        if line[0] == C.REMOVED:
+            removed += 1
+            position += 1
+        else:
+            added.append(line[1:])
+            explicit.append(endings[number] if number < len(endings) else None)
+    if run_start >= 0:
+        result.append(Replacement(run_start, removed, tuple(added), tuple(explicit)))
+    return result
+
+
+def splice(text: TextFile, replacements: list[Replacement], policy: Policy) -> TextFile:
+    """Apply `replacements` in file order; new lines get the file's ending."""
+    ending = _NEW_LINE_ENDING.get(policy.line_endings, text.preferred_ending)
+    lines: list[str] = []
+    endings: list[str] = []
+    kept = 0  # text.lines[kept:] are not copied yet (one copy in all: large files)
+    for replacement in sorted(replacements, key=lambda r: r.start):
+        lines += text.lines[kept : replacement.start]
+        endings += text.endings[kept : replacement.start]
+        lines += replacement.new_lines
+        endings += [ending] * len(replacement.new_lines)
+        kept = replacement.start + replacement.old_len
+    lines += text.lines[kept:]
+    endings += text.endings[kept:]
+    if policy.line_endings != "keep":
+        endings = [ending] * len(lines)
+    _fix_last_endings(endings, ending, keep_missing=_keeps_missing_newline(text, policy))
+    return TextFile(lines, endings, text.bom and policy.bom == "keep")
+
+
+def with_explicit_endings(
+    text: TextFile, replacements: list[Replacement], policy: Policy
+) -> TextFile:
+    """`text` (from `splice`) with the explicit endings of the new lines.
+
+    No ending ("") is honoured on the file's last line only; a forced
+    `lf`/`crlf` policy keeps its own ending on every terminated line.
+    """
+    if all(ending is None for replacement in replacements for ending in replacement.endings):
+        return text  # no new line has an explicit ending (the common case)
+    explicit = {
+        index: ending
+        for index, ending in _result_indices(replacements)
+        if ending or index == len(text.lines) - 1
+    }
+    if not explicit or (policy.line_endings != "keep" and "" not in explicit.values()):
+        return text
+    endings = list(text.endings)
+    for index, ending in explicit.items():
+        if policy.line_endings == "keep" or not ending:
+            endings[index] = ending
+    return TextFile(text.lines, endings, text.bom)
+
+
+def _result_indices(replacements: list[Replacement]) -> list[tuple[int, str]]:
+    """(index in the new file, explicit ending) of every new line that has one."""
+    found: list[tuple[int, str]] = []
+    shift = 0
+    for replacement in sorted(replacements, key=lambda r: r.start):
+        at = replacement.start + shift
+        found += [(at + k, e) for k, e in enumerate(replacement.endings) if e is not None]
+        shift += len(replacement.new_lines) - replacement.old_len
+    return found
+
+
+def _keeps_missing_newline(text: TextFile, policy: Policy) -> bool:
+    return policy.final_newline == "keep" and not text.has_final_newline
+
+
+def _fix_last_endings(endings: list[str], ending: str, *, keep_missing: bool) -> None:
+    """Only the last line may lack an ending, and only if the file lacked a final newline."""
+    if not endings:
+        return
+    if "" in endings:  # (a test, not `index` and its ValueError: most files end with a newline)
+        missing = endings.index("")
+        if missing < len(endings) - 1:  # the old last line, no longer last
+            endings[missing] = ending
+    endings[-1] = "" if keep_missing else (endings[-1] or ending)
+

@@ -1,0 +1,213 @@
+"""The planner's one entry, for every format: a `Patch` in, a `Plan` out (`make_plan`).
+
+Every format reaches here as the one model (`format/_model.py`): a Codex
+patch as parsed, the other formats' calls lowered by `format.as_patch` (a
+list of calls is lowered here). `run_operations` takes the planner of `_plan`
+(its overlay, its path and file checks, its policy) and runs each operation in
+order over the overlay: Add File and Delete File, and an update whose edits
+apply one after the other, each to the result of the previous; nothing is
+written here. How the formats differ is data: a `per_file` patch (the other
+formats) gets one result per file (`A` if the patch created it, else `M`), as
+their summaries list each file once; a Codex patch keeps one result per
+operation, as the reference's summary does.
+
+An update's edits run by kind, each run of one kind at once: context chunks
+by `_locate` (`Planner.update`, located together, as the reference does),
+replacements and insertions by `_edits` on the file's text decoded once and
+encoded once (1,000 SEARCH/REPLACE blocks of one file cost one decoding, their
+searches and one encoding), a notebook's cell edits by `_notebook`.
+"""
+
+from __future__ import annotations
+
+from ..._errors import EmptyPatchError, PatchError
+from ...format import AddFile, Chunk, DeleteFile, Patch, UpdateFile
+from ._plan import OperationResult, Plan, Planner, encode_text, finished_plan
+from ..matching import TextFile
+from ._tree import FileState
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ...format import CellEdit, Change, EditOperation, HashlineEdits, LineInsertion, Operation, TextReplacement
+    from ..matching import Placement
+    from ._tree import Tree
+
+
+def make_plan(operations: Patch | Sequence[Operation | EditOperation], tree: Tree) -> Plan:
+    """Read and compute everything the patch needs in `tree`, in order, under the tree's
+    policy; raise PatchError if anything fails. A list of operations (the other formats'
+    calls, Codex operations) is lowered to a `per_file` patch first (`format.as_patch`).
+
+    A failure of a Codex patch names the index of its operation (`PatchError.operation`,
+    where line numbers cannot say); one of a `per_file` patch names its edit by its line
+    and label.
+    """
+    if not isinstance(operations, Patch):
+        from ...format import as_patch  # not on a Codex patch's way (start-up time)
+
+        operations = as_patch(operations)
+    if not operations.operations:
+        raise EmptyPatchError()
+    planner = Planner(tree, per_file=operations.per_file)
+    results = run_operations(planner, operations.operations, indexed=not operations.per_file)
+    return finished_plan(planner, _merged(results) if operations.per_file else results, tree)
+
+
+def run_operations(planner: Planner, operations: Sequence[Operation], *, indexed: bool = False) -> list[OperationResult]:
+    """Run every operation in order; one result each (`indexed`: a failure names the index
+    of its operation)."""
+    results: list[OperationResult] = []
+    for index, operation in enumerate(operations):
+        try:
+            if isinstance(operation, AddFile):
+                results.append(planner.add(operation))
+            elif isinstance(operation, DeleteFile):
+                results.append(planner.delete(operation))
+            else:
+                results.append(_update(planner, operation))
+        except PatchError as error:
+            if indexed:
+                error.operation = index
+            raise
+    return results
+
+
+def _update(planner: Planner, op: UpdateFile) -> OperationResult:
+    """The update `op` run edit by edit, one result for all of them."""
+    if all(isinstance(change, Chunk) for change in op.chunks):
+        return planner.update(op)  # the Codex path: its chunks located together
+    results = []
+    for kind, run in _runs(op.chunks):
+        if kind == "chunk":
+            results.append(planner.update(UpdateFile(op.path, None, run, op.line)))
+        elif kind == "cell":
+            results.append(_notebook(planner, op.path, run[0]))  # type: ignore[arg-type]  # _runs
+        else:
+            results.append(_edit_file(planner, op.path, run))  # type: ignore[arg-type]  # _runs
+    if op.move_to is not None:
+        results.append(planner.update(UpdateFile(op.path, op.move_to, (), op.line)))
+    total = results[0]
+    for result in results[1:]:
+        total = _sum(result, total, keep=result if result.source_target else total)
+    return total
+
+
+def _runs(changes: tuple[Change, ...]) -> list[tuple[str, tuple[Change, ...]]]:
+    """`changes` cut into runs of one kind, each with its kind: "chunk" (context chunks),
+    "text" (replacements and insertions together), "cell" (a cell edit, always alone)."""
+    from ...format import CellEdit  # not on a Codex patch's way (start-up time)
+
+    runs: list[tuple[str, list[Change]]] = []
+    for change in changes:
+        kind = "chunk" if isinstance(change, Chunk) else "cell" if isinstance(change, CellEdit) else "text"
+        if runs and kind != "cell" and runs[-1][0] == kind:
+            runs[-1][1].append(change)
+        else:
+            runs.append((kind, [change]))
+    return [(kind, tuple(run)) for kind, run in runs]
+
+
+def _notebook(planner: Planner, path: str, cell: CellEdit) -> OperationResult:
+    """A cell of the notebook `path` replaced, inserted or deleted (`_notebook`)."""
+    from ..matching import Placement
+    from ..matching import edit_notebook
+
+    where = planner._resolve(path, cell.line)
+    state = planner._readable(where, cell.line)
+    planner._refuse_read_only(state, where, cell.line)
+    data, index, added = edit_notebook(state.data, cell, where)
+    planner.overlay.put(where.target, FileState(data, state.mode, owner=state.owner))
+    removed = 0 if cell.mode == "insert" else 1
+    placement = Placement(cell.line, index, "exact", added, removed)
+    return OperationResult("M", path, where.target, added=added, removed=removed, placements=(placement,))
+
+
+def _edit_file(
+    planner: Planner, path: str, edits: tuple[TextReplacement | LineInsertion | HashlineEdits, ...]
+) -> OperationResult:
+    """Replacements and insertions of the file `path`, in order: one result for all. The
+    file is decoded before the first and encoded after the last (the plan fails as a
+    whole if one fails, so the text between them is never seen by anything else). A file
+    read as UTF-8 is edited as one string while its lines end with LF, or all with CRLF
+    (`LfText`); one in another encoding, or not UTF-8, as its lines
+    (`Planner.read_decoded`)."""
+    from ...format import TextReplacement
+    from ..matching import DEFERRED_FROM, Deferred, LfText, as_lf_text, edited as edit_text, file_text, final_text  # not on a Codex patch's way (start-up time)
+
+    first = edits[0]
+    where = planner._resolve(path, first.line)
+    state = planner._readable(where, first.line)
+    planner._refuse_read_only(state, where, first.line)
+    policy = planner.policy
+    decoded, encoding = planner.read_decoded(state.data, where, first.line)
+    whole = isinstance(decoded, str)  # UTF-8: one string while its lines end with LF
+    text, crlf = file_text(decoded) if isinstance(decoded, str) else (decoded, False)
+    del decoded  # only `text` holds the old text: it is freed as soon as an edit replaces it (peak memory)
+    placements: list[Placement] = []
+    deferred = None  # exact replacements made to one string, copied at once (`_deferred`)
+    for edit in edits:
+        if deferred is None and isinstance(text, LfText) and len(edits) >= DEFERRED_FROM:
+            deferred = Deferred(text, policy)
+        if deferred is not None:
+            placement = deferred.add(edit) if isinstance(edit, TextReplacement) else None
+            if placement is not None:
+                placements.append(placement)
+                continue
+            text, deferred = deferred.text(), None  # this edit, the usual way
+        try:
+            edited = edit_text(text, edit, policy, where)
+        except PatchError as error:
+            sought = edit.old if isinstance(edit, TextReplacement) else ""
+            raise planner.explained(error, where, encoding, sought, edit.line) from None
+        if not whole:  # its lines, as `write_text` takes them
+            text = edited.text if isinstance(edited.text, TextFile) else edited.text.split()
+        else:
+            text = as_lf_text(edited.text) if isinstance(edited.text, TextFile) else edited.text
+        planner.warnings += edited.warnings
+        placements += edited.placements
+    if deferred is not None:
+        text = deferred.text()
+    if not whole:
+        assert isinstance(text, TextFile)
+        data = planner.write_text(text, encoding, where, edits[-1].line)
+    else:
+        data = encode_text(final_text(text, policy, crlf), policy)
+    planner.refuse_broken_notebook(state.data, data, where, edits[-1].line)
+    planner.overlay.put(where.target, FileState(data, state.mode, owner=state.owner))
+    added, removed = sum(p.added for p in placements), sum(p.removed for p in placements)
+    return OperationResult("M", path, where.target, added=added, removed=removed, placements=tuple(placements))
+
+
+def _merged(results: list[OperationResult]) -> list[OperationResult]:
+    """One result per file: counts and placements of its edits summed into the first.
+
+    A file's edits before its deletion (a unified diff's check of what it
+    removes) are part of the deletion; edits of a file before its move, part
+    of the move.
+    """
+    merged: dict[str, OperationResult] = {}
+    for result in results:
+        if result.letter == "D":
+            merged.pop(result.target, None)
+            merged[f"\0{len(merged)}"] = result  # every deletion listed
+            continue
+        earlier = [merged.pop(result.source_target, None)] if result.source_target else []
+        earlier.append(merged.get(result.target))
+        for first in filter(None, earlier):
+            result = _sum(result, first, keep=None if result.source_target else first)
+        merged[result.target] = result
+    return list(merged.values())
+
+
+def _sum(one: OperationResult, other: OperationResult, keep: OperationResult | None = None) -> OperationResult:
+    """`keep` (default `one`) with the counts and placements of both, `other`'s first."""
+    from dataclasses import replace
+
+    return replace(
+        keep or one,
+        added=one.added + other.added,
+        removed=one.removed + other.removed,
+        placements=other.placements + one.placements,
+    )

@@ -1,0 +1,29 @@
+"""Records: what the crash journal and the receipts record, and how they are read back
+(each record untrusted input: owner, links, schema, confined paths, digests); the
+review gate's pending records; an editor session's views (`Seen`). The bytes are
+written by `disk`."""
+
+from __future__ import annotations
+
+from ..._lazy import on_first_use
+from ._digest import hexdigest
+from ._journal import (
+    begin as begin_journal, COMMIT as JOURNAL_COMMIT, Place as JournalPlace,
+    record as journal_record, recover as recover_journal, Recovery,
+    TEMP_SUFFIX as JOURNAL_TEMP_SUFFIX,
+)
+from ._session import running_session
+from ._receipts import base_folder, folder_of, Recorder, Store, sweep_due, Unavailable
+
+# Imported when one of their names is first asked for (start-up time): names written once, here.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._pending import BadRecord, claim, pending, stage, Staged, state_hash, Taken, Waiting
+    from ._receipts_read import (
+        history, list_receipts, open_store, pick, read_records, Receipt, show, show_receipt,
+        undo_plan,
+    )
+    from ._seen import Seen
+    from ._sweep import COMMIT_BUDGET, KEEP_ALL_BYTES, KEEP_DAYS, Pruned, sweep
+
+__getattr__ = on_first_use(__name__, globals(), ("._pending", "._receipts_read", "._sweep", "._seen"))

@@ -1,0 +1,50 @@
+"""apply/'s parts: each names its exports once, in its `__init__`, and every name it
+leaves to first use (under `if TYPE_CHECKING:`, for the type checker) is there at run
+time, from the module that names it."""
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+import apply_patch.apply
+
+PARTS = ("disk", "records", "planning", "syntax", "matching")
+FOLDER = Path(apply_patch.apply.__file__).parent
+
+
+def _imports(part: str) -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]]]:
+    """(module, name, exported as) of the part's `__init__`: the eager ones, the ones left to first use."""
+    tree = ast.parse((FOLDER / part / "__init__.py").read_text())
+    eager: list[tuple[str, str, str]] = []
+    later: list[tuple[str, str, str]] = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+            eager += [(node.module, a.name, a.asname or a.name) for a in node.names]
+        elif isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for inner in node.body:
+                assert isinstance(inner, ast.ImportFrom) and inner.level == 1 and inner.module
+                later += [(inner.module, a.name, a.asname or a.name) for a in inner.names]
+    return eager, later
+
+
+@pytest.mark.parametrize("part", PARTS)
+def test_every_name_a_part_offers_is_the_object_its_module_defines(part: str) -> None:
+    package = importlib.import_module(f"apply_patch.apply.{part}")
+    eager, later = _imports(part)
+    assert eager, part
+    names = [exported for _, _, exported in eager + later]
+    assert len(names) == len(set(names)), f"{part} offers a name twice"
+    for module, name, exported in eager + later:
+        defined = getattr(importlib.import_module(f"apply_patch.apply.{part}.{module}"), name)
+        assert getattr(package, exported) is defined, (part, module, name)
+
+
+def test_a_name_no_part_offers_is_an_attribute_error() -> None:
+    from apply_patch.apply import records
+
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        records.nothing_here  # noqa: B018
+    with pytest.raises(AttributeError):
+        records._pending_private  # noqa: B018
