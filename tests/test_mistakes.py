@@ -381,3 +381,29 @@ def test_a_whitespace_only_line_the_edit_changes_is_written_as_sent(tmp_path: Pa
     target = _file(tmp_path, fmt, text)
     _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
     assert target.read_text() == "x = 1  \n\t\ny = 3\n"
+
+
+DECORATED = "import os  \n\n@dec\nclass A:\n    pass\n\n@dec  \nclass B:\n    pass\n"
+REMOVED_BLOCK: tuple[Line, ...] = (
+    (" ", "import os"),
+    (" ", ""),
+    ("-", "@dec"),
+    ("-", "class A:"),
+    ("-", "    pass"),
+    ("-", ""),
+    (" ", "@dec"),  # the file's has trailing spaces
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_removed_copy_of_a_kept_line_with_other_bytes_is_never_guessed(tmp_path: Path, fmt: str) -> None:
+    # Robustness seeds 9 and 12 (trailing-ws-lost): a block removed from one `@dec` to the next,
+    # the model's copy without the file's trailing spaces. Compared, old and new texts keep the
+    # first `@dec` and remove the second: equally short, but the file's `@dec  ` was lost. A
+    # Codex chunk or a hunk says which is kept; a str_replace or SEARCH/REPLACE does not.
+    if fmt in ("str_replace", "search_replace"):
+        _refused(tmp_path, fmt, DECORATED, REMOVED_BLOCK, 1)
+        return
+    target = _file(tmp_path, fmt, DECORATED)
+    _apply(fmt, tmp_path / fmt, "m.py", REMOVED_BLOCK, 1)
+    assert target.read_text() == "import os  \n\n@dec  \nclass B:\n    pass\n"
