@@ -25,9 +25,9 @@ if TYPE_CHECKING:
     from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping, undo
     from .planning import OperationResult, decode_file, file_encoding, file_text
     from .records import Unavailable, base_folder
-    from .records import BadRecord, Staged, Taken, Waiting, claim, pending, stage, state_hash
+    from .records import BadRecord, Staged, Taken, Waiting, claim, pending, state_hash
     from .records import Receipt, history, list_receipts, show, show_receipt
-    from .records import KEEP_ALL_BYTES, KEEP_DAYS, Pruned, sweep
+    from .disk import KEEP_ALL_BYTES, KEEP_DAYS, Pruned, sweep, drop_claimed, stage
     from .planning import RepairRequest
     from .planning import (
         MAX_CHARACTERS,
@@ -86,13 +86,14 @@ _NAMES = {
     "Unavailable": ".records",
     "list_receipts": ".records",
     "show_receipt": ".records",
-    "KEEP_ALL_BYTES": ".records",
-    "KEEP_DAYS": ".records",
-    "Pruned": ".records",
-    "sweep": ".records",
+    "KEEP_ALL_BYTES": ".disk",
+    "KEEP_DAYS": ".disk",
+    "Pruned": ".disk",
+    "sweep": ".disk",
     "base_folder": ".records",
     "pending": ".records",
-    "stage": ".records",
+    "stage": ".disk",
+    "drop_claimed": ".disk",
     "OperationResult": ".planning",
     "decode_file": ".planning",
     "file_encoding": ".planning",
@@ -135,7 +136,7 @@ __all__ = [
     "FolderChanged", "Kind", "LineIndex", "LineReader", "Location", "MAX_CHARACTERS",
     "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OUTLINE_BYTES", "OperationResult",
     "PatchWarning", "Policy", "PolicyValueError", "Receipt", "RepairRequest", "Replay",
-    "BadRecord", "SCHEMA", "Seen", "Staged", "StreamingPlan", "Verdict", "Taken", "Waiting", "TextFile", "Tree", "Unavailable", "apply_operations",
+    "BadRecord", "drop_claimed", "SCHEMA", "Seen", "Staged", "StreamingPlan", "Verdict", "Taken", "Waiting", "TextFile", "Tree", "Unavailable", "apply_operations",
     "apply_patch", "apply_to_mapping", "bounded", "claim", "common_ends", "decode_file",
     "error_json", "failure", "file_encoding", "file_text", "hidden", "history",
     "is_windows_absolute", "not_shown", "outline", "pending", "result_json", "show", "signals",

@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
     from .matching import PatchWarning
     from .planning import Failure, Repair, RepairRequest
     from .records import Recovery
-    from .records import Recorder
+    from .disk import Recorder
     from .planning import Tree
 
 
@@ -283,7 +283,7 @@ def _recorder(root: str, policy: Policy, undoes: str | None) -> Recorder | None:
     """The receipt writer of a commit under `root` (None with the journal off)."""
     if policy.journal == "off":
         return None
-    from .records import Recorder
+    from .disk import Recorder
 
     return Recorder(os.path.realpath(root), policy.journal, undoes)
 
@@ -314,7 +314,7 @@ def _sweep_when_due(recorder: Recorder | None) -> None:
     base = base_folder()
     if not sweep_due(base):
         return
-    from .records import COMMIT_BUDGET, sweep
+    from .disk import COMMIT_BUDGET, sweep
 
     keep = (os.path.basename(folder_of(recorder.root_real)), recorder.name)
     try:

@@ -149,7 +149,7 @@ def reject_main(argv: Sequence[str]) -> int:
 
 
 def _decide(argv: Sequence[str], name: str, description: str) -> int:
-    from ..apply import BadRecord, Taken, claim
+    from ..apply import BadRecord, Taken, claim, drop_claimed
 
     options = _parse(argv, name, description, choose=True)
     if isinstance(options, int):
@@ -170,7 +170,7 @@ def _decide(argv: Sequence[str], name: str, description: str) -> int:
         try:
             with claim(options.root, listed.id) as held:
                 if name == "reject":
-                    held.drop()
+                    drop_claimed(held)
                     _output.write(f"Rejected {listed.id}.\n")
                 elif not _accept(options.root, held):
                     return 1
@@ -190,7 +190,7 @@ def _accept(root: str, held: Any) -> bool:
     reason it was not is said)."""
     from .._errors import os_reason
     from .._policy import DEFAULT
-    from ..apply import failure, warnings_text
+    from ..apply import drop_claimed, failure, warnings_text
 
     staged: Staged = held.staged
     real = os.path.realpath(root)
@@ -205,7 +205,7 @@ def _accept(root: str, held: Any) -> bool:
         return False
     # Applied: from here on nothing may turn it into "not applied".
     try:
-        held.drop()
+        drop_claimed(held)
         note = ""
     except OSError as exc:
         note = (

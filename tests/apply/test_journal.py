@@ -23,6 +23,7 @@ import pytest
 
 from _support import executable, snapshot
 from apply_patch import PatchError, apply_patch
+from apply_patch.apply.disk import _receipts as written_receipts
 from apply_patch.apply.records import _journal, _receipts
 from apply_patch.apply.disk._commit import recover
 
@@ -269,7 +270,7 @@ def test_a_fifo_at_the_journals_name_never_hangs_a_refused_patch(tmp_path: Path)
 KILLER = """
 import os, signal, sys
 from apply_patch import DEFAULT, parse_patch
-from apply_patch.apply.records import _receipts
+from apply_patch.apply.disk import _receipts as written_receipts
 from apply_patch.apply.disk._commit import Disk, commit
 from apply_patch.apply.planning._disk_tree import DiskTree
 from apply_patch.apply.planning._edit_plan import make_plan
@@ -281,7 +282,7 @@ class Killer(Disk):
 root = sys.argv[1]
 policy = DEFAULT.with_options(outside_root=sys.argv[2])
 plan = make_plan(parse_patch(sys.stdin.read()), DiskTree(root, policy))
-commit(plan, Killer(), _receipts.Recorder(os.path.realpath(root)))
+commit(plan, Killer(), written_receipts.Recorder(os.path.realpath(root)))
 """
 UPDATE = "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** End Patch\n"
 
@@ -359,7 +360,7 @@ def _own_journal(root: Path, records: bytes, *, private: bool = True, outside: b
     real = os.path.realpath(root)
     data = _journal.header(os.stat(real), outside=outside) + records
     if private:
-        with _receipts.Store(real, create=True):
+        with written_receipts.made_store(real):
             pass
         path = state_journal(root)
     else:
@@ -481,7 +482,7 @@ def test_a_journal_killed_while_its_header_was_written_is_removed(
     tmp_path: Path, written: bytes, private: bool
 ) -> None:
     root = _root(tmp_path)
-    with _receipts.Store(os.path.realpath(root), create=True):
+    with written_receipts.made_store(os.path.realpath(root)):
         pass
     journal = state_journal(root) if private else root / JOURNAL
     journal.write_bytes(written)  # the process killed before the commit changed anything

@@ -18,7 +18,7 @@ from apply_patch.apply.disk._commit import recover
 KILLER = """
 import os, signal, sys
 from apply_patch import DEFAULT, parse_patch
-from apply_patch.apply.records import _receipts
+from apply_patch.apply.disk import _receipts
 from apply_patch.apply.disk._commit import Disk, commit
 from apply_patch.apply.planning._disk_tree import DiskTree
 from apply_patch.apply.planning._edit_plan import make_plan
@@ -45,7 +45,7 @@ def ticking(function):
     return wrapped
 
 _receipts._save = ticking(_receipts._save)  # each saved file, then each sync of the receipt
-_receipts._fsync = ticking(_receipts._fsync)
+_receipts.fsync = ticking(_receipts.fsync)
 root = sys.argv[1]
 plan = make_plan(parse_patch(sys.stdin.read()), DiskTree(root, DEFAULT))
 commit(plan, Killer(), _receipts.Recorder(os.path.realpath(root)))

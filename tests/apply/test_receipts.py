@@ -231,7 +231,7 @@ def test_apply_patch_state_dir_places_the_receipts(tmp_path: Path, monkeypatch: 
 
 
 def test_receipts_are_pruned_by_count(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from apply_patch.apply.records import _receipts
+    from apply_patch.apply.disk import _receipts
 
     monkeypatch.setattr(_receipts, "KEEP_COUNT", 3)
     _tree(tmp_path)
@@ -384,19 +384,19 @@ def test_pruning_reads_the_sizes_index_not_every_saved_file(tmp_path: Path, monk
     """Each commit prunes by the saved bytes of every kept receipt: they are read from the
     index `sizes`, so an old receipt's saved files are measured once, not at every commit;
     an index lost or damaged is rebuilt, and pruning by bytes still keeps the newest."""
-    from apply_patch.apply.records import _receipts
+    from apply_patch.apply.disk import _receipts
 
     state = _state(tmp_path, monkeypatch)
     root = tmp_path / "root"
     _tree(root)
     measured: list[str] = []
-    real_size = _receipts._size
+    from apply_patch.apply.records import saved_size as real_size
 
     def size(parent: int, receipt: str) -> int:
         measured.append(receipt)
         return real_size(parent, receipt)
 
-    monkeypatch.setattr(_receipts, "_size", size)
+    monkeypatch.setattr(_receipts, "saved_size", size)
     (root / "big.txt").write_bytes(b"x" * 1000 + b"\n")
     ids: list[str] = []
     for n in range(4):

@@ -39,7 +39,7 @@ from ._signals import Held
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..records import Recorder
+    from ._receipts import Recorder
 
 TEMP_SUFFIX = JOURNAL_TEMP_SUFFIX.decode()
 _NAME_BYTES = 100  # of the target's name in a temporary name: any legal name fits in 255
@@ -524,7 +524,7 @@ class _State:
         from ..records import Store, Unavailable
 
         try:
-            self.store: Store | None = Store(root_real, create=False)
+            self.store: Store | None = Store(root_real)
         except Unavailable:
             self.store = None
         self.place = None if self.store is None else (self.store.fd, self.store.path)

@@ -13,17 +13,24 @@ from ._journal import (
     TEMP_SUFFIX as JOURNAL_TEMP_SUFFIX,
 )
 from ._session import running_session
-from ._receipts import base_folder, folder_of, Recorder, Store, sweep_due, Unavailable
+from ._receipt_check import VERSION as RECEIPT_VERSION
+from ._receipts import (
+    base_folder, digest, folder_of, known_sizes, names_in, new_pending_id,
+    OPEN_DIR, OPEN_READ, private_folder, receipt_text, relative_to_root, saved_size, SIZES,
+    Store, SWEEP_EVERY, sweep_due, SWEPT, Unavailable,
+)
 
 # Imported when one of their names is first asked for (start-up time): names written once, here.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ._pending import BadRecord, claim, pending, stage, Staged, state_hash, Taken, Waiting
+    from ._pending import (
+        BadRecord, check_record, Claim, claim, pending, PENDING_FOLDER, Staged, state_hash, Taken,
+        PENDING_VERSION, Waiting,
+    )
     from ._receipts_read import (
         history, list_receipts, open_store, pick, read_records, Receipt, show, show_receipt,
         undo_plan,
     )
     from ._seen import Seen
-    from ._sweep import COMMIT_BUDGET, KEEP_ALL_BYTES, KEEP_DAYS, Pruned, sweep
 
-__getattr__ = on_first_use(__name__, globals(), ("._pending", "._receipts_read", "._sweep", "._seen"))
+__getattr__ = on_first_use(__name__, globals(), ("._pending", "._receipts_read", "._seen"))

@@ -23,10 +23,9 @@ from __future__ import annotations
 import os
 import re
 import stat
-import time
 
 from dataclasses import dataclass
-from ._receipts import _FILE_NEW, _FILE_READ, Store, Unavailable, _fsync, _text, _new_id, _private, _write_all
+from ._receipts import OPEN_READ, Store, Unavailable, private_folder
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,12 +33,12 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
     from typing import Any, Final
 
-VERSION: Final = 2
+PENDING_VERSION: Final = 2
 MAX_RECORD_BYTES: Final = 256 << 20  # a record bigger than this is not read
 _ID: Final = re.compile(r"[0-9A-Za-z][0-9A-Za-z_.-]{0,63}")
 _HASH: Final = re.compile(r"(|[0-9a-f]{64}|link:(?:[0-9a-f]{2})+)")
 FORMATS: Final = ("codex", "search-replace", "unified-diff")  # what a patch is staged as (`auto` decided)
-_FOLDER: Final = "pending"
+PENDING_FOLDER: Final = "pending"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,55 +88,21 @@ def state_hash(data: bytes | None, is_link: bool = False) -> str:
     return "link:" + data.hex() if is_link else digest(data)
 
 
-def stage(root: str, staged: Staged) -> str:
-    """Keep `staged` (its id and time set here) pending under `root`; its id. OSError or
-    Unavailable when the state folder cannot be written."""
-    real = os.path.realpath(root)
-    receipt = _new_id()
-    document = {
-        "version": VERSION,
-        "id": receipt,
-        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "format": staged.format,
-        "patch": staged.patch,
-        "policy": staged.policy,
-        "files": staged.files,
-        "written": staged.written,
-        "operations": list(staged.operations),
-        "diff": staged.diff,
-    }
-    _check(receipt, document)  # never write a record the reader would skip
-    with Store(real, create=True) as store:
-        folder = _private(store.fd, _FOLDER, True, os.path.join(store.path, _FOLDER))
-        try:
-            temp = f".{receipt}.tmp"
-            fd = os.open(temp, _FILE_NEW, 0o600, dir_fd=folder)
-            try:
-                _write_all(fd, _text(document).encode())
-                _fsync(fd)
-            finally:
-                os.close(fd)
-            os.rename(temp, f"{receipt}.json", src_dir_fd=folder, dst_dir_fd=folder)
-        finally:
-            os.close(folder)
-    return receipt
-
-
 def pending(root: str | os.PathLike[str] = ".") -> Waiting:
     """The patches pending under `root`, oldest first, and the records skipped."""
     try:
-        store = Store(os.path.realpath(os.fspath(root)), create=False)
+        store = Store(os.path.realpath(os.fspath(root)))
     except Unavailable:
         return Waiting((), ())
     found: list[Staged] = []
     skipped: list[str] = []
     with store:
         try:
-            folder = _private(store.fd, _FOLDER, False, _FOLDER)
+            folder = private_folder(store.fd, PENDING_FOLDER, PENDING_FOLDER)
         except FileNotFoundError:
             return Waiting((), ())
         except (OSError, Unavailable) as exc:
-            return Waiting((), (f"the pending patches folder {os.path.join(store.path, _FOLDER)} is not read: {exc}",))
+            return Waiting((), (f"the pending patches folder {os.path.join(store.path, PENDING_FOLDER)} is not read: {exc}",))
         try:
             for name in sorted(os.listdir(folder)):
                 if not name.endswith(".json") or name.startswith("."):
@@ -149,7 +114,7 @@ def pending(root: str | os.PathLike[str] = ".") -> Waiting:
                     finally:
                         os.close(fd)
                 except (BadRecord, OSError) as exc:
-                    skipped.append(f"skipped the pending patch record {os.path.join(store.path, _FOLDER, name)}: {_reason(exc)}")
+                    skipped.append(f"skipped the pending patch record {os.path.join(store.path, PENDING_FOLDER, name)}: {_reason(exc)}")
         finally:
             os.close(folder)
     return Waiting(tuple(found), tuple(skipped))
@@ -157,20 +122,15 @@ def pending(root: str | os.PathLike[str] = ".") -> Waiting:
 
 class Claim:
     """One pending record held (an exclusive `flock`) while it is decided: `staged` as read
-    from the descriptor held, `drop()` removes it."""
+    from the descriptor held (`fd`, the file `name` of the folder `folder`);
+    `disk.drop_claimed` removes it."""
 
     def __init__(self, folder: int, name: str, fd: int, staged: Staged) -> None:
-        self._folder, self._name, self._fd, self.staged = folder, name, fd, staged
-
-    def drop(self) -> None:
-        """Remove the record (the name still the file held: never another one put there)."""
-        held, named = os.fstat(self._fd), os.stat(self._name, dir_fd=self._folder, follow_symlinks=False)
-        if (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino):
-            os.unlink(self._name, dir_fd=self._folder)
+        self.folder, self.name, self.fd, self.staged = folder, name, fd, staged
 
     def close(self) -> None:
-        os.close(self._fd)  # the lock goes with it
-        os.close(self._folder)
+        os.close(self.fd)  # the lock goes with it
+        os.close(self.folder)
 
 
 def claim(root: str, staged_id: str) -> AbstractContextManager[Claim]:
@@ -186,12 +146,12 @@ def claim(root: str, staged_id: str) -> AbstractContextManager[Claim]:
         if not _ID.fullmatch(staged_id):
             raise BadRecord(f"{staged_id!r} is not a pending patch's id")
         try:
-            store = Store(os.path.realpath(root), create=False)
+            store = Store(os.path.realpath(root))
         except Unavailable as exc:
             raise Taken(f"no pending patch {staged_id} any more ({exc})") from None
         with store:
             try:
-                folder = _private(store.fd, _FOLDER, False, _FOLDER)
+                folder = private_folder(store.fd, PENDING_FOLDER, PENDING_FOLDER)
             except (OSError, Unavailable) as exc:
                 raise Taken(f"no pending patch {staged_id} any more ({_reason(exc)})") from None
             try:
@@ -226,7 +186,7 @@ def claim(root: str, staged_id: str) -> AbstractContextManager[Claim]:
 def _open(folder: int, name: str, access: int) -> int:
     """`name` in `folder` opened without following a link or blocking (a FIFO), checked a
     regular file of this user's with one link, not writable by others."""
-    flags = (_FILE_READ & ~os.O_RDONLY) | access
+    flags = (OPEN_READ & ~os.O_RDONLY) | access
     fd = os.open(name, flags, dir_fd=folder)
     try:
         info = os.fstat(fd)
@@ -260,18 +220,18 @@ def _read(fd: int, name: str) -> Staged:
         value = json.loads(b"".join(parts))
     except (ValueError, RecursionError) as exc:
         raise BadRecord(f"not JSON ({str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__})") from None
-    return _check(name.removesuffix(".json"), value)
+    return check_record(name.removesuffix(".json"), value)
 
 
-def _check(stem: str, value: Any) -> Staged:
+def check_record(stem: str, value: Any) -> Staged:
     """`value` as a `Staged`, if it is a record named `stem` of this version or the last."""
     if not isinstance(value, dict):
         raise BadRecord("not a JSON object")
     version = value.get("version", 1)
-    if version not in (1, VERSION) or isinstance(version, bool):
+    if version not in (1, PENDING_VERSION) or isinstance(version, bool):
         raise BadRecord(f"of an unknown version {version!r}")
     fields = {"id", "time", "format", "patch", "policy", "files", "operations", "diff"}
-    if version == VERSION:
+    if version == PENDING_VERSION:
         fields |= {"version", "written"}
     if set(value) != fields:
         missing, extra = sorted(fields - set(value)), sorted(set(value) - fields)

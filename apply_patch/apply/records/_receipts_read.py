@@ -27,11 +27,11 @@ from ..planning import FolderChanged, Folders
 from ..planning import FileChange, OperationResult, Plan
 from ._receipt_check import MIN_PREFIX, BadRecord, Entry, Record, Side, check
 from ._receipts import (
-    _DIR,
-    _FILE_READ,
+    OPEN_DIR,
+    OPEN_READ,
     Store,
     Unavailable,
-    _private,
+    private_folder,
     base_folder,
     digest,
     folder_of,
@@ -41,7 +41,7 @@ from ..planning import FileState
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Final
+    from typing import Final
 
 RECORD_BYTES: Final = 64 << 20  # a receipt larger than this is not read (a 1,000-file one: 300 KB)
 _SEARCH_SECONDS: Final = 2.0  # looking for a receipt under the other roots
@@ -62,7 +62,7 @@ class Records:
 
 def read_records(store: Store) -> Records:
     """Every receipt of `store`'s root, checked (see `Records`)."""
-    import json  # reading receipts only (a commit writes them with `_text`)
+    import json  # reading receipts only (a commit writes them with `receipt_text`)
 
     found, skipped = [], []
     for name in store.ids():
@@ -85,7 +85,7 @@ def open_store(root_real: str, receipt: str | None, command: str) -> Store:
     """The receipts folder of `root_real`; UndoError when it has none, naming the root that
     has the receipt asked for (`receipt`, or the last one: `elsewhere`)."""
     try:
-        return Store(root_real, create=False)
+        return Store(root_real)
     except Unavailable as exc:
         why = "" if isinstance(exc.__cause__, FileNotFoundError) else f" ({exc})"  # (none yet: plain)
         if receipt is None:
@@ -174,7 +174,7 @@ def _root_with(receipt: str) -> str | None:
     base = base_folder()
     deadline = time.monotonic() + _SEARCH_SECONDS
     try:
-        top = os.open(base, _DIR)
+        top = os.open(base, OPEN_DIR)
     except OSError:
         return None
     try:
@@ -182,14 +182,14 @@ def _root_with(receipt: str) -> str | None:
             if count >= _SEARCH_FOLDERS or time.monotonic() > deadline:
                 return None
             try:
-                folder = _private(top, key, False, key)
+                folder = private_folder(top, key, key)
             except (OSError, Unavailable):
                 continue
             try:
                 for name in names_in(folder):
                     ident = name.partition("-")[2] if name.count("-") == 1 else name
                     if receipt in (name, ident) or (len(receipt) >= MIN_PREFIX and ident.startswith(receipt)):
-                        fd = os.open(f"{name}.json", _FILE_READ, dir_fd=folder)
+                        fd = os.open(f"{name}.json", OPEN_READ, dir_fd=folder)
                         with open(fd, "rb") as file:
                             document = json.loads(file.read(RECORD_BYTES))
                         root = document.get("root") if isinstance(document, dict) else None
@@ -280,7 +280,7 @@ def _current(folders: Folders, path: str, receipt: str) -> FileState | None:
         return FileState(os.fsencode(os.readlink(name, dir_fd=folder)), is_link=True, info=info)
     if not stat.S_ISREG(info.st_mode):
         raise UndoError(f"Cannot undo {receipt}: {path} is no longer a file; nothing was undone")
-    fd = os.open(name, _FILE_READ, dir_fd=folder)
+    fd = os.open(name, OPEN_READ, dir_fd=folder)
     with open(fd, "rb") as file:
         opened = os.fstat(fd)
         if not stat.S_ISREG(opened.st_mode):
@@ -369,7 +369,7 @@ class Listed:
 def list_receipts(root: str | os.PathLike[str] = ".") -> Listed:
     """The receipts of the patches applied under `root`, and the records skipped."""
     try:
-        store = Store(os.path.realpath(os.fspath(root)), create=False)
+        store = Store(os.path.realpath(os.fspath(root)))
     except Unavailable:
         return Listed((), ())
     with store:

@@ -1,6 +1,6 @@
 """The state folder's one cap across all roots: `apply_patch prune`, and once a day a commit.
 
-Each root's receipts are capped by their commit (`_receipts.Store.prune`:
+Each root's receipts are capped by their commit (`disk._receipts.prune`:
 `KEEP_COUNT` receipts, `KEEP_BYTES` saved bytes); this caps the whole state
 folder, where every root ever patched has a folder (a day of test runs
 leaves thousands): the folder of a root that no longer exists goes, whole; a
@@ -23,22 +23,20 @@ import stat
 import time
 
 from dataclasses import dataclass
-from ._receipts import (
-    _DIR,
-    _FILE_NEW,
-    _FILE_READ,
-    _SIZES,
+from ..records import (
+    OPEN_DIR,
+    OPEN_READ,
+    SIZES,
     SWEEP_EVERY,
     SWEPT,
     Unavailable,
-    _private,
-    _remove_tree,
-    _size,
     folder_of,
     known_sizes,
     names_in,
-    remove_receipt,
+    private_folder,
+    saved_size,
 )
+from ._receipts import OPEN_NEW, remove_receipt, remove_tree
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -87,9 +85,9 @@ def sweep(
     (None: no limit), never the receipt `keep` (folder, name); then mark it swept (`SWEPT`).
     Unavailable when `base` is not this user's private folder."""
     deadline = None if budget is None else time.monotonic() + budget
-    parent = os.open(os.path.dirname(base), _DIR)
+    parent = os.open(os.path.dirname(base), OPEN_DIR)
     try:
-        top = _private(parent, os.path.basename(base), False, base)
+        top = private_folder(parent, os.path.basename(base), base)
     except OSError as exc:
         raise Unavailable(f"{base}: {exc.strerror}") from exc
     finally:
@@ -114,7 +112,7 @@ def _sweep(
         if len(key) != 24 or not all(c in "0123456789abcdef" for c in key):
             continue  # not a root's folder (`SWEPT`, a stray file)
         try:
-            folder = _private(top, key, False, os.path.join(base, key))
+            folder = private_folder(top, key, os.path.join(base, key))
         except (OSError, Unavailable):
             continue  # another user's, or not a folder: not ours to prune
         looked += 1
@@ -130,7 +128,7 @@ def _sweep(
                     when = os.stat(f"{name}.json", dir_fd=folder, follow_symlinks=False).st_mtime
                 except OSError:
                     continue
-                saved = sizes[name] if name in sizes else _size(folder, name)
+                saved = sizes[name] if name in sizes else saved_size(folder, name)
                 if when < oldest and (key, name) != keep:
                     remove_receipt(folder, name)
                     removed, size = removed + 1, size + saved
@@ -145,7 +143,7 @@ def _sweep(
         if (receipt.folder, receipt.name) == keep:
             continue
         try:
-            folder = _private(top, receipt.folder, False, receipt.folder)
+            folder = private_folder(top, receipt.folder, receipt.folder)
         except (OSError, Unavailable):
             continue
         try:
@@ -162,7 +160,7 @@ def _gone(folder: int, key: str, names: list[str]) -> bool:
     names (one whose folder is that root's) is missing; or the folder holds nothing but a
     size index and what killed writers left (no receipt, nothing else)."""
     if not names:
-        return all(entry == _SIZES or entry.startswith(".") for entry in os.listdir(folder))
+        return all(entry == SIZES or entry.startswith(".") for entry in os.listdir(folder))
     root = _root_of(folder, names[-1])
     if root is None or os.path.basename(folder_of(root)) != key:
         return False  # unknown: kept
@@ -180,7 +178,7 @@ def _root_of(folder: int, name: str) -> str | None:
     import json
 
     try:
-        fd = os.open(f"{name}.json", _FILE_READ, dir_fd=folder)
+        fd = os.open(f"{name}.json", OPEN_READ, dir_fd=folder)
     except OSError:
         return None
     with open(fd, "rb") as file:
@@ -202,7 +200,7 @@ def _remove_folder(top: int, key: str, folder: int) -> None:
         try:
             info = os.stat(entry, dir_fd=folder, follow_symlinks=False)
             if stat.S_ISDIR(info.st_mode):
-                _remove_tree(folder, entry)
+                remove_tree(folder, entry)
             else:
                 os.unlink(entry, dir_fd=folder)
         except OSError:
@@ -217,7 +215,7 @@ def _mark(top: int, complete: bool) -> None:
     """Set the time of `SWEPT` to now (a sweep cut short: so that a commit takes it up again
     in `_RETRY` seconds)."""
     try:
-        fd = os.open(SWEPT, _FILE_NEW & ~os.O_EXCL, 0o600, dir_fd=top)
+        fd = os.open(SWEPT, OPEN_NEW & ~os.O_EXCL, 0o600, dir_fd=top)
     except OSError:
         return
     try:
