@@ -8,7 +8,8 @@ each only where it leaves the chunk exactly one place:
   added lines that carry them too);
 - **blank lines** the model dropped or added: the expected lines match the file
   once blank lines are left out of both; the file's blank lines are kept
-  (as context, or removed where they stand between removed lines);
+  (as context, or removed where they stand between removed lines), and the
+  chunk's blank first and last lines match the file's blank lines there;
 - **an elided middle**: one expected line is a placeholder (`...`, `# ...
   existing code ...`) kept by the new lines too; the lines before it and after
   it match, in order, with the file's lines between them (one or more) kept as
