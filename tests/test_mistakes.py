@@ -344,6 +344,36 @@ def test_spaces_of_uncertain_width_in_a_tab_file_are_refused(tmp_path: Path, fmt
     assert "line 3" in str(error) and "with tabs" in str(error), str(error)
 
 
+ALIGNED = 'def f():\n\t"""Doc:\n\n\t- a\n\t  b\n\t"""\n\treturn 1\n'
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("text", [ALIGNED, ALIGNED + "X = [\n  1,\n]\n"], ids=["tabs", "two-space-lines"])
+def test_spaces_that_align_after_a_level_in_a_tab_file_are_refused(tmp_path: Path, fmt: str, text: str) -> None:
+    # Robustness seeds 3, 9 to 12 (added-other-unit): depths 4 and 6 step by 2, yet 6 is a
+    # level of four and two spaces of alignment (`\t  b` in the file). A width of 2 would
+    # write two tabs and three; as sent, spaces in a file of tabs: neither is certain.
+    lines: tuple[Line, ...] = (
+        (" ", '\t"""Doc:'), (" ", ""), ("-", "\t- a"), ("-", "\t  b"),
+        ("+", "    - a2"), ("+", "      b2"), (" ", '\t"""'),
+    )  # fmt: skip
+    error = _refused(tmp_path, fmt, text, lines, 2, IndentUnitError)
+    assert isinstance(error, IndentUnitError) and error.kind == "indentation"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_new_definition_in_spaces_in_a_tab_file_is_refused(tmp_path: Path, fmt: str) -> None:
+    # Robustness seed 9 (added-other-unit): a function added after a line two levels deep,
+    # its body at 4 spaces. Two spaces a level put it at the level of the line above (two
+    # tabs: wrong); the body's level is one below `def g()`, which the lines beside do not say.
+    text = "def f(arrived):\n\tfor n in arrived:\n\t\traise_signal(n)\n"
+    lines: tuple[Line, ...] = (
+        (" ", "\tfor n in arrived:"), (" ", "\t\traise_signal(n)"),
+        ("+", ""), ("+", ""), ("+", "def g() -> bool:"), ("+", "    return True"),
+    )  # fmt: skip
+    _refused(tmp_path, fmt, text, lines, 2, IndentUnitError)
+
+
 def test_spaces_of_uncertain_width_in_a_tab_file_are_written_as_sent_under_codex(tmp_path: Path) -> None:
     target = _file(tmp_path, "codex", THREE_LEVELS)
     patch = "*** Begin Patch\n*** Update File: m.py\n@@\n \tif x > 0 {\n-\t\t\treturn 1\n+        return 7\n*** End Patch\n"
