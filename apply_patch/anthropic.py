@@ -176,6 +176,7 @@ class TextEditor:
         if command == "undo_edit":
             return self._undo_edit(path)
         from .edits import CreateFile, Insert, StrReplace
+        from .format import str_replace
 
         if command == "create":
             text = _string(tool_input, "file_text")
@@ -189,7 +190,9 @@ class TextEditor:
             if not old:
                 raise _ToolError("old_str is empty: give the exact text to replace (use create for a new file)")
             occurrence, near_line = _optional_line(tool_input, "occurrence"), _optional_line(tool_input, "near_line")
-            edit = StrReplace(path, old, new, occurrence=occurrence, near_line=near_line, label="old_str")
+            edit = StrReplace(
+                path, old, new, occurrence=occurrence, near_line=near_line, label="old_str", terms=str_replace.TEXT_EDITOR
+            )
             result = self._apply(path, edit)
             return self._edited(_replaced(result, occurrence, near_line), result, path)
         line = tool_input.get("insert_line")
@@ -198,7 +201,7 @@ class TextEditor:
         inserted = tool_input.get("new_str", tool_input.get("insert_text"))
         if not isinstance(inserted, str):
             raise _ToolError("new_str must be a string")
-        result = self._apply(path, Insert(path, line, inserted, label="the insert command"))
+        result = self._apply(path, Insert(path, line, inserted, label="the insert command", terms=str_replace.TEXT_EDITOR_INSERT))
         done = f"Successfully inserted text after line {line}." if line else "Successfully inserted text at the top."
         return self._edited(done, result, path)
 

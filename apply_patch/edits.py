@@ -32,7 +32,6 @@ import os
 from dataclasses import replace
 from ._gc import PausedCollector
 from ._errors import (
-    ContextNotFoundError,
     EditError,
     HashlineError,
     InputError,
@@ -45,7 +44,7 @@ from ._errors import (
 from .apply import ApplyResult, Replay
 from ._lazy import load as _load
 from ._policy import DEFAULT, Policy, policy_of
-from .format import CreateFile, Edit, Insert, NotebookEdit, StrReplace
+from .format import PLAIN, CreateFile, Edit, Insert, NotebookEdit, StrReplace, Terms
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -63,7 +62,6 @@ if TYPE_CHECKING:
 
     Repair: TypeAlias = Callable[[RepairRequest], StrReplace | None]
 
-_WALK_LIMIT: Final = 20_000  # entries walked to read a reply's mangled names, at most
 # Offered here, imported when first asked for (`__getattr__`): applying a unified diff or
 # edits needs neither the SEARCH/REPLACE reader nor the repair hook's types (start-up time).
 # ("..": of the package above this module.)
@@ -161,6 +159,8 @@ def checked(edits: Iterable[Edit]) -> list[Edit]:
             what = {StrReplace: "the old text", CreateFile: "the new file", Insert: "the insertion",
                     NotebookEdit: "the notebook edit"}  # fmt: skip
             edit = replace(edit, label=f"{what[type(edit)]} of edit {number}", line=edit.line or number)
+            if isinstance(edit, StrReplace) and edit.terms == PLAIN:
+                edit = replace(edit, terms=Terms(new=f"the new text of edit {number}"))
         why = refusal(edit)
         if why is not None:
             raise EditError(why, path=edit.path, patch_line=edit.line)
@@ -256,145 +256,43 @@ def apply_search_replace(
     """Apply every SEARCH/REPLACE block of the model reply `text`, all or nothing.
 
     The names the reply writes are read against the files under `root` (from
-    `workdir`): a bare word (`Makefile`) is a path only if it names a file; a
-    name that names no file but is, once separators, dots, underscores and
-    dashes are set aside, the name of exactly one file (`file1_py` for
-    `file1.py`, or one file of that name in a subfolder) is taken as that file,
-    with a warning. A block whose SEARCH part starts with a blank line that is
-    not in the file is matched without it, with a warning. InputError when
-    `text` is not valid Unicode (a lone surrogate).
+    `workdir`), as the blocks before leave them (in a dry run too): a bare word
+    (`Makefile`) is a path only if it names a file or is a mangled name of one; a
+    name that names no file but is, once separators, dots, underscores and dashes
+    are set aside, the name of exactly one file (`file1_py` for `file1.py`, or one
+    file of that name in a subfolder) is taken as that file, with a warning. A
+    block whose SEARCH part starts with a blank line that is not in the file is
+    matched without it, with a warning. InputError when `text` is not valid
+    Unicode (a lone surrogate).
     """
     check_text(text, "The reply")
-    chosen = policy_of(policy, options)
-    replay = Replay(os.fspath(root), dry_run=dry_run, policy=chosen, repair=repair)
-    names = _Names(replay.root, os.fspath(workdir), chosen)
+    replay = Replay(os.fspath(root), dry_run=dry_run, policy=policy_of(policy, options), repair=repair)
     from .format import parse_search_replace
 
-    edits: list[Edit] = list(parse_search_replace(text, names=names))
-    return _replayed_blocks(edits, replay, os.fspath(workdir), names)
+    workdir = os.fspath(workdir)
+    edits: list[Edit] = list(parse_search_replace(text, names=_names_in(replay.tree(workdir))))
+    return replay_edits(edits, replay, workdir)
 
 
-def replay_search_replace(edits: Iterable[Edit], replay: Replay, workdir: str = ".") -> ApplyResult:
-    """The edits of SEARCH/REPLACE blocks read without a root (`parse_search_replace(text)`,
-    as extraction reads a log), planned and committed by `replay` as `apply_search_replace`
-    applies a reply: the path of a block that edits a file (a `StrReplace`) and names no
-    file is taken as the one file it is a mangled name of, and a blank first SEARCH line
-    not in the file is dropped, each with its warning. Raises as `apply_edits` does."""
-    names = _Names(replay.root, workdir, replay.policy)
-    named = [
-        replace(edit, path=names(edit.path, edit.line or number, True) or edit.path)
-        if isinstance(edit, StrReplace) and edit.old and isinstance(edit.path, str) and edit.path
-        else edit
-        for number, edit in enumerate(edits, 1)
-    ]
-    return _replayed_blocks(named, replay, workdir, names)
+def _names_in(tree: Tree) -> Callable[[str, int, bool], str | None]:
+    """Which file of `tree` a bare word written above a block names (`parse_search_replace`'s
+    `names`): itself when it names a file there, or (`mangled`: the block edits a file) when
+    it is the mangled name of one, which the planner then reads (`Terms.slips`); else None.
+    A name with a separator or an extension is a path whatever the tree holds."""
+    from .apply import FileNames
 
+    files = FileNames(tree)  # walked once, if a bare word names no file
 
-def _replayed_blocks(edits: list[Edit], replay: Replay, workdir: str, names: _Names) -> ApplyResult:
-    """`edits` replayed (`_without_blank_first_lines`), the warnings about the reply's names
-    and dropped blank lines put before those of the plan."""
-    result, dropped = _without_blank_first_lines(edits, replay, workdir)
-    notes = [*names.warnings, *dropped]
-    return replace(result, warnings=(*notes, *result.warnings)) if notes else result
-
-
-def _without_blank_first_lines(
-    edits: list[Edit], replay: Replay, workdir: str
-) -> tuple[ApplyResult, list[PatchWarning]]:
-    """`edits` replayed; a block not found whose SEARCH part starts with a blank line is
-    tried again without that line (models add one; Aider drops it too), once per block.
-
-    A failed try writes nothing and is not remembered by `replay` (a dry run's later
-    patches see only those that succeeded), so the result is still all or nothing.
-    """
-    from .apply import PatchWarning
-
-    dropped: list[PatchWarning] = []
-    while True:
+    def named(written: str, line: int, mangled: bool) -> str | None:
         try:
-            return replay_edits(edits, replay, workdir), dropped
-        except ContextNotFoundError as error:
-            at = next(
-                (i for i, e in enumerate(edits)
-                 if isinstance(e, StrReplace) and e.line == error.patch_line and _blank_first(e.old)),
-                None,
-            )  # fmt: skip
-            if at is None:
-                raise
-            edit = edits[at]
-            assert isinstance(edit, StrReplace)
-            # A blank first line of REPLACE is the same slip, and goes too.
-            new = edit.new.partition("\n")[2] if _blank_first(edit.new) else edit.new
-            edits = [*edits[:at], replace(edit, old=edit.old.partition("\n")[2], new=new), *edits[at + 1 :]]
-            message = (
-                f"{error.path}: {edit.label} starts with a blank line that is not in the file there; "
-                "it was matched without it."
-            )
-            dropped.append(PatchWarning("input", error.path, edit.line, None, None, (), message))
-
-
-def _blank_first(text: str) -> bool:
-    """A first line that is blank, followed by at least one other line."""
-    first, newline, rest = text.partition("\n")
-    return bool(newline) and not first.strip() and bool(rest.strip())
-
-
-class _Names:
-    """Which file under the root a name written in a reply means (for `parse_search_replace`).
-
-    The files are walked once, when a name first needs them (at most
-    `WALK_LIMIT` entries, hidden and VCS folders skipped, as "did you mean" walks them).
-    """
-
-    def __init__(self, root: str | os.PathLike[str], workdir: str | os.PathLike[str], policy: Policy) -> None:
-        self.root, self.workdir, self.policy = os.fspath(root), os.fspath(workdir), policy
-        self.warnings: list[PatchWarning] = []
-        self._by_path: dict[str, list[str]] | None = None
-        self._by_name: dict[str, list[str]] = {}
-
-    def __call__(self, written: str, line: int, mangled: bool) -> str | None:
-        """`written` if it names a file; else (if `mangled` may be) the one file it is a
-        mangled name of; else None."""
-        if os.path.isfile(os.path.join(self.root, self.workdir, written)):
-            return written
-        if not mangled or written.endswith(("/", "\\")):  # a folder's name: never a file's
+            where = tree.resolve(written, line=line)
+            if tree.kind(where.target) == "file":  # (its kind only: nothing is read)
+                return written
+        except (PatchError, OSError):
             return None
-        by_path, by_name = self._index()
-        key = _name_key(written)
-        found = by_path.get(key, [])
-        if len(found) != 1 and not any(c in written for c in "/\\"):
-            found = by_name.get(key, [])
-        if len(found) != 1:
-            return None
-        from .apply import PatchWarning
+        return written if mangled and files.the_one(written) is not None else None
 
-        message = (
-            f"the SEARCH block at line {line} names '{written}', taken as {found[0]}: it is the one "
-            "file with that name once separators, dots, underscores and dashes are set aside."
-        )
-        self.warnings.append(PatchWarning("input", found[0], line, None, None, (), message))
-        return found[0]
-
-    def _index(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-        if self._by_path is None:
-            from .apply import DiskTree
-
-            paths, _ = DiskTree(self.root, self.policy).walk_files(_WALK_LIMIT)
-            base = os.path.abspath(self.root)
-            folder = os.path.relpath(os.path.normpath(os.path.join(base, self.workdir)), base)
-            prefix = "" if folder == "." else folder.replace(os.sep, "/") + "/"
-            self._by_path = {}
-            for path in paths:
-                if path.startswith(prefix):
-                    relative = path[len(prefix) :]
-                    self._by_path.setdefault(_name_key(relative), []).append(relative)
-                    self._by_name.setdefault(_name_key(relative.rsplit("/", 1)[-1]), []).append(relative)
-        return self._by_path, self._by_name
-
-
-def _name_key(name: str) -> str:
-    """`name` without separators, dots, underscores and dashes: how a mangled name is matched."""
-    return "".join(c for c in name if c not in "/\\._-")
+    return named
 
 
 def apply_unified_diff(
@@ -472,11 +370,12 @@ def _left_out(parts: list[ReplyPart]) -> list[PatchWarning]:
     not look like the whole reply's."""
     from .apply import PatchWarning
 
-    what = {"unified-diff": "a unified diff", "search-replace": "SEARCH/REPLACE blocks"}
+    from .format import format_named
+
     return [
         PatchWarning(
             "input", None, part.line, None, None, (),
-            f"the reply also holds {what[part.kind]} at line {part.line}, not applied: "
+            f"the reply also holds {format_named(part.kind).some} at line {part.line}, not applied: "
             "only its Codex patches are read (--format auto reads every format).",
         )
         for part in parts
@@ -505,13 +404,32 @@ def _whole_format(text: str, parts: list[ReplyPart], codex_only: bool) -> str | 
 def _apply_whole(
     text: str, kind: str, root: str | os.PathLike[str], workdir: str | os.PathLike[str], dry_run: bool, policy: Policy
 ) -> ApplyResult:
-    from .apply import apply_patch
+    return apply_format(text, kind, root, workdir=workdir, dry_run=dry_run, policy=policy)
 
-    if kind == "search-replace":
-        return apply_search_replace(text, root, workdir=workdir, dry_run=dry_run, policy=policy)
-    if kind == "unified-diff":
-        return apply_unified_diff(text, root, workdir=workdir, dry_run=dry_run, policy=policy)
-    return apply_patch(text, root, workdir=workdir, dry_run=dry_run, policy=policy)
+
+def apply_format(
+    text: str,
+    name: str,
+    root: str | os.PathLike[str] = ".",
+    *,
+    workdir: str | os.PathLike[str] = ".",
+    dry_run: bool = False,
+    policy: Policy = DEFAULT,
+) -> ApplyResult:
+    """Apply `text` read as the format `name` (a `--format` choice of the registry, not
+    `auto`) by that format's own entry: `apply_patch` (with its JSON and shell forms),
+    `apply_search_replace`, `apply_unified_diff`, `apply_hashline`."""
+    from .apply import apply_patch
+    from .format import format_named
+
+    entries: dict[str, Callable[..., ApplyResult]] = {
+        "codex": apply_patch,
+        "search-replace": apply_search_replace,
+        "unified-diff": apply_unified_diff,
+        "hashline": apply_hashline,
+    }
+    entry = entries[format_named(name).name]
+    return entry(text, root, workdir=workdir, dry_run=dry_run, policy=policy)
 
 
 def _apply_parts(
@@ -521,36 +439,38 @@ def _apply_parts(
     it leave, nothing written: an error names its part), then all committed as one."""
     trial = Replay(root, dry_run=True, policy=policy)
     operations: list[Operation | EditOperation] = []
-    names = _Names(root, workdir, policy)
     for number, part in enumerate(parts, 1):
         try:
-            found = _part_operations(text, part, names, trial.tree(workdir))
+            found = _part_operations(text, part, trial.tree(workdir))
             trial.apply_operations(found, workdir)
         except PatchError as error:
             error.hints = (*error.hints, _which_part(part, number, len(parts), dry_run))
             raise
         operations += found
-    result = Replay(root, dry_run=dry_run, policy=policy).apply_operations(operations, workdir)
-    return replace(result, warnings=(*names.warnings, *result.warnings)) if names.warnings else result
+    return Replay(root, dry_run=dry_run, policy=policy).apply_operations(operations, workdir)
 
 
-def _part_operations(text: str, part: ReplyPart, names: _Names, tree: Tree) -> list[Operation | EditOperation]:
-    """The operations of one part of a reply (SEARCH/REPLACE edits numbered and checked
-    against the files of `tree`, as `apply_edits` checks them)."""
-    from .format import parse_patch, parse_search_replace, unified_operations
+def _part_operations(text: str, part: ReplyPart, tree: Tree) -> list[Operation | EditOperation]:
+    """The operations of one part of a reply, read by its format's reader (the names it
+    writes read against the files of `tree`); a format whose reader gives a model's edit
+    calls has them numbered and checked against `tree` as `apply_edits` checks them."""
+    from .format import format_named
 
-    if part.kind == "search-replace":
-        edits = checked(parse_search_replace(text, names=names))
-        _refuse_placeholder_writes(edits, tree)
-        return list(edits)
-    if part.kind == "unified-diff":
-        return unified_operations(part.text)
-    return list(parse_patch(part.text).operations)
+    known = format_named(part.kind)
+    assert known.read is not None  # a reply's parts are of formats read from text
+    found = list(known.read(part.text, _names_in(tree)))
+    if not known.calls:
+        return found
+    edits = checked(found)  # type: ignore[arg-type]  # `calls`: its reader gives edits only
+    _refuse_placeholder_writes(edits, tree)
+    return list(edits)
 
 
 def _which_part(part: ReplyPart, number: int, count: int, dry_run: bool) -> str:
     """The hint naming the part of a reply an error is about."""
-    what = {"codex": "patch", "unified-diff": "unified diff", "search-replace": "SEARCH/REPLACE blocks"}[part.kind]
+    from .format import format_named
+
+    what = format_named(part.kind).noun
     none = "would be applied" if dry_run else "was applied"
     return (
         f"This is the {what} at line {part.line} of the reply ({number} of {count} found in it; "
@@ -584,7 +504,7 @@ def apply_hashline(
         calls = hashline.read_text(edit)
     else:
         calls = hashline.read_calls(edit)
-    operations = [UpdateFile(call.path, None, (call.edits,)) for call in calls]
+    operations = [UpdateFile(call.path, None, (call,)) for call in calls]
     return apply_operations(
         operations, root, workdir=workdir, dry_run=dry_run, policy=policy, repair=None, **options
     )

@@ -207,3 +207,56 @@ def test_a_name_ending_with_a_separator_is_no_mangled_file_name(tmp_path: Path) 
         with pytest.raises(PatchError):
             apply_search_replace(f"{written}\n{BLOCK}", tmp_path)
         assert snapshot(tmp_path) == before
+
+
+# ------------------------------------------------ names read against the plan: earlier blocks' files seen (issue 35)
+
+CREATE_ONE = "pkg/file_one.py\n<<<<<<< SEARCH\n=======\none\n>>>>>>> REPLACE\n"
+
+
+@pytest.mark.parametrize("dry_run", [True, False])
+def test_a_mangled_name_of_a_file_an_earlier_block_creates(tmp_path: Path, dry_run: bool) -> None:
+    """The second block names, mangled, the file the first creates: the planner reads the
+    name against the files as the earlier blocks leave them, in a dry run as in a real one."""
+    before = _tree(tmp_path, {"README.md": "x\n"})
+    result = apply_search_replace(CREATE_ONE + "\n" + MANGLED, tmp_path, dry_run=dry_run)
+    assert [o.path for o in result.operations] == ["pkg/file_one.py"]
+    assert [w.message for w in result.warnings] == [
+        "the SEARCH block at line 8 names 'pkg/file-one_py', taken as pkg/file_one.py: it is the "
+        "one file with that name once separators, dots, underscores and dashes are set aside."
+    ]
+    if dry_run:
+        assert snapshot(tmp_path) == before
+    else:
+        assert (tmp_path / "pkg/file_one.py").read_text() == "two\n"
+
+
+@pytest.mark.parametrize("dry_run", [True, False])
+def test_a_blank_first_line_dropped_against_an_earlier_blocks_edit(tmp_path: Path, dry_run: bool) -> None:
+    """The second block's SEARCH part (a blank line, then a line the first block wrote) is
+    found without its blank line in the file as the first block leaves it."""
+    before = _tree(tmp_path, {"a.py": "one\nfour\n"})
+    reply = "a.py\n" + BLOCK + "a.py\n<<<<<<< SEARCH\n\ntwo\n=======\nthree\n>>>>>>> REPLACE\n"
+    result = apply_search_replace(reply, tmp_path, dry_run=dry_run)
+    assert [w.message for w in result.warnings] == [
+        "a.py: the SEARCH block at line 8 starts with a blank line that is not in the file there; "
+        "it was matched without it."
+    ]
+    if dry_run:
+        assert snapshot(tmp_path) == before
+    else:
+        assert (tmp_path / "a.py").read_text() == "three\nfour\n"
+
+
+def test_extract_dry_run_reads_a_reply_after_the_patch_that_creates_its_file(tmp_path: Path) -> None:
+    """extract --apply --dry-run: a reply's mangled name of the file a Codex patch before it
+    creates is read against the files as that patch leaves them (nothing written)."""
+    root = tmp_path / "root"
+    before = _tree(root, {"README.md": "x\n"})
+    codex = "*** Begin Patch\n*** Add File: pkg/file_one.py\n+one\n*** End Patch\n"
+    log = tmp_path / "reply.md"
+    log.write_text(f"First:\n\n```\n{codex}```\n\nThen:\n\n{MANGLED}")
+    result = run_cli(["extract", "--apply", "--dry-run", str(log)], root)
+    assert result.returncode == 0, result.stderr
+    assert "names 'pkg/file-one_py', taken as pkg/file_one.py" in result.stderr.decode()
+    assert snapshot(root) == before

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from .records import Seen
     from ._streaming import StreamingPlan, Verdict
     from .matching import BOM, TextFile, common_ends, split_text
-    from .planning import FileState, Kind, Tree, hidden
+    from .planning import FileNames, FileState, Kind, Tree, hidden
     from .._errors import PolicyValueError
     from .._policy import CODEX, DEFAULT, Policy
     from .disk import signals
@@ -58,6 +58,7 @@ _NAMES = {
     "RepairRequest": ".planning",
     "outline": ".syntax",
     "DiskTree": ".planning",
+    "FileNames": ".planning",
     "MAX_FILE_BYTES": ".planning",
     "LineReader": ".planning",
     "NotText": ".planning",
@@ -132,7 +133,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "ApplyResult", "BOM", "KEEP_ALL_BYTES", "KEEP_DAYS", "Pruned", "base_folder", "list_receipts",
-    "show_receipt", "sweep", "CELL_TYPES", "MODES", "CODEX", "DEFAULT", "DiskTree", "FileResult", "FileState",
+    "show_receipt", "sweep", "CELL_TYPES", "MODES", "CODEX", "DEFAULT", "DiskTree", "FileNames", "FileResult", "FileState",
     "FolderChanged", "Kind", "LineIndex", "LineReader", "Location", "MAX_CHARACTERS",
     "MAX_FILE_BYTES", "NOTHING_CHANGED", "NotText", "OUTLINE_BYTES", "OperationResult",
     "PatchWarning", "Policy", "PolicyValueError", "Receipt", "RepairRequest", "Replay",

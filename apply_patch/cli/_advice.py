@@ -9,36 +9,21 @@ failed (start-up time: `difflib`, regular expressions).
 
 from __future__ import annotations
 
-import re
-
 from .._errors import PatchError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
     from collections.abc import Iterable, Sequence
-    from typing import Final
-
-# The line that gives each format away, in the order they are tried on each line of the
-# input. Stricter than `--format auto` (`_formats.detect`): a hint must not mislead, so a
-# unified diff needs its `---`/`+++` pair or an `@@ -1,2 +1,2 @@` line.
-_SIGNS: Final = (
-    ("codex", re.compile(r"[ \t]*\*\*\* Begin Patch[ \t]*$", re.M)),
-    ("search-replace", re.compile(r"<{5,9} SEARCH>?[ \t]*$", re.M)),
-    ("unified-diff", re.compile(r"diff --git |--- \S.*\n\+\+\+ \S|@@ -\d+(,\d+)? \+\d+(,\d+)? @@", re.M)),
-)
-_FORMAT_HINTS: Final = {
-    "codex": "The input is a Codex patch (it has a '*** Begin Patch' line): apply it with "
-    "--format codex (the default) or --format auto.",
-    "search-replace": "The input holds SEARCH/REPLACE blocks ('<<<<<<< SEARCH' lines): apply "
-    "them with --format search-replace (or --format auto).",
-    "unified-diff": "The input is a unified diff ('---'/'+++' and '@@ -1,2 +1,2 @@' lines): "
-    "apply it as it is with --format unified-diff (or --format auto).",
-}
-
 
 def seen_format(text: str) -> str | None:
-    """The format whose sign comes first in `text`, or None when no line gives one away."""
-    found = [(match.start(), name) for name, sign in _SIGNS if (match := sign.search(text))]
+    """The format whose sign comes first in `text`, or None when no line gives one away.
+
+    Each format's `sign` (the registry's) is stricter than its marker for `--format auto`
+    (`_formats.detect`): a hint must not mislead, so a unified diff needs its `---`/`+++`
+    pair or an `@@ -1,2 +1,2 @@` line."""
+    from ..format import FORMATS
+
+    found = [(match.start(), f.name) for f in FORMATS if f.sign is not None and (match := f.sign.search(text))]
     return min(found)[1] if found else None
 
 
@@ -52,7 +37,9 @@ def with_format_hint(error: PatchError, text: str, asked: str) -> PatchError:
         return error
     seen = seen_format(text)
     if seen is not None and seen != asked:
-        error.hints = (_FORMAT_HINTS[seen], *error.hints)
+        from ..format import format_named
+
+        error.hints = (format_named(seen).hint, *error.hints)
     return error
 
 

@@ -140,7 +140,10 @@ def _as_json(item: Extracted) -> dict[str, object]:
         from dataclasses import asdict
 
         document["kind"] = item.kind
-        document["edits"] = [{"type": type(e).__name__, **asdict(e)} for e in item.edits]
+        # (a format's `terms` are its messages' words, not the edit's: not listed)
+        document["edits"] = [
+            {"type": type(e).__name__, **{k: v for k, v in asdict(e).items() if k != "terms"}} for e in item.edits
+        ]
     return document
 
 
@@ -260,10 +263,10 @@ def _apply_one(item: Extracted, replay: Replay) -> ApplyResult | PatchError:
         return FilePolicyError(outside, path=item.workdir)
     try:  # the folder may not exist: the commit makes it if a file is written there
         if isinstance(item, FoundEdits):  # another tool's edits, checked and planned as apply_edits does
-            from ..edits import replay_edits, replay_search_replace
+            from ..edits import replay_edits
 
-            if item.kind == "search-replace":  # a reply's blocks, read as apply_search_replace reads them
-                return replay_search_replace(item.edits, replay, folder)
+            # (a reply's blocks carry their format's terms: the planner undoes their slips,
+            # as apply_search_replace does)
             return replay_edits(item.edits, replay, folder)
         return replay.apply(item.parsed, folder)
     except PatchError as error:

@@ -18,6 +18,9 @@ Recognised, in a JSON record (any object of it, as `_records` walks them):
 What a user or a tool said (a message whose role is `user`, a tool result) is
 not looked into: a file shown by a tool may hold SEARCH/REPLACE blocks.
 
+Each tool's input is read into edits by its format's module (`format/_str_replace.py`);
+here, the records are walked and the paths placed in the session's folders.
+
 Absolute paths (POSIX, or Windows: `C:\\...`, `\\\\server\\share\\...`) inside the
 session's folder become relative to it (as working folders do); relative ones
 are taken from the call's folder.
@@ -28,7 +31,7 @@ from __future__ import annotations
 import posixpath
 
 from dataclasses import replace
-from ..format import CreateFile, Insert, NotebookEdit, StrReplace
+from ..format import CreateFile, Insert, NotebookEdit, str_replace
 from ._script import ShellCall
 from ._session import is_absolute
 
@@ -40,10 +43,8 @@ if TYPE_CHECKING:
     from ..format import Edit
     from ._session import Session
 
-CLAUDE_CODE_TOOLS: Final = ("Edit", "MultiEdit", "Write", "NotebookEdit")
-OPENCODE_TOOLS: Final = ("apply_patch", "patch", "edit", "multiedit", "write")
+OPENCODE_TOOLS: Final = ("apply_patch", "patch", *str_replace.OPENCODE_EDIT_TOOLS)
 OPENCODE_PATCH_TOOLS: Final = ("apply_patch", "patch")
-TEXT_EDITOR_TOOLS: Final = ("str_replace_based_edit_tool", "str_replace_editor")
 _NOT_THE_MODEL: Final = ("tool_result", "function_call_output", "custom_tool_call_output")
 
 
@@ -53,10 +54,10 @@ def edit_calls(record: Mapping[str, object], line: int, session: Session) -> lis
         return []  # what the user or a tool said (a file shown, pasted blocks): no edit, look no deeper
     name, given = record.get("name"), record.get("input")
     if isinstance(name, str) and isinstance(given, dict):
-        if name in CLAUDE_CODE_TOOLS:
-            return _call(_claude_code(name, given, line), "claude-code", line, session)
-        if name in TEXT_EDITOR_TOOLS:
-            return _call(_text_editor(given, line), "text-editor", line, session)
+        if name in str_replace.CLAUDE_CODE_TOOLS:
+            return _call(str_replace.claude_code_edits(name, given, line), "claude-code", line, session)
+        if name in str_replace.TEXT_EDITOR_TOOLS:
+            return _call(str_replace.text_editor_edits(given, line), "text-editor", line, session)
     return None
 
 
@@ -118,77 +119,7 @@ def _opencode_calls(tool: str, given: Mapping[str, object], line: int, session: 
     if tool in OPENCODE_PATCH_TOOLS:
         patch = given.get("patchText")
         return [ShellCall(patch, session.folder(None), line)] if isinstance(patch, str) else []
-    path = given.get("filePath")
-    if not isinstance(path, str):
-        return []
-    if tool == "write":
-        content = given.get("content")
-        if not isinstance(content, str):
-            return []
-        return _call([CreateFile(path, content, overwrite=True, line=line, label=f"the write at line {line}")], "opencode", line, session)
-    specs = given.get("edits") if tool == "multiedit" else [given]
-    edits: list[Edit] = []
-    for number, spec in enumerate(specs if isinstance(specs, list) else [], 1):
-        old, new = (spec.get(k) if isinstance(spec, dict) else None for k in ("oldString", "newString"))
-        if not isinstance(old, str) or not isinstance(new, str):
-            return []
-        which = f"edit {number} of the multiedit" if tool == "multiedit" else "the edit"
-        replace_all = bool(spec.get("replaceAll", False))
-        edits.append(StrReplace(path, old, new, replace_all, line=line, label=f"oldString of {which} at line {line}"))
-    return _call(edits, "opencode", line, session)
-
-
-def _claude_code(name: str, given: Mapping[str, object], line: int) -> list[Edit]:
-    if name == "NotebookEdit":
-        return _notebook_edit(given, line)
-    path = given.get("file_path")
-    if not isinstance(path, str):
-        return []
-    if name == "Write":
-        content = given.get("content")
-        if not isinstance(content, str):
-            return []
-        return [CreateFile(path, content, overwrite=True, line=line, label=f"the Write at line {line}")]
-    specs = given.get("edits") if name == "MultiEdit" else [given]
-    edits: list[Edit] = []
-    for number, spec in enumerate(specs if isinstance(specs, list) else [], 1):
-        old, new = (spec.get(k) if isinstance(spec, dict) else None for k in ("old_string", "new_string"))
-        if not isinstance(old, str) or not isinstance(new, str):
-            return []
-        which = f"edit {number} of the MultiEdit" if name == "MultiEdit" else "the Edit"
-        label = f"old_string of {which} at line {line}"
-        replace_all = bool(spec.get("replace_all", False))
-        edits.append(StrReplace(path, old, new, replace_all, line=line, label=label))
-    return edits
-
-
-def _notebook_edit(given: Mapping[str, object], line: int) -> list[Edit]:
-    """Claude Code's NotebookEdit: its fields as they are (the replay checks them)."""
-    path, source = given.get("notebook_path"), given.get("new_source", "")
-    cell, kind, mode = given.get("cell_id"), given.get("cell_type"), given.get("edit_mode", "replace")
-    if not (isinstance(path, str) and isinstance(source, str) and isinstance(mode, str)):
-        return []
-    if not (cell is None or isinstance(cell, (str, int))) or not (kind is None or isinstance(kind, str)):
-        return []
-    label = f"the NotebookEdit at line {line}"
-    return [NotebookEdit(path, source, cell, kind, mode, line=line, label=label)]
-
-
-def _text_editor(given: Mapping[str, object], line: int) -> list[Edit]:
-    command, path = given.get("command"), given.get("path")
-    if not isinstance(path, str):
-        return []
-    if command == "create" and isinstance(text := given.get("file_text"), str):
-        return [CreateFile(path, text, line=line, label=f"the create command at line {line}")]
-    if command == "str_replace" and isinstance(old := given.get("old_str"), str):
-        new = given.get("new_str", "")
-        if isinstance(new, str) and old:
-            return [StrReplace(path, old, new, line=line, label=f"old_str of the str_replace at line {line}")]
-    if command == "insert" and isinstance(after := given.get("insert_line"), int):
-        text = given.get("new_str", given.get("insert_text"))
-        if isinstance(text, str):
-            return [Insert(path, after, text, line=line, label=f"the insert at line {line}")]
-    return []
+    return _call(str_replace.opencode_edits(tool, given, line), "opencode", line, session)
 
 
 def _search_replace(text: str, line: int) -> list[Edit]:

@@ -1,6 +1,9 @@
-"""The format: patch text → the typed model (unwrap, LALR grammar, parse, streaming parse).
+"""The formats: every input format → the typed model (pure).
 
-Everything here is pure: text in, `Patch` or `PatchSyntaxError` out.
+One module per edit format (`_codex`, `_search_replace`, `_unified`, `_hashline`,
+`_str_replace`, `_operations`), each with its record in the registry (`FORMATS`), and
+the model they read into (`_model`, `_edits`). Everything here is pure: text in,
+`Patch` (or edits) or a `PatchError` out.
 """
 
 from .._lazy import load as _load
@@ -18,33 +21,34 @@ if TYPE_CHECKING:
     )
     from ._constants import WHITESPACE
     from ._edits import (
-        CellEdit,
+        HashlineEdits,
+        PLAIN,
+        Terms,
         CreateFile,
         Edit,
         EditOperation,
         Insert,
-        LineInsertion,
         NotebookEdit,
         StrReplace,
-        TextReplacement,
         refusal,
         whole_text,
         write_refusal,
     )
     from ._grammar import grammar_text
-    from ._hashline import HashlineEdits
     from ._lower import Change, as_patch
     from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
     from ._operations import OPERATION_TYPES, item_field, printable, read_operation, to_operation
     from ._parse import parse_patch
     from ._placeholders import introduced_placeholders, omission_placeholders
-    from ._reply import CODEX_KIND, ReplyPart, detected_format, reply_parts
+    from ._format import Format
+    from ._registry import CHOICES, FORMATS, detected_format, format_named
+    from ._reply import CODEX_KIND, ReplyPart, reply_parts
     from ._search_replace import SEARCH, parse_search_replace
     from ._stream import PartialOperation, PartialPatch, parse_partial
     from ._syntax_hints import cut, looks_like_shell, quoted
     from ._unidiff import FileDiff, Hunk, Line, parse_unified_diff
-    from ._unified import DiffChanges, FileChange, read_changes, unified_operations
-    from . import _constants as constants, _hashline as hashline, _shell as shell
+    from ._unified import DiffChanges, FileChange, change_operations, read_changes, unified_operations
+    from . import _constants as constants, _hashline as hashline, _shell as shell, _str_replace as str_replace
 
 _NAMES = {
     "is_apply_patch": "._argv",
@@ -64,17 +68,16 @@ _NAMES = {
     "Insert": "._edits",
     "NotebookEdit": "._edits",
     "StrReplace": "._edits",
+    "PLAIN": "._edits",
+    "Terms": "._edits",
     "refusal": "._edits",
     "whole_text": "._edits",
     "write_refusal": "._edits",
     "grammar_text": "._grammar",
-    "HashlineEdits": "._hashline",
+    "HashlineEdits": "._edits",
     "as_patch": "._lower",
     "AddFile": "._model",
-    "CellEdit": "._edits",
     "Change": "._lower",
-    "LineInsertion": "._edits",
-    "TextReplacement": "._edits",
     "Chunk": "._model",
     "DeleteFile": "._model",
     "Operation": "._model",
@@ -90,7 +93,11 @@ _NAMES = {
     "omission_placeholders": "._placeholders",
     "CODEX_KIND": "._reply",
     "ReplyPart": "._reply",
-    "detected_format": "._reply",
+    "detected_format": "._registry",
+    "CHOICES": "._registry",
+    "FORMATS": "._registry",
+    "format_named": "._registry",
+    "Format": "._format",
     "reply_parts": "._reply",
     "SEARCH": "._search_replace",
     "parse_search_replace": "._search_replace",
@@ -107,12 +114,14 @@ _NAMES = {
     "DiffChanges": "._unified",
     "FileChange": "._unified",
     "read_changes": "._unified",
+    "change_operations": "._unified",
     "unified_operations": "._unified",
 }
 _MODULES = {
     "constants": "._constants",
     "hashline": "._hashline",
     "shell": "._shell",
+    "str_replace": "._str_replace",
 }
 
 
@@ -121,14 +130,6 @@ def __getattr__(name: str) -> object:
     return _load(__name__, globals(), _NAMES, _MODULES, name)
 
 
-__all__ = [
-    "AddFile", "ApplyPatchCall", "CODEX_KIND", "BrokenApplyPatchCall", "CellEdit", "Change", "Chunk",
-    "Classification", "CreateFile", "DeleteFile", "DiffChanges", "Edit", "EditOperation",
-    "FileChange", "FileDiff", "HashlineEdits", "Hunk", "ImplicitPatch", "Insert", "Line", "LineInsertion", "NotApplyPatch", "NotebookEdit", "OPERATION_TYPES",
-    "Operation", "PartialOperation", "PartialPatch", "Patch", "ReplyPart", "SEARCH", "StrReplace",
-    "TextReplacement", "UpdateFile", "WHITESPACE", "as_patch", "classify_argv", "constants", "cut", "detected_format", "grammar_text", "hashline",
-    "introduced_placeholders", "is_apply_patch", "item_field", "liberal_arguments",
-    "liberal_script", "looks_like_shell", "omission_placeholders", "parse_partial", "parse_patch",
-    "parse_search_replace", "parse_unified_diff", "printable", "program_name", "quoted",
-    "read_changes", "read_operation", "refusal", "reply_parts", "shell", "to_operation", "unified_operations", "whole_text", "write_refusal",
-]
+# (Every name is written twice: in the imports above, for the type checker, and in the table
+# that imports it when first asked for; `__all__` is the table's.)
+__all__ = sorted([*_NAMES, *_MODULES])

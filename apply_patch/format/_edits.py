@@ -1,16 +1,20 @@
 """The calls of the other edit formats (replacements, created files, insertions, notebook
-cells), and the edits of the model they are lowered to (`_lower`).
+cells): one class each, both what the formats say and the edit of the model an update holds.
 
 What the Anthropic text-editor tool, Claude Code's `Edit`/`MultiEdit`/`Write`,
 OpenCode's and Gemini CLI's edit tools and Aider's SEARCH/REPLACE blocks say,
 as operations the same plan and commit run as the Codex ones
-(`apply/_edit_plan.py`). A unified diff's hunks are Codex chunks (`Chunk`,
+(`apply/_edit_plan.py`). Lowered (`_lower`), a `StrReplace`, an `Insert` or a
+`NotebookEdit` is itself the edit an `UpdateFile` of its path holds: the model has
+no second class with the same fields. A unified diff's hunks are Codex chunks (`Chunk`,
 with their line numbers as a hint).
 
 Each operation records where it came from, for messages: `line` (the reply
-or diff line, or the edit's number in a list; 0: unknown) and `label`, how
-the format names it ("old_string of edit 2", "the SEARCH block at line 14").
-Neither takes part in equality.
+or diff line, or the edit's number in a list; 0: unknown), `label`, how
+the format names it ("old_string of edit 2", "the SEARCH block at line 14"),
+and `terms`, the format's other words for it (its new text, its old text, its
+noun), given by the format's reader as data: no message reads them back out of
+the label. None of them takes part in equality.
 
 `refusal` and `write_refusal` say why an edit must not be applied whatever
 the file holds (it changes nothing, or writes an omission placeholder for
@@ -25,6 +29,30 @@ from dataclasses import dataclass, field
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
+
+
+@dataclass(frozen=True, slots=True)
+class Terms:
+    """How messages name an edit's parts in its format's own words: data the format's reader
+    gives with the edit (never read back out of its label).
+
+    `new`: the new text, as a sentence names it ("new_str", "new_string of edit 2", "the
+    REPLACE part of the SEARCH block at line 14"; "": "the new text of" the label; for an
+    insertion, the field its text is sent in, "" for none). `old`: the old text, named after
+    the new ("old_str", "its SEARCH part"). `noun`: what the diagnosis calls the edit's lines
+    ("old_str", "block", "edit"). `slips`: the edit was written in a reply whose slips the
+    planner undoes, each with a warning (SEARCH/REPLACE: a file name that names no file
+    but is the mangled name of exactly one, a blank first line of the old text that is not
+    in the file).
+    """
+
+    new: str = ""
+    old: str = "its old text"
+    noun: str = "edit"
+    slips: bool = False
+
+
+PLAIN: Final = Terms()  # the terms of an edit made by a library call
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +77,7 @@ class StrReplace:
     near_line: int | None = None
     line: int = field(default=0, compare=False, repr=False)
     label: str = field(default="", compare=False, repr=False)
+    terms: Terms = field(default=PLAIN, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +104,7 @@ class Insert:
     text: str
     line: int = field(default=0, compare=False, repr=False)
     label: str = field(default="", compare=False, repr=False)
+    terms: Terms = field(default=PLAIN, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,51 +126,40 @@ class NotebookEdit:
     label: str = field(default="", compare=False, repr=False)
 
 
-# ---------------------------------------------------------------- the edits of the model they make
-
-@dataclass(frozen=True, slots=True)
-class TextReplacement:
-    """Replace `old` by `new` in the file (a str_replace, a SEARCH/REPLACE block).
-
-    How many places `old` must match: exactly one (the default), every place
-    (`replace_all`, at least one), exactly `expected`; or the `occurrence`-th
-    (from 1), or the one whose first line is nearest line `near_line` (see
-    `StrReplace`, the call the formats make, which says it in full). `line` and
-    `label` say where it came from and how messages name it ("old_str",
-    "the SEARCH block at line 14"); neither is part of equality.
-    """
-
-    old: str
-    new: str
-    replace_all: bool = False
-    expected: int | None = None
-    occurrence: int | None = None
-    near_line: int | None = None
-    line: int = field(default=0, compare=False, repr=False)
-    label: str = field(default="", compare=False, repr=False)
+# ---------------------------------------------------------------- Hashline's edits (read by `_hashline`)
 
 
 @dataclass(frozen=True, slots=True)
-class LineInsertion:
-    """Insert `text` as whole lines after line `after_line` of the file (0: at the top)."""
+class Anchor:
+    """A line named by the model: its number (from 1) and the ID it expects there."""
 
-    after_line: int
-    text: str
-    line: int = field(default=0, compare=False, repr=False)
-    label: str = field(default="", compare=False, repr=False)
+    number: int
+    id: str
 
 
 @dataclass(frozen=True, slots=True)
-class CellEdit:
-    """Replace, insert or delete one cell of a Jupyter notebook (`NotebookEdit` says how
-    `cell_id`, `cell_type` and `mode` are read)."""
+class AnchoredEdit:
+    """One edit of a Hashline call: `kind` is "range" (lines `pos`..`end` replaced by
+    `lines`; none: deleted), "append" (after `pos`; none: at the end of the file) or
+    "prepend" (before `pos`; none: at the top). `number` is its place in the call (from 1)."""
 
-    new_source: str
-    cell_id: str | int | None = None
-    cell_type: str | None = None
-    mode: str = "replace"
-    line: int = field(default=0, compare=False, repr=False)
-    label: str = field(default="", compare=False, repr=False)
+    kind: str
+    pos: Anchor | None
+    end: Anchor | None
+    lines: tuple[str, ...]
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class HashlineEdits:
+    """One call: the file `path` and its edits, every anchor naming the file as it was
+    before any of them; itself the change of an update of `path` (`UpdateFile(path,
+    None, (call,))`), made at once (`placed`)."""
+
+    path: str
+    edits: tuple[AnchoredEdit, ...]
+    line: int = 0
+    label: str = "the Hashline edit"
 
 
 Edit = StrReplace | CreateFile | Insert | NotebookEdit
@@ -168,7 +187,7 @@ def refusal(edit: Edit) -> str | None:
     from ._placeholders import introduced_placeholders
 
     if isinstance(edit, StrReplace) and _lf(edit.old) == _lf(edit.new):
-        new, old = _sides(edit.label)
+        new, old = _sides(edit)
         if not edit.old:
             return (
                 f"{_capital(new)} is identical to {old}, both empty: nothing would change. Send the "
@@ -176,7 +195,7 @@ def refusal(edit: Edit) -> str | None:
             )
         return f"{_capital(new)} is identical to {old}: nothing would change. {_RETRY}"
     if isinstance(edit, StrReplace) and edit.old:
-        new, old = _sides(edit.label)
+        new, old = _sides(edit)
         introduced = introduced_placeholders(edit.new, edit.old)
         if introduced:
             return (
@@ -186,7 +205,7 @@ def refusal(edit: Edit) -> str | None:
     if isinstance(edit, Insert):
         label = edit.label or "the insertion"
         if not edit.text:
-            to = " in new_str" if label.startswith("the insert command") else ""
+            to = f" in {edit.terms.new}" if edit.terms.new else ""
             return f"{_capital(label)} has no text: nothing would be inserted. Send the lines to insert{to}."
         introduced = introduced_placeholders(edit.text, "")
         if introduced:
@@ -215,23 +234,16 @@ def write_refusal(edit: Edit, shown: str, existing: str) -> str | None:
     introduced = [] if text is None else introduced_placeholders(text, existing)
     if not introduced:
         return None
-    label = _sides(edit.label)[0] if isinstance(edit, StrReplace) else edit.label or "the new file"
+    label = _sides(edit)[0] if isinstance(edit, StrReplace) else edit.label or "the new file"
     return (
         f"{_capital(label)} holds an omission placeholder ({introduced[0]!r}) that {shown} does not: "
         f"{_WRITE_OUT} Send the whole file, every line written out."
     )
 
 
-def _sides(label: str) -> tuple[str, str]:
-    """How the format of a replacement labelled `label` names its new and its old text."""
-    for old, new in (("old_string", "new_string"), ("old_str", "new_str"), ("oldString", "newString")):
-        if label.startswith(old):
-            return new + label[len(old) :], old
-    if "SEARCH block" in label:
-        return f"the REPLACE part of {label}", "its SEARCH part"
-    if label.startswith("the old text"):
-        return "the new text" + label[len("the old text") :], "its old text"
-    return f"the new text of {label or 'the edit'}", "its old text"
+def _sides(edit: StrReplace) -> tuple[str, str]:
+    """How messages name the new and the old text of `edit`: its format's `terms`."""
+    return edit.terms.new or f"the new text of {edit.label or 'the edit'}", edit.terms.old
 
 
 def _capital(text: str) -> str:

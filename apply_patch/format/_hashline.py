@@ -36,12 +36,17 @@ import struct
 from dataclasses import dataclass
 
 from .._errors import HashlineError, StaleAnchorError
+from ._edits import Anchor, AnchoredEdit, HashlineEdits
+from ._format import Format
 from ._placeholders import introduced_placeholders
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Final
+
+    from ._format import Names
+    from ._model import UpdateFile
 
 ALPHABET: Final = "ZPMQVRWSNKTXJBYH"  # an ID's letters: high nibble, low nibble
 NAME: Final = "hashline"
@@ -107,46 +112,8 @@ def view_rows(lines: Sequence[str], first: int = 1) -> list[str]:
     return [f"{anchor(n, text)}:{text}" for n, text in enumerate(lines, first)]
 
 
-# ------------------------------------------------------------------ the model's records
-
-
-@dataclass(frozen=True, slots=True)
-class Anchor:
-    """A line named by the model: its number (from 1) and the ID it expects there."""
-
-    number: int
-    id: str
-
-
-@dataclass(frozen=True, slots=True)
-class AnchoredEdit:
-    """One edit of a Hashline call: `kind` is "range" (lines `pos`..`end` replaced by
-    `lines`; none: deleted), "append" (after `pos`; none: at the end of the file) or
-    "prepend" (before `pos`; none: at the top). `number` is its place in the call (from 1)."""
-
-    kind: str
-    pos: Anchor | None
-    end: Anchor | None
-    lines: tuple[str, ...]
-    number: int
-
-
-@dataclass(frozen=True, slots=True)
-class HashlineEdits:
-    """The edits of one file in one call, every anchor naming the file as it was before
-    any of them: a change of an `UpdateFile`, made at once (`placed`)."""
-
-    edits: tuple[AnchoredEdit, ...]
-    line: int = 0
-    label: str = "the Hashline edit"
-
-
-@dataclass(frozen=True, slots=True)
-class HashlineCall:
-    """One call: the file `path` and its edits (as an update: `UpdateFile(path, None, (edits,))`)."""
-
-    path: str
-    edits: HashlineEdits
+# ------------------------------------------------------------------ the placing's record
+# (The edit's records, `Anchor`, `AnchoredEdit` and `HashlineEdits`, are the model's: `_edits`.)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +177,7 @@ def detect(text: str) -> bool:
 # ------------------------------------------------------------------ the reader
 
 
-def read_text(text: str) -> list[HashlineCall]:
+def read_text(text: str) -> list[HashlineEdits]:
     """The calls a Hashline text holds (its JSON); HashlineError if it
     is not one (oh-my-pi's v4 text refused with what to send instead)."""
     import json  # as in `detect`
@@ -230,7 +197,7 @@ def read_text(text: str) -> list[HashlineCall]:
     return read_calls(value)
 
 
-def read_calls(value: object) -> list[HashlineCall]:
+def read_calls(value: object) -> list[HashlineEdits]:
     """The calls of one call's JSON value (`{"path", "edits"}`) or of a list of them."""
     calls = value if isinstance(value, list) else [value]
     if not calls:
@@ -249,7 +216,7 @@ def read_calls(value: object) -> list[HashlineCall]:
     return read
 
 
-def read_call(call: object) -> HashlineCall:
+def read_call(call: object) -> HashlineEdits:
     """One call, `{"path": ..., "edits": [...]}`."""
     if not isinstance(call, dict):
         raise HashlineError(f"a call must be an object: {SEND}")
@@ -269,7 +236,7 @@ def read_call(call: object) -> HashlineCall:
     except HashlineError as error:
         error.path = path  # which call's edit, when a list holds several
         raise
-    return HashlineCall(path, HashlineEdits(read))
+    return HashlineEdits(path, read)
 
 
 def read_edit(edit: object, number: int) -> AnchoredEdit:
@@ -330,6 +297,16 @@ def _content(content: object, number: int) -> tuple[str, ...]:
             "every line of content starts with an anchor (LINE#ID:): send the lines' text alone", line=number
         )
     return tuple(lines)
+
+
+def read(text: str, names: Names | None = None) -> list[UpdateFile]:
+    """The registry's reader: each call of `read_text`, an update of its file."""
+    from ._model import UpdateFile
+
+    return [UpdateFile(call.path, None, (call,)) for call in read_text(text)]
+
+
+FORMAT: Final = Format("hashline", "Hashline edit", "a Hashline edit", whole=detect, read=read)
 
 
 # ------------------------------------------------------------------ placing the edits (the stale check)

@@ -5,9 +5,9 @@ the formats say, each naming its file; the planner runs a `Patch`. Here each
 call becomes an operation of the model, and the edits in place of one file
 that follow each other become one `UpdateFile` holding them in order:
 
-- `StrReplace` → a `TextReplacement` of an update; with an empty old text, an
-  `AddFile` that may fill an empty file (`existing="empty"`);
-- `Insert` → a `LineInsertion`; `NotebookEdit` → a `CellEdit` (its own update);
+- `StrReplace` and `Insert` → themselves, the edits of an update of their path;
+  a `StrReplace` with an empty old text → an `AddFile` that may fill an empty file
+  (`existing="empty"`); `NotebookEdit` → itself, in an update of its own;
 - `CreateFile` → an `AddFile` of its exact text (every line ending explicit),
   `existing="overwrite"` when it may replace a file;
 - the Codex operations (a unified diff's updates and deletions) as they are.
@@ -15,8 +15,7 @@ that follow each other become one `UpdateFile` holding them in order:
 
 from __future__ import annotations
 
-from ._edits import CellEdit, CreateFile, Insert, LineInsertion, NotebookEdit, StrReplace, TextReplacement
-from ._hashline import HashlineEdits
+from ._edits import CreateFile, HashlineEdits, Insert, NotebookEdit, StrReplace
 from ._model import AddFile, Chunk, Patch, UpdateFile
 
 TYPE_CHECKING = False
@@ -27,7 +26,7 @@ if TYPE_CHECKING:
     from ._model import Operation
 
 
-Change = Chunk | TextReplacement | LineInsertion | CellEdit | HashlineEdits
+Change = Chunk | StrReplace | Insert | NotebookEdit | HashlineEdits
 """The closed set of edits an update holds (`UpdateFile.chunks`)."""
 
 
@@ -51,33 +50,14 @@ def as_patch(operations: Iterable[Operation | EditOperation]) -> Patch:
 
 def lowered_call(call: Operation | EditOperation) -> Operation:
     """The operation of the model that does what `call` says."""
-    if isinstance(call, StrReplace):
-        if not call.old:
-            return _added(call.path, call.new, call.line, call.label or "the old text", "empty")
-        return UpdateFile(call.path, None, (replacement(call),), call.line)
-    if isinstance(call, Insert):
-        return UpdateFile(call.path, None, (LineInsertion(call.after_line, call.text, call.line, call.label),), call.line)
+    if isinstance(call, StrReplace) and not call.old:
+        return _added(call.path, call.new, call.line, call.label or "the old text", "empty")
+    if isinstance(call, (StrReplace, Insert, NotebookEdit)):
+        return UpdateFile(call.path, None, (call,), call.line)
     if isinstance(call, CreateFile):
         existing = "overwrite" if call.overwrite else "policy"
         return _added(call.path, call.text, call.line, call.label or "CreateFile", existing)
-    if isinstance(call, NotebookEdit):
-        cell = CellEdit(call.new_source, call.cell_id, call.cell_type, call.mode, call.line, call.label)
-        return UpdateFile(call.path, None, (cell,), call.line)
     return call
-
-
-def replacement(call: StrReplace) -> TextReplacement:
-    """The edit of the model `call` makes of its file."""
-    return TextReplacement(
-        call.old,
-        call.new,
-        call.replace_all,
-        call.expected,
-        call.occurrence,
-        call.near_line,
-        line=call.line,
-        label=call.label,
-    )
 
 
 def _in_place(operation: Operation) -> UpdateFile | None:
@@ -85,7 +65,7 @@ def _in_place(operation: Operation) -> UpdateFile | None:
     join the next ones of the same file into one update), else None."""
     if not isinstance(operation, UpdateFile) or operation.move_to is not None:
         return None
-    in_place = all(isinstance(c, (TextReplacement, LineInsertion)) for c in operation.chunks)
+    in_place = all(isinstance(c, (StrReplace, Insert)) for c in operation.chunks)
     return operation if in_place else None
 
 

@@ -9,8 +9,8 @@ other formats' edits (`format/_edits.py`, lowered by `format/_lower.py`) and
 the Responses API's operations all become a `Patch` of `AddFile`,
 `DeleteFile` and `UpdateFile`; an update holds edits of one closed set
 (`Change`): context chunks (`Chunk`), replacements of a given text
-(`TextReplacement`), insertions at a line (`LineInsertion`) and notebook cell
-edits (`CellEdit`). The three that only the other formats make are defined
+(`StrReplace`), insertions at a line (`Insert`) and notebook cell
+edits (`NotebookEdit`). The three that only the other formats make are defined
 beside their calls (`_edits.py`), imported when such an edit is made, so that
 a Codex patch does not pay for making their classes at start-up; `Change`,
 their union with `Chunk`, is `_lower`'s. Each edit carries its origin (`line`) and how messages
@@ -35,8 +35,7 @@ from . import _constants as C
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ._edits import CellEdit, LineInsertion, TextReplacement
-    from ._hashline import HashlineEdits
+    from ._edits import HashlineEdits, Insert, NotebookEdit, StrReplace
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +171,7 @@ class UpdateFile:
 
     path: str
     move_to: str | None
-    chunks: tuple[Chunk | TextReplacement | LineInsertion | CellEdit | HashlineEdits, ...]
+    chunks: tuple[Chunk | StrReplace | Insert | NotebookEdit | HashlineEdits, ...]
     line: int = field(default=0, compare=False, repr=False)
 
     def _canonical(self) -> Iterator[str]:

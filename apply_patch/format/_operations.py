@@ -32,6 +32,7 @@ from collections.abc import Mapping
 
 from . import _constants as C
 from .._errors import OperationSyntaxError, PatchSyntaxError, escaped
+from ._format import Format
 from ._model import AddFile, Chunk, DeleteFile, Operation, UpdateFile
 from ._parse import EMPTY_CHUNK, EMPTY_UPDATE, UNEXPECTED_LINE, ParseError, parse_canonical
 from ._syntax_hints import quoted, syntax_hints
@@ -48,6 +49,8 @@ NOT_ADDED_LINE: Final = (
 UNIFIED_DIFF: Final = "this is a unified diff (@@ -1,3 +1,4 @@), not a V4A diff"
 # What follows `@@ ` in a unified diff's hunk header.
 _UNIFIED_HEADER: Final = re.compile(r"-\d+(,\d+)? \+\d+(,\d+)? @@")
+# Its calls are JSON items of the Responses API (`responses.apply_calls`): no --format choice.
+FORMAT: Final = Format("native-operations", "native tool operations", "native tool operations", choice=False)
 _MARKERS: Final = (C.CHUNK_HEADER_WITH_CONTEXT,)
 _EXACT_MARKERS: Final = (C.CHUNK_HEADER, C.END_OF_FILE)
 

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Final
 
+# A part's kind is its format's name in the registry (`_registry.FORMATS`).
 CODEX: Final = "codex"
 CODEX_KIND: Final = CODEX
 UNIFIED_DIFF: Final = "unified-diff"
@@ -155,24 +156,3 @@ def _is_search(line: str) -> bool:
     from ._search_replace import SEARCH
 
     return SEARCH.fullmatch(line) is not None
-
-
-# The first marker line says the format of a text that is one patch (none: codex).
-_FORMAT_MARKERS: Final = (
-    (CODEX, r"\s*\*\*\* Begin Patch\s*"),
-    (UNIFIED_DIFF, r"diff --git .*|--- \S.*|@@ -\d+(,\d+)? \+\d+(,\d+)? @@.*"),
-)
-
-
-def detected_format(text: str) -> str:
-    """The format of `text` read as one patch: the one whose marker line comes first (none:
-    codex); a line that is a SEARCH marker (Aider's `<<<<<<< SEARCH` or Cline's
-    `------- SEARCH`) makes it search-replace."""
-    markers = [(name, re.compile(pattern)) for name, pattern in _FORMAT_MARKERS]
-    for line in text.splitlines():
-        if _is_search(line):
-            return SEARCH_REPLACE
-        for name, marker in markers:
-            if marker.fullmatch(line):
-                return name
-    return CODEX

@@ -27,6 +27,11 @@ known). A block with no name above it takes the previous block's path
 (several blocks in one fence). Fences are optional; prose between blocks is
 ignored. An empty SEARCH part creates the file (`CreateFile`). The SEARCH and
 REPLACE parts are whole lines.
+
+The format's record (`FORMAT`): a line that is a SEARCH marker detects it; each edit
+carries its words (`Terms`: "the REPLACE part of the SEARCH block at line 14", "its
+SEARCH part", "block") and lets the planner undo a reply's slips (`Terms.slips`: a
+mangled file name, a blank first SEARCH line).
 """
 
 from __future__ import annotations
@@ -34,14 +39,14 @@ from __future__ import annotations
 import re
 
 from .._errors import SearchReplaceError
-from ._edits import CreateFile, StrReplace
+from ._edits import CreateFile, StrReplace, Terms
+from ._format import Format
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Final
 
-    Names = Callable[[str, int, bool], str | None]
+    from ._format import Names
 
 SEARCH: Final = re.compile(r"(?:<{5,9}|-{3,}) SEARCH>?[ \t]*")  # Aider's, or Cline's
 DIVIDER: Final = re.compile(r"={5,9}[ \t]*")
@@ -99,7 +104,8 @@ def parse_search_replace(text: str, *, names: Names | None = None) -> list[StrRe
             label = f"the empty SEARCH block at line {start + 1}"
             edits.append(CreateFile(path, _joined(new), line=start + 1, label=label))
         else:
-            edits.append(StrReplace(path, _joined(old), _joined(new), line=start + 1, label=label))
+            terms = Terms(new=f"the REPLACE part of {label}", old="its SEARCH part", noun="block", slips=True)
+            edits.append(StrReplace(path, _joined(old), _joined(new), line=start + 1, label=label, terms=terms))
         index = end + 1
     if not edits:
         raise SearchReplaceError(
@@ -193,3 +199,21 @@ def _looks_like_path(word: str) -> bool:
     if word.startswith("{"):  # ```{python} (an attribute list)
         return False
     return "/" in word or "\\" in word or bool(_EXTENSION.search(word)) or bool(_DOTFILE.fullmatch(word))
+
+
+def read(text: str, names: Names | None = None) -> list[StrReplace | CreateFile]:
+    """The registry's reader: `parse_search_replace`."""
+    return parse_search_replace(text, names=names)
+
+
+FORMAT: Final = Format(
+    "search-replace",
+    "SEARCH/REPLACE blocks",
+    "SEARCH/REPLACE blocks",
+    marker=SEARCH,
+    sign=re.compile(r"<{5,9} SEARCH>?[ \t]*$", re.M),
+    hint="The input holds SEARCH/REPLACE blocks ('<<<<<<< SEARCH' lines): apply "
+    "them with --format search-replace (or --format auto).",
+    read=read,
+    calls=True,
+)

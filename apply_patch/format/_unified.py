@@ -31,15 +31,17 @@ from .._errors import BinaryFileError, UnifiedDiffError, UnsupportedChangeError
 from .._gc import PausedCollector
 from . import _constants as C
 from ._edits import CreateFile
+from ._format import Format
 from ._model import Chunk, DeleteFile, UpdateFile
 from ._unidiff import FileDiff, Hunk, Line, parse_unified_diff
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator, Sequence
     from typing import Final
 
     from ._edits import EditOperation
+    from ._format import Names
     from ._model import Operation
 
 # A `---` line and the `+++` line after it (the text after a tab is a time stamp).
@@ -168,20 +170,43 @@ def _header_pairs(text: str) -> Iterator[tuple[str, str]]:
         at = text.find("\n--- ", at) + 1 or -1
 
 
-def _file_operations(change: FileChange) -> list[Operation | EditOperation]:
+def change_operations(
+    change: FileChange,
+    created: Callable[[str, str, FileDiff], Operation | EditOperation],
+    updated: Callable[[FileChange], Sequence[Operation | EditOperation]],
+) -> list[Operation | EditOperation]:
+    """The operations of one file's change, decided here once for applying and converting
+    (`make/_convert`): none for a diff of no file to no file; a created file (`created`:
+    its path, its text, the diff); else what its hunks and its move make of the old file
+    (`updated`: an update, or none), then a deletion when the diff removes the file (after
+    its hunks, so that they are checked against it). The callers differ only in how a file
+    is created and how hunks become chunks."""
     diff, old, new = change.diff, change.old_path, change.new_path
     if old is None:
-        if new is None:
-            return []
-        label = f"the new file of the diff at line {diff.line}"
-        return [CreateFile(new, change.new_text, line=diff.line, label=label)]
-    chunks = tuple(_chunk(h) for h in diff.hunks)
-    operations: list[Operation | EditOperation] = []
-    if chunks or change.move_to is not None:
-        operations.append(UpdateFile(old, change.move_to, chunks, line=diff.line))
+        return [] if new is None else [created(new, change.new_text, diff)]
+    operations = list(updated(change))
     if new is None:
         operations.append(DeleteFile(old, line=diff.line))
     return operations
+
+
+def _file_operations(change: FileChange) -> list[Operation | EditOperation]:
+    """Applying's operations of one file's change: a created file's exact text, the hunks as
+    chunks placed by content (`change_operations`)."""
+    return change_operations(change, _created, _update)
+
+
+def _created(path: str, text: str, diff: FileDiff) -> CreateFile:
+    return CreateFile(path, text, line=diff.line, label=f"the new file of the diff at line {diff.line}")
+
+
+def _update(change: FileChange) -> list[Operation | EditOperation]:
+    """The update of the old file: its hunks as chunks, its move; none without either."""
+    assert change.old_path is not None  # `change_operations`: a created file has no update
+    chunks = tuple(_chunk(h) for h in change.diff.hunks)
+    if not chunks and change.move_to is None:
+        return []
+    return [UpdateFile(change.old_path, change.move_to, chunks, line=change.diff.line)]
 
 
 def _chunk(hunk: Hunk) -> Chunk:
@@ -244,3 +269,21 @@ def _plain_lines(hunk: Hunk) -> tuple[str, ...] | None:
 def _last_new(lines: tuple[Line, ...], number: int) -> bool:
     """Whether `lines[number]` is the hunk's last line of the new file."""
     return all(line.prefix == C.REMOVED for line in lines[number + 1 :])
+
+
+def read(text: str, names: Names | None = None) -> list[Operation | EditOperation]:
+    """The registry's reader: `unified_operations`, its paths' prefix as `auto_strip` says."""
+    return unified_operations(text)
+
+
+FORMAT: Final = Format(
+    "unified-diff",
+    "unified diff",
+    "a unified diff",
+    marker=re.compile(r"diff --git .*|--- \S.*|@@ -\d+(,\d+)? \+\d+(,\d+)? @@.*"),
+    # Stricter for a hint (which must not mislead): a `---`/`+++` pair or a numbered hunk header.
+    sign=re.compile(r"diff --git |--- \S.*\n\+\+\+ \S|@@ -\d+(,\d+)? \+\d+(,\d+)? @@", re.M),
+    hint="The input is a unified diff ('---'/'+++' and '@@ -1,2 +1,2 @@' lines): "
+    "apply it as it is with --format unified-diff (or --format auto).",
+    read=read,
+)

@@ -47,6 +47,9 @@ from ..format import (
     UpdateFile,
     FileDiff,
     Hunk,
+    StrReplace,
+    CreateFile,
+    change_operations,
     read_changes,
 )
 from ._drafts import Draft, with_bom_as_text
@@ -129,16 +132,28 @@ def reader_of(old: OldFiles | None) -> Lookup | None:
 
 
 def _operations(change: FileChange, lookup: Lookup | None) -> list[Operation]:
-    diff, old_path, new_path, move_to = change.diff, change.old_path, change.new_path, change.move_to
-    for path in (old_path, new_path):
+    """The operations of one file's change (`format.change_operations`, the decisions applying
+    makes too): a created file as an Add File of its text, the old file's update as exact
+    as the old files allow (`_update`)."""
+    for path in (change.old_path, change.new_path):
         if path is not None:
             check_path(path)
-    if old_path is None:
-        return [] if new_path is None else [add_file(new_path, change.new_text)]
+    found = change_operations(change, lambda path, text, _: add_file(path, text), lambda c: _update(c, lookup))
+    assert all(not isinstance(op, (StrReplace, CreateFile)) for op in found)  # only the model's operations here
+    return found  # type: ignore[return-value]  # (the assertion)
+
+
+def _update(change: FileChange, lookup: Lookup | None) -> list[Operation]:
+    """What the hunks and the move of `change` make of its old file: for a deleted file,
+    nothing (its hunks checked against it when the old files are at hand); else the update
+    from the diff alone (`_without_old`), or computed from the old file (a copy: its new
+    file whole)."""
+    diff, old_path, new_path, move_to = change.diff, change.old_path, change.new_path, change.move_to
+    assert old_path is not None  # `change_operations`: a created file has no update
     if new_path is None:
         if lookup is not None and diff.hunks:
             _apply(_old_text(diff, old_path, lookup), diff)  # its hunks checked, as applying does
-        return [DeleteFile(old_path)]
+        return []
     if lookup is None:
         return _without_old(diff, move_to)
     old_text = _old_text(diff, old_path, lookup)

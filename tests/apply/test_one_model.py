@@ -12,7 +12,7 @@ import pytest
 
 from apply_patch import ContextNotFoundError, FilePolicyError, PatchError, apply_patch, apply_to_mapping
 from apply_patch.edits import CreateFile, Edit, StrReplace, apply_edits
-from apply_patch.format import Chunk, LineInsertion, Patch, TextReplacement, UpdateFile, as_patch
+from apply_patch.format import Chunk, Insert, Patch, UpdateFile, as_patch
 
 from _support import snapshot
 
@@ -23,8 +23,8 @@ def _mixed(move_to: str | None = None) -> Patch:
     return Patch((
         UpdateFile("app.py", move_to, (
             Chunk(("def main():",), ("-    return 1", "+    return 2")),
-            TextReplacement("return 2", "return 3", line=2, label="old_str"),
-            LineInsertion(0, "#!/usr/bin/env python\n", line=3),
+            StrReplace("app.py", "return 2", "return 3", line=2, label="old_str"),
+            Insert("app.py", 0, "#!/usr/bin/env python\n", line=3),
         )),
     ))  # fmt: skip
 
@@ -48,7 +48,7 @@ def test_a_failing_edit_of_the_mix_changes_nothing(tmp_path: Path) -> None:
     before = snapshot(tmp_path)
     update = UpdateFile("app.py", "main.py", (
         Chunk((), ("-import sys", "+import os")),
-        TextReplacement("return 9", "return 3", line=7, label="old_str"),
+        StrReplace("app.py", "return 9", "return 3", line=7, label="old_str"),
     ))  # fmt: skip
     with pytest.raises(ContextNotFoundError) as caught:
         apply_patch(Patch((update,)), str(tmp_path))

@@ -62,5 +62,8 @@ def _as_dict(item: Extracted) -> dict[str, Any]:
     }
     if isinstance(item, FoundEdits):
         found["kind"] = item.kind
-        found["edits"] = [{"type": type(e).__name__, **asdict(e)} for e in item.edits]
+        # the format's words for its messages (`terms`) are not the edit's fields: as `--json` lists them
+        found["edits"] = [
+            {"type": type(e).__name__, **{k: v for k, v in asdict(e).items() if k != "terms"}} for e in item.edits
+        ]
     return found

@@ -4,7 +4,7 @@ detection and the refusals of other dialects (pure: no file is read)."""
 import pytest
 
 from apply_patch import HashlineError, StaleAnchorError
-from apply_patch.format import hashline
+from apply_patch.format import HashlineEdits, hashline
 
 
 def test_xxh32_gives_the_specifications_values() -> None:
@@ -26,7 +26,7 @@ def test_an_id_is_two_letters_from_the_line_alone_unless_it_has_no_letter_or_dig
     assert hashline.view_rows(["a", "}"], 7) == [f"7#{hashline.line_id(7, 'a')}:a", f"8#{hashline.line_id(8, '}')}:}}"]
 
 
-def _call(*edits: dict[str, object]) -> hashline.HashlineCall:
+def _call(*edits: dict[str, object]) -> HashlineEdits:
     (call,) = hashline.read_calls({"path": "f.py", "edits": list(edits)})
     return call
 
@@ -46,7 +46,7 @@ def test_every_loc_is_placed_where_its_anchor_is() -> None:
         {"loc": "append", "content": ["# end"]},
         {"loc": {"range": {"pos": f"{_a(3)}:", "end": f"  {_a(3)}:"}}, "content": None},
     )
-    splices = hashline.placed(LINES, call.edits, "f.py")
+    splices = hashline.placed(LINES, call, "f.py")
     assert [(s.start, s.stop, s.lines, s.number) for s in splices] == [
         (0, 0, ("import os",), 3),
         (1, 2, ("    return 2",), 1),
@@ -60,7 +60,7 @@ def test_a_stale_anchor_is_refused_naming_what_the_line_holds_now() -> None:
     now = ["def f():", "    return 2", "", "x = f()"]
     call = _call({"loc": {"range": {"pos": _a(2), "end": _a(2)}}, "content": ["    return 3"]})
     with pytest.raises(StaleAnchorError) as caught:
-        hashline.placed(now, call.edits, "f.py")
+        hashline.placed(now, call, "f.py")
     error = caught.value
     assert error.path == "f.py" and error.patch_line == 1
     assert str(error).splitlines()[:2] == [
@@ -74,7 +74,7 @@ def test_an_id_matching_another_line_near_a_wrong_number_is_refused_not_moved() 
     now = ["# a", "# b", *LINES]
     call = _call({"loc": {"range": {"pos": _a(2), "end": _a(2)}}, "content": ["    return 3"]})
     with pytest.raises(StaleAnchorError) as caught:
-        hashline.placed(now, call.edits, "f.py")
+        hashline.placed(now, call, "f.py")
     assert f"(the ID {_a(2).split('#')[1]} is that of line 4, but an anchor is never moved to another line)" in str(
         caught.value
     )
@@ -83,7 +83,7 @@ def test_an_id_matching_another_line_near_a_wrong_number_is_refused_not_moved() 
 def test_an_anchor_past_the_end_is_stale() -> None:
     call = _call({"loc": {"append": "9#ZZ"}, "content": ["x"]})
     with pytest.raises(StaleAnchorError, match=r"line 9 does not exist \(the file has 4 lines\)"):
-        hashline.placed(LINES, call.edits, "f.py")
+        hashline.placed(LINES, call, "f.py")
 
 
 @pytest.mark.parametrize(
@@ -103,7 +103,7 @@ def test_edits_that_cannot_mean_what_they_say_are_refused(edits: list[dict[str, 
     ]
     call = _call(*fixed)
     with pytest.raises(HashlineError, match=message) as caught:
-        hashline.placed(LINES, call.edits, "f.py")
+        hashline.placed(LINES, call, "f.py")
     assert caught.value.path == "f.py"
 
 

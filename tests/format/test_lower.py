@@ -2,7 +2,8 @@
 
 `format.as_patch` turns str_replace edits, insertions, created files and notebook edits
 into Add File and Update operations whose edits come from one closed set (context chunk,
-text replacement, line insertion, cell edit), each keeping its origin and label.
+and the calls themselves: `StrReplace`, `Insert`, `NotebookEdit`; no second class with the
+same fields), each keeping its origin and label.
 """
 
 import pytest
@@ -10,13 +11,10 @@ import pytest
 from apply_patch.edits import CreateFile, Insert, NotebookEdit, StrReplace
 from apply_patch.format import (
     AddFile,
-    CellEdit,
     Chunk,
     DeleteFile,
-    LineInsertion,
     Operation,
     Patch,
-    TextReplacement,
     UpdateFile,
     as_patch,
     parse_patch,
@@ -33,13 +31,13 @@ def test_edits_in_place_of_one_file_become_one_update_in_order() -> None:
     assert patch.per_file
     first, second = patch.operations
     assert first == UpdateFile("a.py", None, (
-        TextReplacement("x = 1\n", "x = 2\n"),
-        LineInsertion(0, "import os\n"),
-        TextReplacement("y", "z", replace_all=True),
+        StrReplace("a.py", "x = 1\n", "x = 2\n"),
+        Insert("a.py", 0, "import os\n"),
+        StrReplace("a.py", "y", "z", replace_all=True),
     ))  # fmt: skip
     assert isinstance(first, UpdateFile) and [c.line for c in first.chunks] == [3, 4, 5]
-    assert isinstance(first.chunks[0], TextReplacement) and first.chunks[0].label == "old_str"
-    assert second == UpdateFile("b.py", None, (TextReplacement("p", "q", expected=2),))
+    assert isinstance(first.chunks[0], StrReplace) and first.chunks[0].label == "old_str"
+    assert second == UpdateFile("b.py", None, (StrReplace("b.py", "p", "q", expected=2),))
 
 
 def test_an_edit_of_another_file_between_two_edits_makes_two_updates() -> None:
@@ -69,12 +67,20 @@ def test_an_empty_old_text_is_an_add_that_may_fill_an_empty_file() -> None:
     assert added.label == "old_str"
 
 
-def test_a_notebook_edit_is_a_cell_edit_of_its_own_update() -> None:
-    patch = as_patch([NotebookEdit("n.ipynb", "x = 1", cell_id=0), NotebookEdit("n.ipynb", "y", cell_id=1)])
-    assert patch.operations == (
-        UpdateFile("n.ipynb", None, (CellEdit("x = 1", 0),)),
-        UpdateFile("n.ipynb", None, (CellEdit("y", 1),)),
-    )
+def test_a_notebook_edit_is_the_edit_of_its_own_update() -> None:
+    edits = [NotebookEdit("n.ipynb", "x = 1", cell_id=0), NotebookEdit("n.ipynb", "y", cell_id=1)]
+    patch = as_patch(edits)
+    assert patch.operations == tuple(UpdateFile("n.ipynb", None, (edit,)) for edit in edits)
+
+
+def test_the_calls_are_the_models_edits_themselves() -> None:
+    """One class each: the call a format makes is the edit an update holds (the same object)."""
+    edit = StrReplace("a.py", "x", "y", label="old_str")
+    (update,) = as_patch([edit]).operations
+    assert isinstance(update, UpdateFile) and update.chunks[0] is edit
+    import apply_patch.format as format_
+
+    assert not any(hasattr(format_, name) for name in ("TextReplacement", "LineInsertion", "CellEdit"))
 
 
 def test_codex_operations_pass_as_they_are() -> None:
@@ -86,7 +92,7 @@ def test_codex_operations_pass_as_they_are() -> None:
 def test_only_the_codex_envelope_has_patch_text() -> None:
     """A patch of replacements has no Codex text: str() says so rather than writing a wrong one."""
     patch = as_patch([StrReplace("a.py", "x", "y")])
-    with pytest.raises(ValueError, match="cannot write this patch: TextReplacement of 'a.py'"):
+    with pytest.raises(ValueError, match="cannot write this patch: StrReplace of 'a.py'"):
         str(patch)
     with pytest.raises(ValueError, match="overwrites an existing file"):
         str(as_patch([CreateFile("a.py", "x\n", overwrite=True)]))
@@ -98,7 +104,7 @@ def test_only_the_codex_envelope_has_patch_text() -> None:
 def test_every_edit_of_the_set_is_a_real_frozen_dataclass() -> None:
     import dataclasses
 
-    for edit in (TextReplacement("a", "b"), LineInsertion(1, "x\n"), CellEdit("s"), Chunk((), ("+a",))):
+    for edit in (StrReplace("a", "a", "b"), Insert("a", 1, "x\n"), NotebookEdit("n.ipynb", "s"), Chunk((), ("+a",))):
         assert dataclasses.is_dataclass(edit)
         with pytest.raises(dataclasses.FrozenInstanceError):
             edit.line = 3  # type: ignore[misc]

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from ...format import TextReplacement
+from ...format import StrReplace
 from ._edits import LfText, as_lf, changed_counts, exact_places, line_indexes, region_lines, spliced
 from ._placement import EXACT, Placement
 
@@ -59,7 +59,7 @@ class Deferred:
         self._pending: list[tuple[int, int, str, int]] = []
         self._known = text.known  # a line start of the kept text and its line
 
-    def add(self, op: TextReplacement) -> Placement | None:
+    def add(self, op: StrReplace) -> Placement | None:
         """`op` made (its placement), or None: not certain here, nothing done (see the module)."""
         if not self._open or op.replace_all or op.expected not in (None, 1):
             return None

@@ -231,16 +231,9 @@ def already_applied(noun: str, what: str, line: int) -> str:
     return f"The {noun} looks already applied: its new {what} {'is' if what == 'text' else 'are'} at line {line}."
 
 
-def side_noun(label: str) -> str:
-    """How the lines of a region name a replacement's side, in its format's own word
-    (`label`: "old_str", "the SEARCH block at line 14"...)."""
-    if "SEARCH" in label:
-        return "block"
-    return next((word for word in ("old_string", "old_str") if label.startswith(word)), "edit")
-
-
 def text_not_found(
     label: str,
+    noun: str,
     expected: tuple[str, ...],
     region: Region | None,
     lines: Sequence[str],
@@ -251,7 +244,8 @@ def text_not_found(
     by_lines: bool,
     holds_bom: bool,
 ) -> ContextNotFoundError:
-    """The error of a replacement's old text (`label`; its `expected` lines) found nowhere in
+    """The error of a replacement's old text (`label`, its format's `noun` for its lines; its
+    `expected` lines) found nowhere in
     the file's `lines`: the closest `region`, where its new text already is (`applied`, a
     1-based line), a byte-order mark it holds. `by_lines`: the old text holds a line break,
     so it was searched line by line too."""
@@ -261,7 +255,6 @@ def text_not_found(
         if by_lines
         else "exactly (a text without a line break is matched exactly only)"
     )
-    noun = side_noun(label)
     details = [f"In {where.relative}, {label} matches nowhere, {how}."]
     details += show_region(region, expected, lines, noun=noun)
     hints = [] if applied is None else [already_applied(noun, "text", applied)]

@@ -1,6 +1,6 @@
 """Edits of the other formats applied to a file's text in memory (pure, nothing on disk).
 
-A replacement (`TextReplacement`: a str_replace, a SEARCH/REPLACE block) is
+A replacement (`StrReplace`: a str_replace, a SEARCH/REPLACE block) is
 located in the file's text with its line endings seen as LF (so a CRLF file is
 matched by LF text), the BOM aside:
 
@@ -37,9 +37,9 @@ from collections import Counter
 
 from dataclasses import dataclass
 from ..._errors import ContextNotFoundError, PatchError
-from ...format import Chunk, LineInsertion, TextReplacement, constants as C
+from ...format import Chunk, Insert, StrReplace, constants as C
 from ._closest import closest_region
-from ._diagnose import choice_error, count_error, insertion_out_of_range, side_noun, text_not_found
+from ._diagnose import choice_error, count_error, insertion_out_of_range, text_not_found
 from ._doubts import PatchWarning, fuzzy_warning, slip_warning
 from ._locate import (
     INDENT_WINDOW as _INDENT_WINDOW,
@@ -147,12 +147,12 @@ def text_lines(text: str) -> list[str]:
 
 
 def edited(
-    text: LfText | TextFile, edit: TextReplacement | LineInsertion | HashlineEdits, policy: Policy, where: FileName
+    text: LfText | TextFile, edit: StrReplace | Insert | HashlineEdits, policy: Policy, where: FileName
 ) -> Edited:
     """`text` with `edit` made (`replace`, `insert`, `anchored`)."""
-    if isinstance(edit, LineInsertion):
+    if isinstance(edit, Insert):
         return insert(text, edit, policy, where)
-    if not isinstance(edit, TextReplacement):
+    if not isinstance(edit, StrReplace):
         return anchored(text, edit, policy, where)
     return replace(text, edit, policy, where)
 
@@ -160,7 +160,7 @@ def edited(
 # ---------------------------------------------------------------- replacements
 
 
-def replace(text: LfText | TextFile, op: TextReplacement, policy: Policy, where: FileName) -> Edited:
+def replace(text: LfText | TextFile, op: StrReplace, policy: Policy, where: FileName) -> Edited:
     """Apply `op` (a non-empty `old`) to `text`; raise when its count rule fails."""
     old, new = as_lf(op.old), as_lf(op.new)
     if isinstance(text, LfText):
@@ -268,7 +268,7 @@ def _in_file_unit(
 
 
 def _tolerant_in_body(
-    text: LfText, old: str, new: str, op: TextReplacement, policy: Policy, where: FileName
+    text: LfText, old: str, new: str, op: StrReplace, policy: Policy, where: FileName
 ) -> Edited | None:
     """A replacement of whole lines found by a tolerant tier in an `LfText`, without splitting
     it: the places by `places_in_text`, then only the lines around them (as many as
@@ -311,7 +311,7 @@ def _tolerant_in_body(
 
 
 def _checked(
-    op: TextReplacement, where: FileName, places: list[int], firsts: list[int], leading: bool
+    op: StrReplace, where: FileName, places: list[int], firsts: list[int], leading: bool
 ) -> tuple[list[int], list[int], bool]:
     """The exact `places` (on 0-based lines `firsts`) `op` replaces: the one its occurrence
     or near_line picks (`_chosen`), or all of them once the count rule holds (`_check_count`);
@@ -399,7 +399,7 @@ def _all_places(index: LineIndex, pattern: list[str], tier: Tier) -> list[int]:
     return found
 
 
-def _chosen(op: TextReplacement, where: FileName, places: list[int], lines: tuple[int, ...], tier: Tier) -> list[int]:
+def _chosen(op: StrReplace, where: FileName, places: list[int], lines: tuple[int, ...], tier: Tier) -> list[int]:
     """The one place of `places` (starting at `lines`) that `op.occurrence` or `op.near_line`
     picks, alone in a list; `places` itself when neither is given. Raises
     ReplacementCountError, listing every place, when the choice picks none (an
@@ -427,7 +427,7 @@ def _chosen(op: TextReplacement, where: FileName, places: list[int], lines: tupl
     return [places[best]]
 
 
-def _check_count(op: TextReplacement, where: FileName, found: int, lines: tuple[int, ...], tier: Tier) -> None:
+def _check_count(op: StrReplace, where: FileName, found: int, lines: tuple[int, ...], tier: Tier) -> None:
     wanted = op.expected if op.expected is not None else None if op.replace_all else 1
     if (wanted is None or found == wanted) and found <= _MAX_PLACES:
         return
@@ -441,7 +441,7 @@ def _replace_in_body(
     leading: bool,
     old: str,
     new: str,
-    op: TextReplacement,
+    op: StrReplace,
     policy: Policy,
 ) -> Edited:
     """Replace `old` at each offset of `places` (on lines `firsts`) in an `LfText`: the same
@@ -479,7 +479,7 @@ def _replace_exact(
     firsts: list[int],
     old: str,
     new: str,
-    op: TextReplacement,
+    op: StrReplace,
     policy: Policy,
 ) -> Edited:
     """Replace `old` at each offset of `places`; untouched lines keep their endings.
@@ -563,7 +563,7 @@ def _replace_lines(
     found: list[int],
     old_lines: list[str],
     new_lines: list[str],
-    op: TextReplacement,
+    op: StrReplace,
     tier: Tier,
     policy: Policy,
     where: FileName,
@@ -580,7 +580,7 @@ def _replace_lines(
     as the file's matched lines are (`_locate.reindented`).
     """
     label = op.label or "the old text"
-    chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=side_noun(label))
+    chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=op.terms.noun)
     replacements: list[Replacement] = []
     for at in found:
         used = without_copied_whitespace(chunk.lines, at, text.lines)
@@ -598,14 +598,14 @@ def _slipped(
     index: LineIndex,
     old_lines: list[str],
     new_lines: list[str],
-    op: TextReplacement,
+    op: StrReplace,
     policy: Policy,
     where: FileName,
 ) -> Edited | None:
     """The replacement found despite a model's slip (`_locate.slips`: line numbers copied from
     a view, blank lines dropped or added, an elided middle), written as a chunk; None if none."""
     label = op.label or "the old text"
-    chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=side_noun(label))
+    chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=op.terms.noun)
     found = slips(index, text.lines, chunk, chunk.lines, (None,) * len(chunk.lines), 0, where, policy, paired=True)
     if found is None:
         return None
@@ -736,7 +736,7 @@ def _finish(new: TextFile, old: TextFile, policy: Policy) -> TextFile:
 
 
 def _not_found(
-    text: TextFile, joined: str, old: str, new: str, op: TextReplacement, where: FileName
+    text: TextFile, joined: str, old: str, new: str, op: StrReplace, where: FileName
 ) -> ContextNotFoundError:
     """The error of a replacement found nowhere, with the closest lines of the file and
     where its new text already is, if it is: as sent, or, for whole lines, by a tolerant
@@ -752,14 +752,14 @@ def _not_found(
     region = closest_region(text.lines, expected)
     holds_bom = BOM in op.old.removeprefix(BOM)
     return text_not_found(
-        op.label, expected, region, text.lines, where, op.line, applied, by_lines="\n" in old, holds_bom=holds_bom
+        op.label, op.terms.noun, expected, region, text.lines, where, op.line, applied, by_lines="\n" in old, holds_bom=holds_bom
     )
 
 
 # ---------------------------------------------------------------- insertions
 
 
-def insert(text: LfText | TextFile, op: LineInsertion, policy: Policy, where: FileName) -> Edited:
+def insert(text: LfText | TextFile, op: Insert, policy: Policy, where: FileName) -> Edited:
     """Insert `op.text`'s lines after line `op.after_line` (0: at the top)."""
     if isinstance(text, LfText):
         text = text.split()

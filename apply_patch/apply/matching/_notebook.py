@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 
 from ..._errors import EditError
-from ...format import CellEdit
+from ...format import NotebookEdit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ CELL_TYPES: Final = ("code", "markdown", "raw")
 SUFFIX: Final = ".ipynb"
 
 
-def edit_notebook(data: bytes, op: CellEdit, where: FileName) -> tuple[bytes, int, int]:
+def edit_notebook(data: bytes, op: NotebookEdit, where: FileName) -> tuple[bytes, int, int]:
     """The notebook `data` with `op` applied, in the file's layout; (the new bytes, the
     number of the cell changed from 1, the lines of source added). EditError, naming the
     cell and what there is, when the notebook or the cell cannot be had."""
@@ -87,7 +87,7 @@ def is_notebook(value: object) -> bool:
     return all(isinstance(c, dict) and "cell_type" in c and "source" in c for c in value["cells"])
 
 
-def _index(cells: list[Any], op: CellEdit, where: FileName) -> int | None:
+def _index(cells: list[Any], op: NotebookEdit, where: FileName) -> int | None:
     """The index of the cell `op` names (None: none named, for an insertion at the top)."""
     wanted = op.cell_id
     if wanted is None or wanted == "":
@@ -134,7 +134,7 @@ def _source(text: str, like: object) -> str | list[str]:
     return text.splitlines(keepends=True) if isinstance(like, list) else text
 
 
-def _replace(cell: dict[str, Any], op: CellEdit) -> None:
+def _replace(cell: dict[str, Any], op: NotebookEdit) -> None:
     cell["source"] = _source(op.new_source, cell.get("source"))
     kind = op.cell_type or cell.get("cell_type")
     if kind != cell.get("cell_type"):
@@ -150,7 +150,7 @@ def _replace(cell: dict[str, Any], op: CellEdit) -> None:
         cell["outputs"] = []
 
 
-def _new_cell(notebook: dict[str, Any], op: CellEdit) -> dict[str, Any]:
+def _new_cell(notebook: dict[str, Any], op: NotebookEdit) -> dict[str, Any]:
     """A new cell of `op.cell_type`, keys in the order the file's cells have them."""
     cells = notebook["cells"]
     like: object = next((c.get("source") for c in cells), [])

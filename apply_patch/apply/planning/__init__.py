@@ -18,6 +18,7 @@ from ._report import (
     result_json, SCHEMA, SUCCESS_HEADER, summary, unified_diff, warnings_text, without_content,
 )
 from ._tree import FileState, hidden, Kind, Tree
+from ._written_names import FileNames
 
 # Imported when one of their names is first asked for (start-up time): names written once, here.
 TYPE_CHECKING = False

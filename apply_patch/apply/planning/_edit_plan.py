@@ -11,6 +11,12 @@ formats) gets one result per file (`A` if the patch created it, else `M`), as
 their summaries list each file once; a Codex patch keeps one result per
 operation, as the reference's summary does.
 
+An edit whose format lets the planner undo a reply's slips (`Terms.slips`:
+SEARCH/REPLACE) is read against the files as the edits before it leave them, in a
+dry run as in a real one: a path naming no file, the one file it is a mangled name of
+(`_written_names`); an old text not found whose first line is blank, found without
+that line. Each with a warning.
+
 An update's edits run by kind, each run of one kind at once: context chunks
 by `_locate` (`Planner.update`, located together, as the reference does),
 replacements and insertions by `_edits` on the file's text decoded once and
@@ -20,7 +26,7 @@ searches and one encoding), a notebook's cell edits by `_notebook`.
 
 from __future__ import annotations
 
-from ..._errors import EmptyPatchError, PatchError
+from ..._errors import ContextNotFoundError, EmptyPatchError, PatchError
 from ...format import AddFile, Chunk, DeleteFile, Patch, UpdateFile
 from ._plan import OperationResult, Plan, Planner, encode_text, finished_plan
 from ..matching import TextFile
@@ -30,8 +36,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ...format import CellEdit, Change, EditOperation, HashlineEdits, LineInsertion, Operation, TextReplacement
-    from ..matching import Placement
+    from ...format import NotebookEdit, Change, EditOperation, HashlineEdits, Insert, Operation, StrReplace
+    from ..matching import PatchWarning, Placement
     from ._tree import Tree
 
 
@@ -97,11 +103,11 @@ def _update(planner: Planner, op: UpdateFile) -> OperationResult:
 def _runs(changes: tuple[Change, ...]) -> list[tuple[str, tuple[Change, ...]]]:
     """`changes` cut into runs of one kind, each with its kind: "chunk" (context chunks),
     "text" (replacements and insertions together), "cell" (a cell edit, always alone)."""
-    from ...format import CellEdit  # not on a Codex patch's way (start-up time)
+    from ...format import NotebookEdit  # not on a Codex patch's way (start-up time)
 
     runs: list[tuple[str, list[Change]]] = []
     for change in changes:
-        kind = "chunk" if isinstance(change, Chunk) else "cell" if isinstance(change, CellEdit) else "text"
+        kind = "chunk" if isinstance(change, Chunk) else "cell" if isinstance(change, NotebookEdit) else "text"
         if runs and kind != "cell" and runs[-1][0] == kind:
             runs[-1][1].append(change)
         else:
@@ -109,7 +115,7 @@ def _runs(changes: tuple[Change, ...]) -> list[tuple[str, tuple[Change, ...]]]:
     return [(kind, tuple(run)) for kind, run in runs]
 
 
-def _notebook(planner: Planner, path: str, cell: CellEdit) -> OperationResult:
+def _notebook(planner: Planner, path: str, cell: NotebookEdit) -> OperationResult:
     """A cell of the notebook `path` replaced, inserted or deleted (`_notebook`)."""
     from ..matching import Placement
     from ..matching import edit_notebook
@@ -125,7 +131,7 @@ def _notebook(planner: Planner, path: str, cell: CellEdit) -> OperationResult:
 
 
 def _edit_file(
-    planner: Planner, path: str, edits: tuple[TextReplacement | LineInsertion | HashlineEdits, ...]
+    planner: Planner, path: str, edits: tuple[StrReplace | Insert | HashlineEdits, ...]
 ) -> OperationResult:
     """Replacements and insertions of the file `path`, in order: one result for all. The
     file is decoded before the first and encoded after the last (the plan fails as a
@@ -133,10 +139,11 @@ def _edit_file(
     read as UTF-8 is edited as one string while its lines end with LF, or all with CRLF
     (`LfText`); one in another encoding, or not UTF-8, as its lines
     (`Planner.read_decoded`)."""
-    from ...format import TextReplacement
+    from ...format import StrReplace
     from ..matching import DEFERRED_FROM, Deferred, LfText, as_lf_text, edited as edit_text, file_text, final_text  # not on a Codex patch's way (start-up time)
 
     first = edits[0]
+    path = _named(planner, path, first)
     where = planner._resolve(path, first.line)
     state = planner._readable(where, first.line)
     planner._refuse_read_only(state, where, first.line)
@@ -151,15 +158,22 @@ def _edit_file(
         if deferred is None and isinstance(text, LfText) and len(edits) >= DEFERRED_FROM:
             deferred = Deferred(text, policy)
         if deferred is not None:
-            placement = deferred.add(edit) if isinstance(edit, TextReplacement) else None
+            placement = deferred.add(edit) if isinstance(edit, StrReplace) else None
             if placement is not None:
                 placements.append(placement)
                 continue
             text, deferred = deferred.text(), None  # this edit, the usual way
         try:
-            edited = edit_text(text, edit, policy, where)
+            try:
+                edited = edit_text(text, edit, policy, where)
+            except ContextNotFoundError:
+                retried = _without_blank_first_line(edit)
+                if retried is None:
+                    raise
+                edited = edit_text(text, retried, policy, where)
+                planner.warnings.append(_blank_line_dropped(edit, where.relative))
         except PatchError as error:
-            sought = edit.old if isinstance(edit, TextReplacement) else ""
+            sought = edit.old if isinstance(edit, StrReplace) else ""
             raise planner.explained(error, where, encoding, sought, edit.line) from None
         if not whole:  # its lines, as `write_text` takes them
             text = edited.text if isinstance(edited.text, TextFile) else edited.text.split()
@@ -178,6 +192,57 @@ def _edit_file(
     planner.overlay.put(where.target, FileState(data, state.mode, owner=state.owner))
     added, removed = sum(p.added for p in placements), sum(p.removed for p in placements)
     return OperationResult("M", path, where.target, added=added, removed=removed, placements=tuple(placements))
+
+
+def _named(planner: Planner, path: str, edit: StrReplace | Insert | HashlineEdits) -> str:
+    """`path`, or, when it names no file in the plan so far and `edit`'s format lets the
+    planner undo a reply's slips (`Terms.slips`), the one file it is a mangled name of
+    (`_written_names`), with a warning."""
+    from ...format import StrReplace
+
+    if not isinstance(edit, StrReplace) or not edit.terms.slips:
+        return path
+    where = planner._resolve(path, edit.line)
+    if planner.overlay.look(where.target, where, "Failed to read file to update") is not None:
+        return path
+    from ..matching import PatchWarning
+
+    found = planner.mangled_name(path)
+    if found is None:
+        return path
+    message = (
+        f"{edit.label} names '{path}', taken as {found}: it is the one file with that name "
+        "once separators, dots, underscores and dashes are set aside."
+    )
+    planner.warnings.append(PatchWarning("input", found, edit.line, None, None, (), message))
+    return found
+
+
+def _without_blank_first_line(edit: StrReplace | Insert | HashlineEdits) -> StrReplace | None:
+    """`edit` without the blank first line of its old text (and of its new text: the same
+    slip), when its format lets the planner undo a reply's slips and its old text starts
+    with a blank line followed by another (models add one; Aider drops it too); else None."""
+    from dataclasses import replace
+
+    from ...format import StrReplace
+
+    if not isinstance(edit, StrReplace) or not edit.terms.slips or not _blank_first(edit.old):
+        return None
+    new = edit.new.partition("\n")[2] if _blank_first(edit.new) else edit.new
+    return replace(edit, old=edit.old.partition("\n")[2], new=new)
+
+
+def _blank_first(text: str) -> bool:
+    """A first line that is blank, followed by at least one other line."""
+    first, newline, rest = text.partition("\n")
+    return bool(newline) and not first.strip() and bool(rest.strip())
+
+
+def _blank_line_dropped(edit: StrReplace | Insert | HashlineEdits, shown: str) -> PatchWarning:
+    from ..matching import PatchWarning
+
+    message = f"{shown}: {edit.label} starts with a blank line that is not in the file there; it was matched without it."
+    return PatchWarning("input", shown, edit.line, None, None, (), message)
 
 
 def _merged(results: list[OperationResult]) -> list[OperationResult]:

@@ -24,9 +24,11 @@ class OverlayTree(Tree):
         self._below = below
         self._files: dict[str, FileState | None] = {}
         self._folders: set[str] = set()
+        self._listed: dict[str, bool] = {}  # a file's path from the root: whether the plans leave one there
         for plan in plans:
             self._folders.update(plan.new_folders)
             self._files.update((change.path, change.after) for change in plan.changes)
+            self._listed.update((change.relative, change.after is not None) for change in plan.changes)
 
     @property
     def root(self) -> str:
@@ -39,7 +41,13 @@ class OverlayTree(Tree):
         return self._below.from_root(relative)
 
     def walk_files(self, limit: int) -> tuple[list[str], bool]:
-        return self._below.walk_files(limit)  # what the patches before made is not listed
+        """The files below, as the patches before leave them: those they deleted left out,
+        those they created listed after (beyond `limit` when the walk was cut short)."""
+        found, complete = self._below.walk_files(limit)
+        listed = [path for path in found if self._listed.get(path, True)]
+        known = set(listed)
+        listed += sorted(path for path, there in self._listed.items() if there and path not in known)
+        return listed, complete
 
     def name(self, key: str) -> str:
         return self._below.name(key)

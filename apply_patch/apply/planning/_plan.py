@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from ._encoding import Encoding
     from ..matching import Placement
     from ..matching import Numbered
+    from ._written_names import FileNames
 
 
 # The convention files a new file's folders may hold (`_conventions.GITATTRIBUTES` and
@@ -289,6 +290,24 @@ class Planner:
         self._readers: dict[str, Callable[[str], str | None] | None] = {}
         self._readers_made_at = 0
         self._warned: set[str] = set()  # the convention warnings given (`_warn_ignored`), each once
+        self._file_names: FileNames | None = None  # the tree's files, walked once if a name needs them
+
+    def mangled_name(self, written: str) -> str | None:
+        """The one file `written` is a mangled name of, among the files as the plan leaves
+        them so far (`_written_names`); None if none or several."""
+        from ._written_names import FileNames
+
+        if self._file_names is None:
+            self._file_names = FileNames(self.tree)
+        overlay = self.overlay
+        created, deleted = [], []
+        for key, state in overlay.current.items():
+            before = overlay.original.get(key)
+            if isinstance(state, FileState) and not isinstance(before, FileState):
+                created.append(overlay.names[key].relative)
+            elif state is None and isinstance(before, FileState):
+                deleted.append(overlay.names[key].relative)
+        return self._file_names.the_one(written, created, deleted)
 
     def _resolve(self, path: str, line: int, *, follow_leaf: bool = True) -> Location:
         """The location of the file `path` (at patch `line`); every operation names a file."""
@@ -731,14 +750,14 @@ def _only_new(op: AddFile) -> str:
 
 def _sought(op: UpdateFile) -> str:
     """The text an update's chunks look for in the file: their `@@` lines, context and removed lines."""
-    from ...format import TextReplacement
+    from ...format import StrReplace
 
     sought: list[str] = []
     for chunk in op.chunks:
         if isinstance(chunk, Chunk):
             sought += chunk.contexts
             sought += (line[1:] for line in chunk.lines if line[:1] in (" ", "-"))
-        elif isinstance(chunk, TextReplacement):
+        elif isinstance(chunk, StrReplace):
             sought.append(chunk.old)
     return "".join(sought)
 

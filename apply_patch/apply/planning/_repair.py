@@ -153,7 +153,7 @@ def corrected(
     op = operations[failure.index]
     fix = StrReplace(op.path, answer.old, answer.new, line=op.line)
     if isinstance(op, StrReplace):
-        pieces: list[Operation | EditOperation] = [replace(fix, label=op.label)]
+        pieces: list[Operation | EditOperation] = [replace(fix, label=op.label, terms=op.terms)]
     else:
         assert isinstance(op, UpdateFile) and failure.chunk is not None
         before, after = op.chunks[: failure.chunk], op.chunks[failure.chunk + 1 :]
