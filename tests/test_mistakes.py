@@ -187,6 +187,82 @@ def test_an_extra_blank_line_in_the_old_text_keeps_the_new_texts_blank_lines(tmp
     )
 
 
+VERSION = "x = 1\n\n\ndef v():\n\ttry:\n\t\treturn 1\n\texcept E:\n\t\tpass\n"
+EXTRA_BLANK_BESIDE_OWN: tuple[Line, ...] = (
+    (" ", "def v():"),
+    (" ", ""),  # not in the file
+    ("+", "\tfrom m import x"),
+    ("+", ""),
+    (" ", "\ttry:"),
+    (" ", "\t\treturn 1"),
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_extra_blank_line_beside_a_blank_line_of_the_new_text_is_never_guessed(tmp_path: Path, fmt: str) -> None:
+    # Robustness seed 7: the new text holds two blank lines between `def v():` and `try:`, the
+    # old text one the file lacks. Compared, old and new pair it with either (difflib took the
+    # second, and the model's own blank line went before the import, silently). A Codex chunk
+    # or a hunk says which is the copy; a str_replace or SEARCH/REPLACE does not: refused.
+    if fmt in ("str_replace", "search_replace"):
+        _refused(tmp_path, fmt, VERSION, EXTRA_BLANK_BESIDE_OWN, 4)
+        return
+    target = _file(tmp_path, fmt, VERSION)
+    _apply(fmt, tmp_path / fmt, "m.py", EXTRA_BLANK_BESIDE_OWN, 4)
+    assert target.read_text() == VERSION.replace("def v():\n", "def v():\n\tfrom m import x\n\n")
+
+
+IMPORTS = "import os\nimport stat\n\nfrom e import P\nfrom p import L\nfrom q import Q\n\n\nx = 1\n"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_blank_lines_at_the_edges_of_the_old_text_match_the_files_blank_lines(tmp_path: Path, fmt: str) -> None:
+    # A hunk's first and last lines are often blank: one the file lacks (before `import stat`),
+    # or fewer than the file has (one of the two after `from q`), matches what the file has there.
+    lines: tuple[Line, ...] = (
+        (" ", ""), (" ", "import stat"), (" ", "from e import P"), ("-", "from p import L"),
+        ("+", "from p import L, M"), (" ", "from q import Q"), (" ", ""),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, IMPORTS)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == IMPORTS.replace("import L\n", "import L, M\n")
+    assert any("blank lines are ignored" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_one_blank_line_where_the_file_has_two_beside_removed_lines_is_refused(tmp_path: Path, fmt: str) -> None:
+    # Robustness seed 2: a block removed with one of the two blank lines after it, the model's
+    # copy short of that one. Both kept, or one removed with the block? Never guessed.
+    text = "a = 1\n\nb = 2\nc = 3\n\n\ndef f():\n    pass\n"
+    lines: tuple[Line, ...] = ((" ", "a = 1"), (" ", ""), ("-", "b = 2"), ("-", "c = 3"), (" ", ""), (" ", "def f():"))
+    _refused(tmp_path, fmt, text, lines, 1)
+
+
+LARK = "if T:\n    from lark import Lark\n\n    from ._lalr import Tables\n\nG = 1\n"
+EXTRA_BLANK_BESIDE_REMOVED: tuple[Line, ...] = (
+    (" ", "if T:"),
+    (" ", ""),  # not in the file
+    ("-", "    from lark import Lark"),
+    ("-", ""),
+    (" ", "    from ._lalr import Tables"),
+    (" ", ""),
+    (" ", "G = 1"),
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_extra_blank_line_beside_a_removed_blank_line_is_never_guessed(tmp_path: Path, fmt: str) -> None:
+    # Robustness seeds 3, 4 and 11: compared, old and new texts pair the extra blank line as
+    # the removed one, and the file's removed blank line as kept: the file's blank line stayed.
+    # A Codex chunk or a hunk says which is which; a str_replace or SEARCH/REPLACE does not.
+    if fmt in ("str_replace", "search_replace"):
+        _refused(tmp_path, fmt, LARK, EXTRA_BLANK_BESIDE_REMOVED, 1)
+        return
+    target = _file(tmp_path, fmt, LARK)
+    _apply(fmt, tmp_path / fmt, "m.py", EXTRA_BLANK_BESIDE_REMOVED, 1)
+    assert target.read_text() == "if T:\n    from ._lalr import Tables\n\nG = 1\n"
+
+
 # ------------------------------------------------------------- 4. another indentation unit
 
 SPACES = "def f(x):\n    if x:\n        return 1\n    return 2\n"
@@ -268,6 +344,36 @@ def test_spaces_of_uncertain_width_in_a_tab_file_are_refused(tmp_path: Path, fmt
     assert "line 3" in str(error) and "with tabs" in str(error), str(error)
 
 
+ALIGNED = 'def f():\n\t"""Doc:\n\n\t- a\n\t  b\n\t"""\n\treturn 1\n'
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("text", [ALIGNED, ALIGNED + "X = [\n  1,\n]\n"], ids=["tabs", "two-space-lines"])
+def test_spaces_that_align_after_a_level_in_a_tab_file_are_refused(tmp_path: Path, fmt: str, text: str) -> None:
+    # Robustness seeds 3, 9 to 12 (added-other-unit): depths 4 and 6 step by 2, yet 6 is a
+    # level of four and two spaces of alignment (`\t  b` in the file). A width of 2 would
+    # write two tabs and three; as sent, spaces in a file of tabs: neither is certain.
+    lines: tuple[Line, ...] = (
+        (" ", '\t"""Doc:'), (" ", ""), ("-", "\t- a"), ("-", "\t  b"),
+        ("+", "    - a2"), ("+", "      b2"), (" ", '\t"""'),
+    )  # fmt: skip
+    error = _refused(tmp_path, fmt, text, lines, 2, IndentUnitError)
+    assert isinstance(error, IndentUnitError) and error.kind == "indentation"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_new_definition_in_spaces_in_a_tab_file_is_refused(tmp_path: Path, fmt: str) -> None:
+    # Robustness seed 9 (added-other-unit): a function added after a line two levels deep,
+    # its body at 4 spaces. Two spaces a level put it at the level of the line above (two
+    # tabs: wrong); the body's level is one below `def g()`, which the lines beside do not say.
+    text = "def f(arrived):\n\tfor n in arrived:\n\t\traise_signal(n)\n"
+    lines: tuple[Line, ...] = (
+        (" ", "\tfor n in arrived:"), (" ", "\t\traise_signal(n)"),
+        ("+", ""), ("+", ""), ("+", "def g() -> bool:"), ("+", "    return True"),
+    )  # fmt: skip
+    _refused(tmp_path, fmt, text, lines, 2, IndentUnitError)
+
+
 def test_spaces_of_uncertain_width_in_a_tab_file_are_written_as_sent_under_codex(tmp_path: Path) -> None:
     target = _file(tmp_path, "codex", THREE_LEVELS)
     patch = "*** Begin Patch\n*** Update File: m.py\n@@\n \tif x > 0 {\n-\t\t\treturn 1\n+        return 7\n*** End Patch\n"
@@ -305,3 +411,29 @@ def test_a_whitespace_only_line_the_edit_changes_is_written_as_sent(tmp_path: Pa
     target = _file(tmp_path, fmt, text)
     _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
     assert target.read_text() == "x = 1  \n\t\ny = 3\n"
+
+
+DECORATED = "import os  \n\n@dec\nclass A:\n    pass\n\n@dec  \nclass B:\n    pass\n"
+REMOVED_BLOCK: tuple[Line, ...] = (
+    (" ", "import os"),
+    (" ", ""),
+    ("-", "@dec"),
+    ("-", "class A:"),
+    ("-", "    pass"),
+    ("-", ""),
+    (" ", "@dec"),  # the file's has trailing spaces
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_removed_copy_of_a_kept_line_with_other_bytes_is_never_guessed(tmp_path: Path, fmt: str) -> None:
+    # Robustness seeds 9 and 12 (trailing-ws-lost): a block removed from one `@dec` to the next,
+    # the model's copy without the file's trailing spaces. Compared, old and new texts keep the
+    # first `@dec` and remove the second: equally short, but the file's `@dec  ` was lost. A
+    # Codex chunk or a hunk says which is kept; a str_replace or SEARCH/REPLACE does not.
+    if fmt in ("str_replace", "search_replace"):
+        _refused(tmp_path, fmt, DECORATED, REMOVED_BLOCK, 1)
+        return
+    target = _file(tmp_path, fmt, DECORATED)
+    _apply(fmt, tmp_path / fmt, "m.py", REMOVED_BLOCK, 1)
+    assert target.read_text() == "import os  \n\n@dec  \nclass B:\n    pass\n"

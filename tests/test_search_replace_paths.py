@@ -97,13 +97,28 @@ def test_a_mangled_name_is_not_taken_for_a_new_file(tmp_path: Path) -> None:
 
 
 def test_a_blank_first_search_line_is_tolerated_with_a_warning(tmp_path: Path) -> None:
+    # Removed (REPLACE has no blank first line): not a blank edge the file lacks, which the
+    # blank-line tolerance would leave out of both sides, so the block is tried without it.
+    _tree(tmp_path, {"a.py": "one\nthree\n"})
+    reply = "a.py\n<<<<<<< SEARCH\n\none\n=======\ntwo\n>>>>>>> REPLACE\n"
+    result = run_cli(["--format", "search-replace", "--json"], tmp_path, stdin=reply.encode())
+    document = json.loads(result.stdout)
+    assert result.returncode == 0 and document["ok"], result.stderr
+    assert [w["message"] for w in document["warnings"]] == [
+        "a.py: the SEARCH block at line 2 starts with a blank line that is not in the file there; it was matched without it."
+    ]
+    assert (tmp_path / "a.py").read_text() == "two\nthree\n"
+
+
+def test_a_blank_first_line_of_both_parts_is_a_blank_edge_the_file_lacks(tmp_path: Path) -> None:
+    # Kept (both parts start with it): the blank-line tolerance matches the block without it.
     _tree(tmp_path, {"a.py": "one\nthree\n"})
     reply = "a.py\n<<<<<<< SEARCH\n\none\n=======\n\ntwo\n>>>>>>> REPLACE\n"
     result = run_cli(["--format", "search-replace", "--json"], tmp_path, stdin=reply.encode())
     document = json.loads(result.stdout)
     assert result.returncode == 0 and document["ok"], result.stderr
     assert [w["message"] for w in document["warnings"]] == [
-        "a.py: the SEARCH block at line 2 starts with a blank line that is not in the file there; it was matched without it."
+        "a.py: the SEARCH block at line 2 matched line 1 only once blank lines are ignored (the file's are kept)."
     ]
     assert (tmp_path / "a.py").read_text() == "two\nthree\n"
 
@@ -140,7 +155,7 @@ def test_parse_alone_still_reads_every_block() -> None:
 # ------------------------------------------------ extract --apply: the same reading of a reply's blocks
 
 MANGLED = "pkg/file-one_py\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n"
-BLANK_FIRST = "a.py\n<<<<<<< SEARCH\n\nthree\n=======\n\nTHREE\n>>>>>>> REPLACE\n"
+BLANK_FIRST = "a.py\n<<<<<<< SEARCH\n\nthree\n=======\nTHREE\n>>>>>>> REPLACE\n"
 
 
 def _log(tmp_path: Path, reply: str, kind: str) -> Path:

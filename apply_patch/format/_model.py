@@ -19,8 +19,11 @@ name it (`label`); only the Codex envelope's own nodes have patch text.
 `endings` (of a Chunk or an AddFile) holds the `\\` lines beyond the
 reference: `(i, ending)` pairs, in order, saying that `lines[i]` (a `+` line)
 ends with `ending` in the new file ("\\n", "\\r\\n", "\\r", or "" for
-`\\ No newline at end of file`, only on the last line). Empty for every
-patch that does not use them.
+`\\ No newline at end of file`, only on the last line). A unified diff's hunk
+says more: the ending of the new file's last line, a context line, where the old
+file had no final newline, and "" on its last `-` line (the old file's last line,
+without a break) when it keeps no line (`apply/_locate._ended` reads both). Empty
+for every patch that does not use them.
 """
 
 from __future__ import annotations

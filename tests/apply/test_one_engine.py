@@ -253,3 +253,25 @@ def test_a_diff_removing_the_last_line_of_a_file_without_final_newline_ends_as_g
     (tmp_path / "g.txt").write_bytes(b"a\r\nb\r\nc")
     apply_unified_diff(diff.replace("f.txt", "g.txt"), tmp_path)
     assert (tmp_path / "g.txt").read_bytes() == b"a\r\nb\r\n"  # the file's own line break
+
+
+def test_a_diff_removing_only_the_last_line_of_a_file_without_final_newline_ends_as_patch_does(tmp_path: Path) -> None:
+    """`-a` + `\\ No newline`, no line of the new file in the hunk (`diff -U0`, or the
+    context above left out): the new file's last line is one the hunk does not show, so it
+    kept its line break (a line that lost it would be in the hunk). GNU `patch` gives
+    `a\\na\\n`; the final-newline policy does not take the break away."""
+    diffs = (
+        "--- a/f.txt\n+++ b/f.txt\n@@ -3 +2,0 @@\n-a\n\\ No newline at end of file\n",
+        "--- a/f.txt\n+++ b/f.txt\n@@ -2,2 +1,0 @@\n-b\n-a\n\\ No newline at end of file\n",
+        "--- a/f.txt\n+++ b/f.txt\n@@ -9 +8,0 @@\n-a\n\\ No newline at end of file\n",  # numbers off
+    )
+    for diff, before, after in zip(diffs, (b"a\na\na", b"a\nb\na", b"a\na\na"), (b"a\na\n", b"a\n", b"a\na\n")):
+        (tmp_path / "f.txt").write_bytes(before)
+        apply_unified_diff(diff, tmp_path)
+        assert (tmp_path / "f.txt").read_bytes() == after, diff
+    (tmp_path / "f.txt").write_bytes(b"a\r\na\r\na")
+    apply_unified_diff(diffs[0], tmp_path)
+    assert (tmp_path / "f.txt").read_bytes() == b"a\r\na\r\n"  # the file's own line break
+    (tmp_path / "f.txt").write_bytes(b"a")
+    apply_unified_diff("--- a/f.txt\n+++ b/f.txt\n@@ -1 +0,0 @@\n-a\n\\ No newline at end of file\n", tmp_path)
+    assert (tmp_path / "f.txt").read_bytes() == b""  # no line left to end

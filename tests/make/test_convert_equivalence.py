@@ -27,12 +27,12 @@ KINDS = ["change", "create", "delete", "rename", "rename_change", "keep"]
 
 @st.composite
 def texts(draw: st.DrawFn) -> str:
-    # An old file ends with a line break: a last line without one, removed by a hunk that
-    # does not show the line above, is where the two sides still differ (the applier keeps
-    # the file's missing final newline; converting with the old files keeps the line's
-    # break), which is the locator's final-newline policy, not the diff's reading.
+    # An old file may end without a line break: a hunk removing that last line without
+    # showing the line above leaves the line above as the last, with its break (as GNU
+    # `patch` does; the final-newline policy does not take it away).
     lines = draw(st.lists(st.sampled_from(LINES), min_size=1, max_size=14))
-    return "".join(line + "\n" for line in lines)
+    text = "".join(line + "\n" for line in lines)
+    return text.removesuffix("\n") if draw(st.booleans()) else text
 
 
 @st.composite

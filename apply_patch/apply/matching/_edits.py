@@ -628,10 +628,19 @@ def _refuse_uncertain_pairs(
     the match needed) cannot be told to be kept or replaced: it is shared by the old and
     new text (so kept as the file has it) but not the only one of its text on either
     side, or it is removed while the new text writes it again (a pairing the comparison
-    of old and new text did not make: the model's bytes would replace the file's)."""
+    of old and new text did not make: the model's bytes would replace the file's), or
+    while a kept line of its text has other bytes in the file (a block removed from one
+    `@dec` to the next: which of the two the edit keeps, the comparison chose)."""
     olds = Counter(line[1:] for line in used if line[0] != C.ADDED)
     news = Counter(line[1:] for line in used if line[0] != C.REMOVED)
     added = {line[1:] for line in used if line[0] == C.ADDED}
+    kept: dict[str, set[str]] = {}  # the file's bytes of the kept lines, by the model's text
+    position = at
+    for line in used:
+        if line[0] != C.ADDED:
+            if line[0] == C.CONTEXT:
+                kept.setdefault(line[1:], set()).add(lines[position])
+            position += 1
     # A line both texts hold once yet left unpaired: the comparison chose between crossing
     # pairings (a moved line), so no kept line's partner is certain by its neighbours.
     crossed = any(line[0] == C.REMOVED and olds[line[1:]] == 1 == news[line[1:]] for line in used)
@@ -647,7 +656,8 @@ def _refuse_uncertain_pairs(
                 paired = _paired_in_order(used, olds, news)
             certain = not repeated or (not crossed and paired is not None and paired[number])
             shared = line[0] == C.CONTEXT and not certain
-            if shared or (line[0] == C.REMOVED and text in added):
+            other_kept = bool(kept.get(text, set()) - {lines[position]})
+            if shared or (line[0] == C.REMOVED and (text in added or other_kept)):
                 from ._diagnose import uncertain_pair_error  # failures only: start-up time
 
                 raise uncertain_pair_error(chunk, text, at, position, where)

@@ -8,7 +8,8 @@ each only where it leaves the chunk exactly one place:
   added lines that carry them too);
 - **blank lines** the model dropped or added: the expected lines match the file
   once blank lines are left out of both; the file's blank lines are kept
-  (as context, or removed where they stand between removed lines);
+  (as context, or removed where they stand between removed lines), and the
+  chunk's blank first and last lines match the file's blank lines there;
 - **an elided middle**: one expected line is a placeholder (`...`, `# ...
   existing code ...`) kept by the new lines too; the lines before it and after
   it match, in order, with the file's lines between them (one or more) kept as
@@ -61,14 +62,17 @@ def blank_tolerant(
     """Every place from `start` where the chunk `lines` match once blank lines are left out,
     each with the chunk's lines rewritten to the file's blank lines.
 
-    `paired`: the chunk's context lines were paired by comparing an old and a new text (a
-    str_replace, a SEARCH/REPLACE block), not marked by the model: a blank context line the
-    file lacks is then a copy to leave out of the new text only where that is sure (`_aligned`).
+    The blank expected lines before the chunk's first non-blank one and after its last (its
+    edges) are matched against the file's blank lines there (`_edge`); those between, by
+    `_aligned`. `paired`: the chunk's context lines were paired by comparing an old and a new
+    text (a str_replace, a SEARCH/REPLACE block), not marked by the model: a blank context
+    line the file lacks is then a copy to leave out of the new text only where that is sure.
     """
-    pattern = [line[1:] for line in lines if line[0] != C.ADDED]
-    wanted = [text.rstrip() for text in pattern if text.strip()]
-    if not wanted or not pattern[0].strip() or not pattern[-1].strip():
+    solid_at = [i for i, line in enumerate(lines) if line[0] != C.ADDED and line[1:].strip()]
+    if not solid_at:
         return []
+    head, body, tail = lines[: solid_at[0]], lines[solid_at[0] : solid_at[-1] + 1], lines[solid_at[-1] + 1 :]
+    wanted = [line[1:].rstrip() for line in body if line[0] != C.ADDED and line[1:].strip()]
     if not all(index.contains(text) for text in wanted):
         return []  # a line found nowhere: no place (and no walk over the whole file)
     solid = [i for i in range(start, len(file_lines)) if file_lines[i].strip()]
@@ -76,13 +80,64 @@ def blank_tolerant(
     places: list[tuple[tuple[str, ...], int]] = []
     for k in range(len(keys) - len(wanted) + 1):
         if keys[k : k + len(wanted)] == wanted:
-            aligned = _aligned(lines, file_lines, solid[k], paired)
-            if aligned is None:  # a dropped blank line beside added lines: before or after them?
-                return []
-            places.append((aligned, solid[k]))
+            first, last = solid[k], solid[k + len(wanted) - 1]
+            aligned = _aligned(body, file_lines, first, paired)
+            before = _edge(lines, head, file_lines, range(first - 1, start - 1, -1), paired)
+            after = _edge(lines, tail, file_lines, range(last + 1, len(file_lines)), paired)
+            if aligned is None or before is None or after is None:
+                return []  # a dropped blank line beside added lines: before or after them?
+            (lead, covered), (trail, _) = before, after
+            places.append(((*lead, *aligned, *trail), first - covered))
             if len(places) > _MAX_PLACES:
                 break
     return places
+
+
+def _edge(
+    lines: Sequence[str], edge: Sequence[str], file_lines: Sequence[str], outward: range, paired: bool
+) -> tuple[tuple[str, ...], int] | None:
+    """The chunk's `edge` (its lines before its first non-blank expected line, or after its
+    last: blank expected lines, and added lines), rewritten against the file's blank lines
+    met going `outward` from the matched lines, and how many of the file's lines it covers.
+
+    Added lines between the edge's blank expected lines and the matched lines stay beside
+    the matched lines. The blank expected lines beyond them take the file's bytes when the
+    file has as many there; else, when they are all context lines, the nearest of the file's
+    (as many as both have: a blank line the file lacks is no line to match), unless the
+    file's run is longer and lines are only inserted or only removed beside them (before the
+    extra blank line or after? removed with it?), or (`paired`) a blank line is added or
+    removed between them and the nearest non-blank context line (which of the new text's
+    blank lines is the copy?). None: no sure reading."""
+    step = outward.step
+    ordered = list(edge) if step > 0 else list(reversed(edge))  # from the matched lines outward
+    expected = [i for i, line in enumerate(ordered) if line[0] != C.ADDED]
+    if not expected:
+        return tuple(edge), 0
+    beside, beyond = ordered[: expected[0]], ordered[expected[0] :]
+    run = 0
+    for at in outward:
+        if file_lines[at].strip():
+            break
+        run += 1
+    count = len(expected)
+    if run != count:
+        if any(line[0] != C.CONTEXT for line in beyond):
+            return None
+        first = len(lines) - len(edge) + expected[0] if step > 0 else 0  # the run's first line in `lines`
+        if run > count and _insertion_beside(lines, first, count):
+            return None
+        if paired and not _paired_run_is_sure(lines, first, count):
+            return None
+        beyond = beyond[: min(run, count)]
+    rewritten = list(beside)
+    used = 0  # the file's lines taken, in order outward: their bytes on the expected lines
+    for line in beyond:
+        if line[0] == C.ADDED:
+            rewritten.append(line)
+        else:
+            rewritten.append(line[0] + file_lines[outward[used]])
+            used += 1
+    return (tuple(rewritten) if step > 0 else tuple(reversed(rewritten))), used
 
 
 def _aligned(
@@ -129,7 +184,7 @@ def _aligned(
                     return None
                 out.append(line[0] + file_lines[at])
                 at += 1
-            elif paired and line[0] == C.CONTEXT and not _copy_is_sure(lines, number):
+            elif paired and not (_copy_is_sure if line[0] == C.CONTEXT else _removal_is_sure)(lines, number):
                 return None
             continue  # a blank line the file does not have there: nothing to match
         while not file_lines[at].strip():  # a blank line the model dropped: the file's is kept
@@ -167,17 +222,19 @@ def _file_run(file_lines: Sequence[str], at: int) -> int:
 
 
 def _insertion_beside(lines: Sequence[str], number: int, run: int) -> bool:
-    """Whether lines are inserted right beside the run of `run` lines from `lines[number]`:
-    a run of changed lines next to it made of added lines only. (Added lines that replace
-    removed ones go where those are, whichever of the file's blank lines the model's stand
-    for; inserted ones could go between them.)"""
+    """Whether lines are inserted or removed right beside the run of `run` lines from
+    `lines[number]`: a run of changed lines next to it made of added lines only, or of
+    removed lines only. (Added lines that replace removed ones go where those are, whichever
+    of the file's blank lines the model's stand for; inserted ones could go between them,
+    and removed ones could take one of the file's blank lines with them: a block removed
+    with the blank line after it, the model's copy of the file short of that line.)"""
     before, after = number, number + run
     while before > 0 and lines[before - 1][0] != C.CONTEXT:
         before -= 1
     while after < len(lines) and lines[after][0] != C.CONTEXT:
         after += 1
     sides = (lines[before:number], lines[number + run : after])
-    return any(side and all(line[0] == C.ADDED for line in side) for side in sides)
+    return any(side and len({line[0] for line in side}) == 1 for side in sides)
 
 
 def _paired_run_is_sure(lines: Sequence[str], number: int, run: int) -> bool:
@@ -197,10 +254,27 @@ def _paired_run_is_sure(lines: Sequence[str], number: int, run: int) -> bool:
 def _copy_is_sure(lines: Sequence[str], number: int) -> bool:
     """Whether the blank context line `lines[number]` of a paired chunk (one the file lacks) is
     surely a copy, on the new side, of the old side's blank line: a context line stands right
-    beside it, so that both sides have it between the same lines."""
+    beside it, so that both sides have it beside the same line, and between the non-blank
+    context lines around it no blank line is added or removed, so that the new text's blank
+    lines there are all copies of the old text's, paired in order. (A blank line the new
+    text adds there may be the copy as well: the comparison chose one of two pairings.)"""
     before = number > 0 and lines[number - 1][0] == C.CONTEXT
     after = number + 1 < len(lines) and lines[number + 1][0] == C.CONTEXT
-    return before or after
+    return (before or after) and _paired_run_is_sure(lines, number, 1)
+
+
+def _removal_is_sure(lines: Sequence[str], number: int) -> bool:
+    """Whether the blank removed line `lines[number]` of a paired chunk (one the file lacks)
+    surely has no copy in the new text: between the non-blank context lines around it, the
+    new text holds no blank line. (One it holds there may be the copy, the comparison having
+    paired it with another blank line of the old text, which the edit then removes.)"""
+    before, after = number, number + 1
+    while before > 0 and not (lines[before - 1][0] == C.CONTEXT and lines[before - 1][1:].strip()):
+        before -= 1
+    while after < len(lines) and not (lines[after][0] == C.CONTEXT and lines[after][1:].strip()):
+        after += 1
+    around = (*lines[before:number], *lines[number + 1 : after])
+    return not any(line[0] != C.REMOVED and not line[1:].strip() for line in around)
 
 
 def _run_is_sure(lines: Sequence[str], number: int, file_lines: Sequence[str], at: int) -> bool:

@@ -187,10 +187,13 @@ def in_file_unit(
     throughout (`file_has(prefix)`: whether a line of the file starts with `prefix`; no
     line starts with a tab, or none with a level of spaces) and the width is certain: a
     tab is the width of the file's own level; spaces become tabs by the step between the
-    sent lines' indentations, or, for a single depth, by the one width of 2, 4 or 8 that
-    puts it at the level of one of the file's lines `beside` the change (the lines it
-    replaces, else the nearest above and below); none or several: as sent, unless the
-    file there is indented with tabs (`uncertain`: refused by the callers).
+    sent lines' indentations where it puts the shallowest at the level of one of the
+    file's lines `beside` the change (the lines it replaces, else the nearest above and
+    below: 4 and 6 spaces may be a level and two of alignment), or, for a single depth,
+    by the one width of 2, 4 or 8 that puts it at the level of one of those lines (not
+    when an added line is unindented: a new definition, whose body's level they do not
+    say); none, several, or one the file's own lines start with: as sent, unless the file
+    there is indented with tabs (`uncertain`: refused by the callers).
     """
     tabs = sum(1 for line in window if line[:1] == "\t" and line.strip())
     spaces = sum(1 for line in window if line[:1] == " " and line.strip())
@@ -208,13 +211,19 @@ def in_file_unit(
         width = file_step[1] if file_step is not None else 0
         moved = [_tabs_as_spaces(line, width) for line in sent] if width else [None]
     elif rewrite and unit == "\t":
-        width = _sent_step(sent) or _width_by_levels(sent, beside)
+        step = _sent_step(sent)
+        # A step counts where it puts the shallowest sent line at a level of the lines beside:
+        # depths 4 and 6 step by 2, yet may be a level of 4 and two spaces of alignment.
+        # An unindented added line (a new definition) is what the sent lines' depth is
+        # relative to, not the lines beside: their levels then say nothing of the width.
+        alone = all(line[:1] in (" ", "\t") for line in added if line.strip())
+        width = (step if _at_a_level(sent, step, beside) else 0) or (_width_by_levels(sent, beside) if alone else 0)
         # (fewer spaces at a line's start in a tab-indented file align, not indent)
         if width and not file_has(" " * width):
             moved = [_spaces_as_tabs(line, width) for line in sent]
         # Refused rather than written as sent: spaces of a level's size or more (fewer, in
         # a tab-indented file, align rather than indent) where no line of the file starts so.
-        uncertain = not width and any(line.startswith("    ") for line in sent) and not file_has("    ")
+        uncertain = not moved and any(line.startswith("    ") for line in sent) and not file_has("    ")
     rewritten = bool(moved) and None not in moved
     lines = list(added)
     if rewritten:
@@ -248,6 +257,14 @@ def _sent_step(lines: Sequence[str]) -> int:
         return 0
     width = min(steps)
     return width if all(depth % width == 0 for depth in depths) else 0
+
+
+def _at_a_level(lines: Sequence[str], width: int, beside: Sequence[str]) -> bool:
+    """Whether `width` (not 0) puts the shallowest of the space-indented `lines` at the level
+    of one of the tab-indented lines `beside`."""
+    levels = {len(indentation(line)) for line in beside if line.strip() and not indentation(line).strip("\t")}
+    shallowest = min(len(indentation(line)) for line in lines)
+    return bool(width) and shallowest % width == 0 and shallowest // width in levels
 
 
 def _width_by_levels(lines: Sequence[str], beside: Sequence[str]) -> int:

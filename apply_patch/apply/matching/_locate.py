@@ -144,15 +144,20 @@ def context_chunks(update: UpdateFile) -> tuple[Chunk, ...]:
 
 def _ended(text: TextFile, chunks: tuple[Chunk, ...], policy: Policy) -> TextFile:
     """`text` whose last line gets the line break a last chunk pinned to the end of the file
-    gives its last line of the new file, a context line, explicitly (a unified diff's `\\ No newline` on the old side
-    only), over the final-newline policy; as it is otherwise."""
+    gives its last line of the new file explicitly (a unified diff's `\\ No newline` on the
+    old side only), over the final-newline policy: a context line's explicit ending, or,
+    where the chunk keeps no line, the explicit "" of its last removed line (the old file's
+    last line, without a break, removed: the line above it, now last, keeps its own); as it
+    is otherwise."""
     last = chunks[-1] if chunks else None
     if last is None or not last.is_end_of_file:
         return text
+    explicit = dict(last.endings)
     kept = [i for i, line in enumerate(last.lines) if line[0] != C.REMOVED]
-    if not kept or last.lines[kept[-1]][0] != C.CONTEXT:
-        return text
-    ending = dict(last.endings).get(kept[-1])
+    if kept:
+        ending = explicit.get(kept[-1]) if last.lines[kept[-1]][0] == C.CONTEXT else None
+    else:
+        ending = "\n" if any(explicit.get(i) == "" for i in range(len(last.lines))) else None
     if not ending or not text.lines or text.endings[-1]:
         return text
     # The line's own break was dropped by the policy: the file's, as its other lines have.
