@@ -50,6 +50,7 @@ from ._locate import (
     splice,
     without_copied_whitespace,
 )
+from ._endings import forced_ending
 from ._placement import Placement
 from ._seek import TIERS, LineIndex, Tier, line_start, places_in_text
 from ._textfile import BOM, TextFile, common_ends, split_text
@@ -63,7 +64,6 @@ if TYPE_CHECKING:
     from ..._policy import Policy
     from ...format import HashlineEdits
 
-_NEW_LINE_ENDING: Final = {"lf": "\n", "crlf": "\r\n"}
 _MAX_PLACES: Final = 1000  # places listed (and replaced by replace_all) beyond this: refused
 
 
@@ -734,7 +734,7 @@ def _chunk_lines(old: list[str], new: list[str]) -> tuple[str, ...]:
 
 
 def _new_ending(text: TextFile, policy: Policy) -> str:
-    return _NEW_LINE_ENDING.get(policy.line_endings, text.preferred_ending)
+    return forced_ending(policy) or text.preferred_ending
 
 
 def _finish(new: TextFile, old: TextFile, policy: Policy) -> TextFile:
