@@ -21,6 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from apply_patch import Chunk, UpdateFile, make_patch
+from apply_patch import PatchError
 from apply_patch.edits import Edit, EditError, StrReplace, apply_edits, apply_unified_diff
 
 from _support import PROPERTY
@@ -93,15 +94,25 @@ def test_a_replacement_is_the_text_replacement_endings_kept(
 ) -> None:
     """Any substring that occurs once, replaced in a file with LF or CRLF endings (it has
     one line break at least, so that its ending is known): the result is `str.replace`
-    on the text seen with LF, every line break the file's."""
+    on the text seen with LF, every line break the file's. But an old text of several lines
+    that begins or ends inside a word of the file (a stale first or last line) is refused,
+    the file unchanged."""
     start = data.draw(st.integers(0, len(text) - 1))
-    old = text[start : data.draw(st.integers(start + 1, len(text)))]
+    end = data.draw(st.integers(start + 1, len(text)))
+    old = text[start:end]
     if "\n" not in text or text.find(old, text.find(old) + 1) >= 0:
         return  # the rule is exactly one place: only such cases say what a replacement is
     expected = text.replace(old, new).replace("\n", ending)
+    inside = (start > 0 and old[0] != "\n" and text[start - 1] != "\n") or (
+        end < len(text) and old[-1] != "\n" and text[end] != "\n"
+    )
     with tempfile.TemporaryDirectory() as folder:
         Path(folder, "f.txt").write_bytes(text.replace("\n", ending).encode())
-        if old == new:  # it would change nothing: refused, nothing written
+        if "\n" in old.rstrip("\n") and inside and old != new:
+            with pytest.raises(PatchError, match="middle of a word"):
+                apply_edits([StrReplace("f.txt", old, new)], folder)
+            expected = text.replace("\n", ending)
+        elif old == new:  # it would change nothing: refused, nothing written
             with pytest.raises(EditError, match="identical"):
                 apply_edits([StrReplace("f.txt", old, new)], folder)
             expected = text.replace("\n", ending)

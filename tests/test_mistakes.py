@@ -437,3 +437,35 @@ def test_a_removed_copy_of_a_kept_line_with_other_bytes_is_never_guessed(tmp_pat
     target = _file(tmp_path, fmt, DECORATED)
     _apply(fmt, tmp_path / fmt, "m.py", REMOVED_BLOCK, 1)
     assert target.read_text() == "import os  \n\n@dec  \nclass B:\n    pass\n"
+
+
+# ------------------------------------------------------------- a stale line matched inside a word
+
+STALE_WORD = "def greet(name):\n    print('he says', name)\n    return name\n"
+
+
+@pytest.mark.parametrize(
+    "old",
+    [
+        "def greet(name):\n    print('he say",  # its last line stale: ends inside the file's word
+        "ef greet(name):\n    print('he says', name)\n",  # its first line starts inside one
+    ],
+)
+def test_an_old_text_of_several_lines_is_never_matched_from_or_to_inside_a_word(tmp_path: Path, old: str) -> None:
+    """A str_replace whose old text spans lines is whole lines to the model: an exact match that
+    begins or ends inside a word of the file (the stale `say` of `says`, robustness seed 3) is
+    no match, and the file is left byte for byte as it was."""
+    target = tmp_path / "m.py"
+    target.write_text(STALE_WORD)
+    with pytest.raises(PatchError, match="Failed to find") as caught:
+        apply_edits([StrReplace("m.py", old, old.upper())], tmp_path)
+    assert "only from or to the middle of a word" in str(caught.value)
+    assert target.read_text() == STALE_WORD
+
+
+def test_an_old_text_within_one_line_may_still_start_and_end_inside_words(tmp_path: Path) -> None:
+    """Within one line a str_replace is a substring, as the text editor defines it."""
+    target = tmp_path / "m.py"
+    target.write_text(STALE_WORD)
+    apply_edits([StrReplace("m.py", "he say", "she say")], tmp_path)
+    assert target.read_text() == STALE_WORD.replace("he says", "she says")

@@ -141,11 +141,11 @@ def test_replacements_in_any_order_are_copied_once_per_limit(monkeypatch: pytest
 def test_an_old_text_an_earlier_edit_wrote_is_found_where_it_wrote_it() -> None:
     """Edit 2's old text exists only once edit 1 is made (it spans edit 1's new text):
     declined by the deferral, found by the usual way."""
-    edits: list[Edit] = [StrReplace("f.txt", "line 3\n", "line three\n"), StrReplace("f.txt", "2\nline th", "2\nLINE TH")]
+    edits: list[Edit] = [StrReplace("f.txt", "line 3\n", "line three\n"), StrReplace("f.txt", "2\nline three", "2\nLINE THREE")]
     with tempfile.TemporaryDirectory() as folder:
         Path(folder, "f.txt").write_text(_numbered(6))
         apply_edits(edits, folder)
-        assert Path(folder, "f.txt").read_text() == "line 0\nline 1\nline 2\nLINE THree\nline 4\nline 5\n"
+        assert Path(folder, "f.txt").read_text() == "line 0\nline 1\nline 2\nLINE THREE\nline 4\nline 5\n"
 
 
 def test_an_edit_made_ambiguous_by_an_earlier_one_is_refused_and_nothing_changes() -> None:

@@ -8,6 +8,7 @@ the model's operation; the answer is the new text and where each edit landed, or
 from __future__ import annotations
 
 from ..._lazy import on_first_use
+from ._endings import ENDINGS, forced_ending
 from ._names import FileName
 from ._placement import Placement
 from ._textfile import BOM, common_ends, split_text, TextFile

@@ -50,6 +50,7 @@ from ._locate import (
     splice,
     without_copied_whitespace,
 )
+from ._endings import forced_ending
 from ._placement import Placement
 from ._seek import TIERS, LineIndex, Tier, line_start, places_in_text
 from ._textfile import BOM, TextFile, common_ends, split_text
@@ -63,7 +64,6 @@ if TYPE_CHECKING:
     from ..._policy import Policy
     from ...format import HashlineEdits
 
-_NEW_LINE_ENDING: Final = {"lf": "\n", "crlf": "\r\n"}
 _MAX_PLACES: Final = 1000  # places listed (and replaced by replace_all) beyond this: refused
 
 
@@ -343,21 +343,34 @@ def _joined(text: TextFile) -> str:
 
 
 def exact_places(joined: str, old: str) -> tuple[list[int], bool]:
-    """Where `old` is in `joined`, not overlapping; for an `old` of several lines, never
-    where its last line is only the start of a line whose rest is whitespace (its
-    trailing whitespace lost: the line tiers compare whole lines). And whether the
-    places are the first occurrences of `old`, none passed over (what `str.replace` takes)."""
+    """Where `old` is in `joined`, not overlapping; for an `old` of several lines (whole
+    lines to the model), never where its last line is only the start of a line whose rest
+    is whitespace (its trailing whitespace lost: the line tiers compare whole lines), nor
+    where it begins or ends inside a word of the file (a stale first or last line, `say`
+    for `says`: no match at all). And whether the places are the first occurrences of
+    `old`, none passed over (what `str.replace` takes)."""
     places: list[int] = []
     first = True
     several = "\n" in old.rstrip("\n")
     at = joined.find(old)
     while at >= 0 and len(places) <= _MAX_PLACES:
-        if not (several and _ends_in_blank_tail(joined, at + len(old))):
+        end = at + len(old)
+        if not (several and (_ends_in_blank_tail(joined, end) or _inside_a_word(joined, old, at, end))):
             places.append(at)
         else:
             first = False
-        at = joined.find(old, at + len(old))
+        at = joined.find(old, end)
     return places, first and bool(places)
+
+
+def _inside_a_word(joined: str, old: str, at: int, end: int) -> bool:
+    """Whether `old`, found at `at`…`end` of `joined`, begins or ends inside a word of it."""
+    starts_inside = at > 0 and _wordlike(old[0]) and _wordlike(joined[at - 1])
+    return starts_inside or (end < len(joined) and _wordlike(old[-1]) and _wordlike(joined[end]))
+
+
+def _wordlike(character: str) -> bool:
+    return character.isalnum() or character == "_"
 
 
 def _ends_in_blank_tail(joined: str, end: int) -> bool:
@@ -721,7 +734,7 @@ def _chunk_lines(old: list[str], new: list[str]) -> tuple[str, ...]:
 
 
 def _new_ending(text: TextFile, policy: Policy) -> str:
-    return _NEW_LINE_ENDING.get(policy.line_endings, text.preferred_ending)
+    return forced_ending(policy) or text.preferred_ending
 
 
 def _finish(new: TextFile, old: TextFile, policy: Policy) -> TextFile:
@@ -751,9 +764,21 @@ def _not_found(
         applied = None if found is None else found.index + 1
     region = closest_region(text.lines, expected)
     holds_bom = BOM in op.old.removeprefix(BOM)
-    return text_not_found(
+    error = text_not_found(
         op.label, op.terms.noun, expected, region, text.lines, where, op.line, applied, by_lines="\n" in old, holds_bom=holds_bom
     )
+    at = joined.find(old)
+    while at >= 0 and not _inside_a_word(joined, old, at, at + len(old)):
+        at = joined.find(old, at + 1)
+    if at >= 0 and "\n" in old.rstrip("\n"):
+        line = joined.count("\n", 0, at) + 1
+        error.hints = (
+            f"The old text occurs at line {line} only from or to the middle of a word of the file: "
+            "an old text of several lines stands for whole lines, so its first and last lines must "
+            "be the file's lines whole (one of them may be out of date).",
+            *error.hints,
+        )
+    return error
 
 
 # ---------------------------------------------------------------- insertions
