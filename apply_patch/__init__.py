@@ -52,6 +52,7 @@ if TYPE_CHECKING:
         NotApplyPatch,
         PartialOperation,
         PartialPatch,
+        PartialReader,
         classify_argv,
         parse_partial,
     )
@@ -73,7 +74,7 @@ _LAZY = {
     **dict.fromkeys(("BrokenPatch", "Extracted", "FoundEdits", "FoundPatch", "extract_patches"), ".extract"),
     **dict.fromkeys(
         ("ApplyPatchCall", "BrokenApplyPatchCall", "Classification", "ImplicitPatch", "NotApplyPatch",
-         "PartialOperation", "PartialPatch", "classify_argv", "parse_partial"),
+         "PartialOperation", "PartialPatch", "PartialReader", "classify_argv", "parse_partial"),
         ".format",
     ),
     **dict.fromkeys(("convert_unified_diff", "make_patch"), ".make"),
@@ -127,6 +128,7 @@ __all__ = [
     "Operation",
     "PartialOperation",
     "PartialPatch",
+    "PartialReader",
     "Patch",
     "PatchError",
     "PatchIOError",

@@ -1,5 +1,6 @@
 """For agents: streaming progress and tool definitions built from the grammar."""
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 from _support import FIXTURES
 from apply_patch import (
     PartialOperation,
+    PartialReader,
     PatchSyntaxError,
     grammar_text,
     parse_partial,
@@ -67,6 +69,66 @@ def test_partial_skips_what_comes_before_the_patch() -> None:
     assert partial.operations == (PartialOperation("delete", "a.txt"),)
     assert partial.started and not partial.finished
     assert parse_partial("no patch here\n").operations == ()
+
+
+def test_a_reader_fed_in_pieces_reports_what_the_whole_prefix_holds() -> None:
+    text = "prose\r\n" + LONG_PATCH.replace("\n", "\r\n") + "after the end\n"
+    for size in (1, 3, 17):
+        reader = PartialReader()
+        for start in range(0, len(text), size):
+            reader.feed(text[start : start + size])
+            assert reader.partial == parse_partial(text[: start + size])
+    assert reader.partial.finished and len(reader.partial.operations) == 6
+
+
+def test_the_reader_reads_markers_with_forgiven_whitespace() -> None:
+    partial = parse_partial(
+        "*** Begin Patch  \n  *** Delete File: c \n\t*** Update File: a.py\n*** Move to: b.py  \n"
+        "@@ x \n-a\n+b\n*** End of File\n\n  *** Add File: not a header in an Update\n"
+        "*** End Patch \n*** Add File: never\n"
+    )
+    # Inside an Update only trailing whitespace is forgiven (as `parse_patch` does): the
+    # indented header is a context line; the blank line after `*** End of File` is none.
+    assert partial.operations == (
+        PartialOperation("delete", "c"), PartialOperation("update", "a.py", "b.py", 3),
+    )
+    assert partial.finished
+
+
+def test_the_reader_goes_on_after_what_the_grammar_refuses() -> None:
+    # A trailing blank line in an Add, a line with no prefix, a Move after a chunk and a
+    # run after a Delete: each passed over (its file lines counted), the next header read.
+    partial = parse_partial(
+        "*** Begin Patch\n*** Add File: a\n+x\n\n*** Update File: b\n@@\n-old\nno prefix\n"
+        "*** Move to: c\n*** Delete File: d\n+stray\n*** Update File: e\n*** Move to: f\n"
+        "-1\n+2\n*** End Patch\n"
+    )
+    assert partial.operations == (
+        PartialOperation("add", "a", None, 2), PartialOperation("update", "b", None, 1),
+        PartialOperation("delete", "d", None, 1), PartialOperation("update", "e", "f", 2),
+    )
+    assert partial.finished
+
+
+def test_each_line_fed_costs_the_same_however_long_the_patch_so_far() -> None:
+    """The parser's state is kept: feeding the last 2,000 lines of a 60,000-line patch
+    costs what feeding its first 2,000 did (a re-parse of the prefix would cost 30×)."""
+    chunk = "@@ def f():\n-    a = 1\n+    a = 2\n     b = 3\n"
+    body = "".join(f"*** Update File: f{i}.py\n" + chunk * 9 for i in range(1_600))
+    lines = ("*** Begin Patch\n" + body).splitlines(keepends=True)[:60_000]
+
+    def feeding(reader: PartialReader, part: list[str]) -> float:
+        began = time.perf_counter()
+        for line in part:
+            reader.feed(line)
+        return time.perf_counter() - began
+
+    reader = PartialReader()
+    first = min(feeding(PartialReader(), lines[:2_000]) for _ in range(3))
+    feeding(reader, lines[:-2_000])
+    last = feeding(reader, lines[-2_000:])
+    assert last < 4 * first
+    assert reader.partial.operations[-1].lines > 0
 
 
 def test_tool_definitions_have_the_api_shapes() -> None:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ._pipeline import ApplyResult, FileResult, Replay, apply_patch, apply_to_mapping, undo
     from .planning import OperationResult, decode_file, file_encoding, file_text
     from .records import Unavailable, base_folder
-    from .records import BadRecord, Staged, Taken, Waiting, claim, pending, state_hash
+    from .records import BadRecord, Staged, Taken, Waiting, claim, pending, pending_matching, state_hash
     from .records import Receipt, history, list_receipts, show, show_receipt
     from .disk import KEEP_ALL_BYTES, KEEP_DAYS, Pruned, sweep, drop_claimed, stage
     from .planning import RepairRequest
@@ -93,6 +93,7 @@ _NAMES = {
     "sweep": ".disk",
     "base_folder": ".records",
     "pending": ".records",
+    "pending_matching": ".records",
     "stage": ".disk",
     "drop_claimed": ".disk",
     "OperationResult": ".planning",
@@ -140,6 +141,6 @@ __all__ = [
     "BadRecord", "drop_claimed", "SCHEMA", "Seen", "Staged", "StreamingPlan", "Verdict", "Taken", "Waiting", "TextFile", "Tree", "Unavailable", "apply_operations",
     "apply_patch", "apply_to_mapping", "bounded", "claim", "common_ends", "decode_file",
     "error_json", "failure", "file_encoding", "file_text", "hidden", "history",
-    "is_windows_absolute", "not_shown", "outline", "pending", "result_json", "show", "signals",
+    "is_windows_absolute", "not_shown", "outline", "pending_matching", "pending", "result_json", "show", "signals",
     "split_text", "stage", "state_hash", "undo", "update_lines", "warnings_text",
 ]

@@ -149,7 +149,7 @@ def reject_main(argv: Sequence[str]) -> int:
 
 
 def _decide(argv: Sequence[str], name: str, description: str) -> int:
-    from ..apply import BadRecord, Taken, claim, drop_claimed
+    from ..apply import BadRecord, Taken, claim, drop_claimed, pending_matching
 
     options = _parse(argv, name, description, choose=True)
     if isinstance(options, int):
@@ -158,7 +158,7 @@ def _decide(argv: Sequence[str], name: str, description: str) -> int:
     if options.all:
         chosen = list(waiting)
     else:
-        chosen = [s for s in waiting if options.id is None or s.id.startswith(options.id)]
+        chosen = list(waiting) if options.id is None else pending_matching(waiting, options.id)
         if len(chosen) != 1:
             many = "no" if not chosen else "more than one"
             _say(

@@ -15,7 +15,7 @@ from ._journal import (
 from ._session import running_session
 from ._receipt_check import VERSION as RECEIPT_VERSION
 from ._receipts import (
-    base_folder, digest, folder_of, known_sizes, names_in, new_pending_id,
+    base_folder, digest, folder_of, known_sizes, name_after, names_in,
     OPEN_DIR, OPEN_READ, private_folder, receipt_text, relative_to_root, saved_size, SIZES,
     Store, SWEEP_EVERY, sweep_due, SWEPT, Unavailable,
 )
@@ -24,8 +24,8 @@ from ._receipts import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._pending import (
-        BadRecord, check_record, Claim, claim, pending, PENDING_FOLDER, Staged, state_hash, Taken,
-        PENDING_VERSION, Waiting,
+        BadRecord, check_record, Claim, claim, pending, pending_matching, pending_names, PENDING_FOLDER,
+        Staged, state_hash, Taken, PENDING_VERSION, Waiting,
     )
     from ._receipts_read import (
         history, list_receipts, open_store, pick, read_records, Receipt, show, show_receipt,

@@ -25,6 +25,7 @@ import re
 import stat
 
 from dataclasses import dataclass
+from ._receipt_check import parse_name
 from ._receipts import OPEN_READ, Store, Unavailable, private_folder
 
 TYPE_CHECKING = False
@@ -104,7 +105,7 @@ def pending(root: str | os.PathLike[str] = ".") -> Waiting:
         except (OSError, Unavailable) as exc:
             return Waiting((), (f"the pending patches folder {os.path.join(store.path, PENDING_FOLDER)} is not read: {exc}",))
         try:
-            for name in sorted(os.listdir(folder)):
+            for name in sorted(os.listdir(folder), key=_staged_order):
                 if not name.endswith(".json") or name.startswith("."):
                     continue
                 try:
@@ -118,6 +119,31 @@ def pending(root: str | os.PathLike[str] = ".") -> Waiting:
         finally:
             os.close(folder)
     return Waiting(tuple(found), tuple(skipped))
+
+
+def _staged_order(name: str) -> tuple[int, str]:
+    """Where the record `name` stands among the pending ones, oldest first: by its sequence
+    (`SEQUENCE-ID`, as `disk._staging` names them: never by the clock), the previous
+    version's time-named records (sequence 0) before them."""
+    parsed = parse_name(name.removesuffix(".json"))
+    return (0 if parsed is None else parsed[0], name)
+
+
+def pending_names(folder: int) -> list[str]:
+    """The ids of the pending records in the pending folder `folder` (what a new id must
+    follow: `records.name_after`)."""
+    return [n.removesuffix(".json") for n in os.listdir(folder) if n.endswith(".json") and not n.startswith(".")]
+
+
+def pending_matching(waiting: tuple[Staged, ...], given: str) -> list[Staged]:
+    """The pending patches `given` names: the one whose id (`SEQUENCE-ID`) or short id (the
+    part after the sequence) it is, else those whose id or short id it begins."""
+    def short(staged: Staged) -> str:
+        parsed = parse_name(staged.id)
+        return parsed[1] if parsed is not None else staged.id
+
+    exact = [s for s in waiting if given in (s.id, short(s))]
+    return exact or [s for s in waiting if s.id.startswith(given) or short(s).startswith(given)]
 
 
 class Claim:

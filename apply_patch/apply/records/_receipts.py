@@ -52,6 +52,7 @@ from ._receipt_check import ID_ALPHABET, ID_LENGTH, parse_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any, Final
 
 ENV: Final = "APPLY_PATCH_STATE_DIR"
@@ -126,16 +127,9 @@ class Store:
         return names_in(self.fd)
 
     def next_name(self) -> str:
-        """The name of a new receipt: the sequence after the root's last, a new random id
-        (one no receipt of the root has; the root's lock is held: no other commit races)."""
-        taken = [parsed for name in self.ids() if (parsed := parse_name(name)) is not None]
-        sequence = max((number for number, _ in taken), default=0) + 1
-        ids = {receipt for _, receipt in taken}
-        for _ in range(100):  # 40 random bits: a clash among a few hundred ids is rare
-            receipt = short_id()
-            if receipt not in ids:
-                return f"{sequence}-{receipt}"
-        raise OSError(errno.EEXIST, "no free receipt id")
+        """The name of a new receipt (`name_after` the root's receipts; the root's lock is
+        held: no other commit races)."""
+        return name_after(self.ids())
 
     def read(self, name: str, folder: str | None = None, limit: int | None = None) -> bytes:
         """The bytes of the regular file `name` (in the receipt folder `folder`), opened
@@ -222,6 +216,20 @@ def receipt_text(document: dict[str, Any]) -> str:
     return json.dumps(document, ensure_ascii=True)
 
 
+def name_after(names: Iterable[str]) -> str:
+    """A new `SEQUENCE-ID` name after `names` (receipts', or the review gate's pending
+    records'): the sequence one more than the last, a new random id none of them has.
+    The sequence orders them, never the clock (which may step back)."""
+    taken = [parsed for name in names if (parsed := parse_name(name)) is not None]
+    sequence = max((number for number, _ in taken), default=0) + 1
+    ids = {receipt for _, receipt in taken}
+    for _ in range(100):  # 40 random bits: a clash among a few hundred ids is rare
+        receipt = short_id()
+        if receipt not in ids:
+            return f"{sequence}-{receipt}"
+    raise OSError(errno.EEXIST, "no free receipt id")
+
+
 def short_id() -> str:
     """A new receipt id: `ID_LENGTH` random characters of `ID_ALPHABET` (5 bits each)."""
     number = int.from_bytes(os.urandom(5), "big")
@@ -238,13 +246,6 @@ def sweep_due(base: str) -> bool:
         return True
     now = time.time()
     return not now - SWEEP_EVERY < last <= now + 60
-
-
-def new_pending_id() -> str:
-    """A pending patch's id: the UTC time and a few random hex digits (sorting ids sorts by time)."""
-    now = time.time_ns()
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now // 1_000_000_000))
-    return f"{stamp}-{now % 1_000_000_000:09d}-{os.urandom(2).hex()}"
 
 
 def relative_to_root(path: str, root_real: str) -> str:
