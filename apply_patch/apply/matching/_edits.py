@@ -52,7 +52,7 @@ from ._locate import (
 )
 from ._placement import Placement
 from ._seek import TIERS, LineIndex, Tier, line_start, places_in_text
-from ._textfile import BOM, TextFile, common_ends, split_text
+from ._textfile import BOM, ENDINGS, TextFile, common_ends, split_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -63,7 +63,6 @@ if TYPE_CHECKING:
     from ..._policy import Policy
     from ...format import HashlineEdits
 
-_NEW_LINE_ENDING: Final = {"lf": "\n", "crlf": "\r\n"}
 _MAX_PLACES: Final = 1000  # places listed (and replaced by replace_all) beyond this: refused
 
 
@@ -734,7 +733,7 @@ def _chunk_lines(old: list[str], new: list[str]) -> tuple[str, ...]:
 
 
 def _new_ending(text: TextFile, policy: Policy) -> str:
-    return _NEW_LINE_ENDING.get(policy.line_endings, text.preferred_ending)
+    return ENDINGS.get(policy.line_endings, text.preferred_ending)
 
 
 def _finish(new: TextFile, old: TextFile, policy: Policy) -> TextFile:

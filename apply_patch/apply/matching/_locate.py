@@ -42,13 +42,12 @@ from ._names import FileName
 from ._placement import Placement
 from ..._policy import Policy
 from ._seek import TIERS, Match, LineIndex
-from ._textfile import BOM, TextFile
+from ._textfile import BOM, ENDINGS, TextFile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-_NEW_LINE_ENDING = {"lf": "\n", "crlf": "\r\n"}
 _FUZZ = "fuzz"  # the slip of a hunk placed with its outer context fuzzed (`_fuzz`)
 
 
@@ -161,7 +160,7 @@ def _ended(text: TextFile, chunks: tuple[Chunk, ...], policy: Policy) -> TextFil
     if not ending or not text.lines or text.endings[-1]:
         return text
     # The line's own break was dropped by the policy: the file's, as its other lines have.
-    forced = _NEW_LINE_ENDING.get(policy.line_endings)
+    forced = ENDINGS.get(policy.line_endings)
     return TextFile(text.lines, [*text.endings[:-1], forced or text.preferred_ending], text.bom)
 
 
@@ -742,7 +741,7 @@ def chunk_replacements(
 
 def splice(text: TextFile, replacements: list[Replacement], policy: Policy) -> TextFile:
     """Apply `replacements` in file order; new lines get the file's ending."""
-    ending = _NEW_LINE_ENDING.get(policy.line_endings, text.preferred_ending)
+    ending = ENDINGS.get(policy.line_endings, text.preferred_ending)
     lines: list[str] = []
     endings: list[str] = []
     kept = 0  # text.lines[kept:] are not copied yet (one copy in all: large files)

@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass
 from ..._errors import EncodingError, check_text
 from ..._policy import character_codec
+from ..matching import ENDINGS
 from ._glob import compiled
 
 TYPE_CHECKING = False
@@ -49,7 +50,6 @@ if TYPE_CHECKING:
 GIVEN: Final = "given: --encoding"  # where an encoding came from, when the option gave it
 EDITORCONFIG: Final = ".editorconfig"
 GITATTRIBUTES: Final = ".gitattributes"
-_ENDINGS: Final = {"lf": "\n", "crlf": "\r\n", "cr": "\r"}
 # EditorConfig's charset values → (Python codec, byte-order mark written).
 _CHARSETS: Final = {
     "utf-8": ("utf-8", False),
@@ -139,8 +139,8 @@ def _conventions(found: dict[str, tuple[object, str]], ignored: tuple[Ignored, .
     bom = False
     origin: list[tuple[str, str]] = []
     value, where = found.get("ending", (None, ""))
-    if isinstance(value, str) and value in _ENDINGS:
-        ending = _ENDINGS[value]
+    if isinstance(value, str) and value in ENDINGS:
+        ending = ENDINGS[value]
         origin.append(("ending", where))
     value, where = found.get("final_newline", (None, ""))
     if isinstance(value, bool):
@@ -360,7 +360,7 @@ def new_file_bytes(text: str, conventions: Conventions, policy: Policy, where: L
     `conventions`'; UTF-8 when neither names an encoding. EncodingError (naming the encoding,
     where it was declared, the characters and their line) for text it cannot hold, or
     an encoding Python does not know."""
-    ending = _EXPLICIT_ENDINGS.get(policy.line_endings, conventions.ending)
+    ending = ENDINGS.get(policy.line_endings, conventions.ending)  # "keep": the conventions'
     if ending is not None:
         text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", ending)
     final = True if policy.final_newline == "add" else conventions.final_newline
@@ -375,8 +375,6 @@ def new_file_bytes(text: str, conventions: Conventions, policy: Policy, where: L
         return text.encode("utf-8")
     return encoded(text, conventions.encoding, conventions.bom, where, line, _declared(conventions))
 
-
-_EXPLICIT_ENDINGS: Final = {"lf": "\n", "crlf": "\r\n"}
 
 
 def _first_ending(text: str) -> str:
