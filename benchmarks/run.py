@@ -42,6 +42,7 @@ STARTUP_PATHS: tuple[tuple[str, ...], ...] = ((), ("-C", "."), WITH_OPTIONS)
 # Issue 24's budgets for the other formats, each a ratio to a baseline of the same run.
 SPEED_LIMIT = 2.0  # str_replace, SEARCH/REPLACE: against plain Python doing the same job
 TOLERANT_LIMIT = 1.5  # the whitespace-tolerant match against the exact one
+BATCH_LIMIT = 4.0  # 1,000 blocks against 100 in one 100k-line file: no batch constant (issue 35)
 UNIFIED_LIMIT = 3.0  # a unified diff against GNU patch, whole processes
 MEMORY_LIMIT = 4.0  # peak RSS growth against the bytes of the file, 1M lines
 # (lines, hunks) of the unified-diff cases: a small file, one hunk every 100 lines up to 1M
@@ -721,9 +722,15 @@ class Bench:
             case = inputs.one_replacement(lines)
             self._paired(case, self._ours_edits(case), _plain_replace(case), "plain str.count + str.replace",
                          SPEED_LIMIT)
+        few = inputs.many_replacements(count=100)
+        self._paired(few, self._ours_blocks(few), _plain_replace(few), "a naive Python loop", SPEED_LIMIT)
+        hundred = self._last
         case = inputs.many_replacements()
         self._paired(case, self._ours_blocks(case), _plain_replace(case), "a naive Python loop", SPEED_LIMIT)
         self._absolute(case, 1.0)
+        self.budgets.append(Budget(f"{case.name} / {few.name} (issue 35: O(file + edits))",
+                                   self._last.median / hundred.median, BATCH_LIMIT,
+                                   f"{self._last.median * 1000:.1f} ms against {hundred.median * 1000:.1f} ms"))
         case = inputs.crlf(case)
         self._paired(case, self._ours_blocks(case), _plain_replace(case), "a naive Python loop", SPEED_LIMIT)
         for lines in (100_000, 1_000_000):

@@ -30,15 +30,23 @@ LINES = st.lists(st.sampled_from(["a", "b", "ab", "", "  a", "ba b"]), min_size=
 
 def _pick(text: str, data: st.DataObject) -> str | None:
     """A substring of `text` that occurs exactly once in it (None if the draw has none),
-    and not one of several lines that ends before the trailing whitespace of a line
-    (those are refused: the rule is about whole lines, spec/semantics.md)."""
+    and not one of several lines that ends before the trailing whitespace of a line, or
+    begins or ends in the middle of a word (those are refused: an old text of several
+    lines stands for whole lines, docs/edit-formats.md)."""
     start = data.draw(st.integers(0, len(text) - 1))
     end = data.draw(st.integers(start + 1, min(len(text), start + 12)))
     old = text[start:end]
     tail = text[end:].split("\n", 1)[0]
-    if "\n" in old.rstrip("\n") and tail and not tail.strip(" "):
-        return None
+    if "\n" in old.rstrip("\n"):
+        if tail and not tail.strip(" "):
+            return None
+        if (start > 0 and _word(old[0]) and _word(text[start - 1])) or (end < len(text) and _word(old[-1]) and _word(text[end])):
+            return None
     return old if text.count(old) == 1 else None
+
+
+def _word(character: str) -> bool:
+    return character.isalnum() or character == "_"
 
 
 @PROPERTY

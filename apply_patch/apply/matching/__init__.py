@@ -8,9 +8,10 @@ the model's operation; the answer is the new text and where each edit landed, or
 from __future__ import annotations
 
 from ..._lazy import on_first_use
+from ._endings import ENDINGS, forced_ending
 from ._names import FileName
 from ._placement import Placement
-from ._textfile import BOM, common_ends, ENDINGS, split_text, TextFile
+from ._textfile import BOM, common_ends, split_text, TextFile
 
 # Imported when one of their names is first asked for (start-up time): names written once, here.
 TYPE_CHECKING = False

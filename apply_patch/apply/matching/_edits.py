@@ -50,9 +50,10 @@ from ._locate import (
     splice,
     without_copied_whitespace,
 )
+from ._endings import forced_ending
 from ._placement import Placement
 from ._seek import TIERS, LineIndex, Tier, line_start, places_in_text
-from ._textfile import BOM, ENDINGS, TextFile, common_ends, split_text
+from ._textfile import BOM, TextFile, common_ends, split_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -733,7 +734,7 @@ def _chunk_lines(old: list[str], new: list[str]) -> tuple[str, ...]:
 
 
 def _new_ending(text: TextFile, policy: Policy) -> str:
-    return ENDINGS.get(policy.line_endings, text.preferred_ending)
+    return forced_ending(policy) or text.preferred_ending
 
 
 def _finish(new: TextFile, old: TextFile, policy: Policy) -> TextFile:

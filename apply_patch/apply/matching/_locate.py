@@ -38,11 +38,12 @@ from dataclasses import dataclass
 
 from ...format import constants as C, Chunk, UpdateFile
 from ._doubts import PatchWarning, Spot, ambiguous_context, doubts, fuzz_warning, slip_warning, unit_warning
+from ._endings import forced_ending
 from ._names import FileName
 from ._placement import Placement
 from ..._policy import Policy
 from ._seek import TIERS, Match, LineIndex
-from ._textfile import BOM, ENDINGS, TextFile
+from ._textfile import BOM, TextFile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -160,8 +161,7 @@ def _ended(text: TextFile, chunks: tuple[Chunk, ...], policy: Policy) -> TextFil
     if not ending or not text.lines or text.endings[-1]:
         return text
     # The line's own break was dropped by the policy: the file's, as its other lines have.
-    forced = ENDINGS.get(policy.line_endings)
-    return TextFile(text.lines, [*text.endings[:-1], forced or text.preferred_ending], text.bom)
+    return TextFile(text.lines, [*text.endings[:-1], forced_ending(policy) or text.preferred_ending], text.bom)
 
 
 def locate(
@@ -741,7 +741,7 @@ def chunk_replacements(
 
 def splice(text: TextFile, replacements: list[Replacement], policy: Policy) -> TextFile:
     """Apply `replacements` in file order; new lines get the file's ending."""
-    ending = ENDINGS.get(policy.line_endings, text.preferred_ending)
+    ending = forced_ending(policy) or text.preferred_ending
     lines: list[str] = []
     endings: list[str] = []
     kept = 0  # text.lines[kept:] are not copied yet (one copy in all: large files)

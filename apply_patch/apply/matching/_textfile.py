@@ -16,9 +16,6 @@ if TYPE_CHECKING:
     from typing import Final
 
 BOM: Final = "\ufeff"
-# The one table of line endings by name: the policy's `line_endings` ("keep" is not in it:
-# each file keeps its own) and EditorConfig's `end_of_line` ("cr" too).
-ENDINGS: Final = {"lf": "\n", "crlf": "\r\n", "cr": "\r"}
 _LINE_BREAK: Final = r"(\r\n|\r|\n)"  # compiled when a file first has a CR (re caches it)
 
 

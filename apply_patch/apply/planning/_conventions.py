@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass
 from ..._errors import EncodingError, check_text
 from ..._policy import character_codec
-from ..matching import ENDINGS
+from ..matching import ENDINGS, forced_ending
 from ._glob import compiled
 
 TYPE_CHECKING = False
@@ -360,7 +360,7 @@ def new_file_bytes(text: str, conventions: Conventions, policy: Policy, where: L
     `conventions`'; UTF-8 when neither names an encoding. EncodingError (naming the encoding,
     where it was declared, the characters and their line) for text it cannot hold, or
     an encoding Python does not know."""
-    ending = ENDINGS.get(policy.line_endings, conventions.ending)  # "keep": the conventions'
+    ending = forced_ending(policy) or conventions.ending
     if ending is not None:
         text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", ending)
     final = True if policy.final_newline == "add" else conventions.final_newline
@@ -374,7 +374,6 @@ def new_file_bytes(text: str, conventions: Conventions, policy: Policy, where: L
     if conventions.encoding is None:
         return text.encode("utf-8")
     return encoded(text, conventions.encoding, conventions.bom, where, line, _declared(conventions))
-
 
 
 def _first_ending(text: str) -> str:

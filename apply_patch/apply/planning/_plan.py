@@ -27,7 +27,7 @@ from ._paths import JOURNAL
 from ...format import AddFile, Chunk, DeleteFile, UpdateFile
 from ._paths import Location
 from ..._policy import Policy
-from ..matching import TextFile, split_text
+from ..matching import TextFile, forced_ending, split_text
 from ._tree import FileState, Kind, State, Tree
 
 TYPE_CHECKING = False
@@ -346,8 +346,8 @@ class Planner:
         if existing is None:
             data = self.new_file_bytes(where, op.text(), op.line)
         else:
-            ending = "\r\n" if self.policy.line_endings == "crlf" else "\n"
-            text = op.text(ending, force=self.policy.line_endings != "keep")
+            forced = forced_ending(self.policy)
+            text = op.text(forced or "\n", force=forced is not None)
             data = self.replaced_file_bytes(where, text, existing.data, op.line)
         mode = existing.mode if existing is not None else None
         owner = existing.owner if existing is not None else None

@@ -1,11 +1,12 @@
-"""Every shortcut of the locator answers as the general search does, or declines (issue 35).
+"""Every shortcut of placing an edit answers as the general search does, or declines (issue 35).
 
-A shortcut (`_locate._plain`, `_numbered.placed_by_numbers`, `_deferred.Deferred`, the
+A shortcut (`_numbered.placed_by_numbers`, `_deferred.Deferred`, the
 CRLF file edited as LF by `_edits.file_text`, the exact substring of `_edits.replace` on
 one string) may decline, but where it answers, its answer is the general search's: the
 same placements and the same text, or a refusal of the same kind. One generic property
 pins them all: each shortcut is a function from hypothesis' data to the pair (the
-shortcut's outcome or None when it declined, the general search's outcome).
+shortcut's outcome or None when it declined, the general search's outcome). `test_strategies`
+pins the strategies inside `locate` by switching them off; `plain` here also compares texts.
 """
 
 from __future__ import annotations
