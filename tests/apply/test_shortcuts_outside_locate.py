@@ -32,7 +32,7 @@ from _support import PROPERTY
 
 WHERE = FileName("f.txt", "f.txt")
 # Few distinct lines: repeated lines make the ambiguous and the misplaced cases common.
-LINE = st.sampled_from(["a", "b", "c", "def f():", "    x = 1", "    return x", ""])
+LINE = st.sampled_from(["a", "b", "c", "def f():", "    x = 1", "    return x", "\tx = 2", ""])
 FILE_LINES = st.lists(LINE, min_size=0, max_size=12)
 
 
@@ -101,14 +101,16 @@ def numbered(data: st.DataObject) -> tuple[Outcome | None, Outcome]:
     lines = data.draw(FILE_LINES.filter(bool))
     chunks = _chunks(data, lines, numbered=True)
     try:
-        replacements, placements, _ = searched(lines, chunks, DEFAULT, WHERE)
+        replacements, placements, warnings = searched(lines, chunks, DEFAULT, WHERE)
         general = _placed(_spliced_lines(lines, replacements), placements)
+        general_warned = bool(warnings)
     except PatchError as error:
-        general = _refused(error)
+        general, general_warned = _refused(error), False
     raw = "".join(line + "\n" for line in lines).encode()
     short = placed_by_numbers(raw, chunks, DEFAULT)
     if short is None:
         return None, general
+    assert not general_warned  # placed by its numbers without a warning: the search must have none
     return _placed(spliced_bytes(raw, short.spans).decode(), short.placements), general
 
 
@@ -159,7 +161,8 @@ def deferred(data: st.DataObject) -> tuple[Outcome | None, Outcome]:
 
 
 def crlf_as_lf(data: st.DataObject) -> tuple[Outcome | None, Outcome]:
-    decoded = "".join(line + "\r\n" for line in data.draw(FILE_LINES))
+    # Mostly CRLF, sometimes a line with LF: such a file is edited as its lines, not as LF.
+    decoded = "".join(line + data.draw(st.sampled_from(["\r\n"] * 4 + ["\n"])) for line in data.draw(FILE_LINES))
     ops = _replacements(data, decoded.replace("\r\n", "\n"))
     general = _in_turn(split_text(decoded), ops)
     one, crlf = file_text(decoded)
