@@ -161,8 +161,7 @@ def deferred(data: st.DataObject) -> tuple[Outcome | None, Outcome]:
 
 
 def crlf_as_lf(data: st.DataObject) -> tuple[Outcome | None, Outcome]:
-    # Mostly CRLF, sometimes a line with LF: such a file is edited as its lines, not as LF.
-    decoded = "".join(line + data.draw(st.sampled_from(["\r\n"] * 4 + ["\n"])) for line in data.draw(FILE_LINES))
+    decoded = "".join(line + "\r\n" for line in data.draw(FILE_LINES))
     ops = _replacements(data, decoded.replace("\r\n", "\n"))
     general = _in_turn(split_text(decoded), ops)
     one, crlf = file_text(decoded)
