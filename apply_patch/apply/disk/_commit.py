@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 from ..._errors import ConcurrentChangeError, PatchIOError, RollbackError, os_reason
 from ..records import JOURNAL_COMMIT, JOURNAL_TEMP_SUFFIX, JournalPlace, Recovery, begin_journal, journal_record, recover_journal
-from ..planning import FolderChanged, Folders
+from ..planning import FolderChanged, Folders, read_all
 from ._lock import RootLock
 from ..planning import FileChange, Plan
 from ._signals import Held
@@ -454,7 +454,7 @@ class _Commit:
         if change.path in self.old:
             old, _ = self.old[change.path]
             info = os.fstat(old)
-            data, mode = _read_all(old, info.st_size), stat.S_IMODE(info.st_mode)
+            data, mode = read_all(old, info.st_size), stat.S_IMODE(info.st_mode)
             owner = (info.st_uid, info.st_gid)
         temp = self.disk.write_temp(fd, temp_name(name), data, mode, owner)
         try:
@@ -575,17 +575,6 @@ def _link_text(folder: int, name: bytes) -> bytes | None:
         return os.readlink(name, dir_fd=folder)
     except OSError:
         return None
-
-
-def _read_all(fd: int, size: int) -> bytes:
-    """All of the open file `fd`, `size` its size when last looked at (a guess: read to the end)."""
-    chunks, offset = [], 0
-    while chunk := os.pread(fd, max(size - offset, 0) + 65536, offset):
-        chunks.append(chunk)
-        offset += len(chunk)
-        if offset == size:  # a short read, at the size the status said: the end (a file that
-            break  # grew since returns more, and is read on to its end)
-    return b"".join(chunks)
 
 
 def _holds(fd: int, data: bytes) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..._lazy import on_first_use
 from ._dirs import FolderChanged, Folders
-from ._disk_tree import DiskTree, MAX_FILE_BYTES
+from ._disk_tree import DiskTree, MAX_FILE_BYTES, read_all
 from ._edit_plan import make_plan
 from ._paths import is_windows_absolute, JOURNAL, Location
 from ._plan import (

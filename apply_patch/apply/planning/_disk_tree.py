@@ -346,7 +346,7 @@ def read_entry(
             return Kind.SPECIAL
         if info.st_size > MAX_FILE_BYTES:
             raise OSError(errno.EFBIG, _too_large(info.st_size))
-        data = _read_all(fd, info.st_size)
+        data = read_all(fd, info.st_size)
     finally:
         os.close(fd)
     mode = stat.S_IMODE(info.st_mode)
@@ -397,7 +397,9 @@ def _open(
     return fd, os.fstat(fd)
 
 
-def _read_all(fd: int, size: int) -> bytes:
+def read_all(fd: int, size: int) -> bytes:
+    """All of the open file `fd`, `size` its size when last looked at (a guess: a file that
+    grew since is read on to its end)."""
     chunks, offset = [], 0
     while chunk := os.pread(fd, max(size - offset, 0) + 65536, offset):
         chunks.append(chunk)
