@@ -317,22 +317,12 @@ def remove_tree(parent: int, name: str) -> None:
 def made_store(root_real: str) -> Store:
     """The receipts folder of the root `root_real`, opened: made first (0700), with the state
     folder above it, where missing; Unavailable when it cannot be, or is another user's."""
-    path = folder_of(root_real)
-    base = os.path.dirname(path)
+    above = os.path.dirname(os.path.dirname(folder_of(root_real)))
     try:
-        os.makedirs(os.path.dirname(base), 0o700, exist_ok=True)
-        parent = os.open(os.path.realpath(os.path.dirname(base)), OPEN_DIR)
-        try:
-            top = made_private_folder(parent, os.path.basename(base), base)
-        finally:
-            os.close(parent)
-        try:
-            os.close(made_private_folder(top, os.path.basename(path), path))
-        finally:
-            os.close(top)
+        os.makedirs(above, 0o700, exist_ok=True)
     except OSError as exc:
-        raise Unavailable(f"{path}: {os_reason(exc)}") from exc
-    return Store(root_real)
+        raise Unavailable(f"{above}: {os_reason(exc)}") from exc
+    return Store(root_real, made_private_folder)
 
 
 def made_private_folder(parent: int, name: str, shown: str) -> int:

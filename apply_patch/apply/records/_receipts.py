@@ -52,7 +52,7 @@ from ._receipt_check import ID_ALPHABET, ID_LENGTH, parse_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
     from typing import Any, Final
 
 ENV: Final = "APPLY_PATCH_STATE_DIR"
@@ -93,20 +93,23 @@ def digest(data: bytes) -> str:
 class Store:
     """The receipts folder of one root, open (a descriptor); `close()` releases it."""
 
-    def __init__(self, root_real: str) -> None:
+    def __init__(self, root_real: str, opened: Callable[[int, str, str], int] | None = None) -> None:
         """Open the receipts folder of the root `root_real` (Unavailable when it is missing,
-        not the user's own, or cannot be opened; `disk.made_store` makes it first)."""
+        not the user's own, or cannot be opened). `opened(parent, name, shown)` opens each
+        of the two folders, the state folder then the root's: `private_folder` by default;
+        `disk.made_store` passes one that makes it first."""
         self.root_real = root_real
         self.path = folder_of(root_real)
         base = os.path.dirname(self.path)
+        opened = opened or private_folder
         try:
             parent = os.open(os.path.realpath(os.path.dirname(base)), OPEN_DIR)
             try:
-                top = private_folder(parent, os.path.basename(base), base)
+                top = opened(parent, os.path.basename(base), base)
             finally:
                 os.close(parent)
             try:
-                self.fd = private_folder(top, os.path.basename(self.path), self.path)
+                self.fd = opened(top, os.path.basename(self.path), self.path)
             finally:
                 os.close(top)
         except OSError as exc:
