@@ -16,6 +16,8 @@ folders.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ._edits import CreateFile, Insert, NotebookEdit, StrReplace, Terms
 from ._format import Format
 
@@ -42,14 +44,29 @@ def text_editor_terms(where: str) -> Terms:
     return Terms(new=f"new_str{where}", old="old_str", noun="old_str")
 
 
-def claude_code_terms(where: str) -> Terms:
-    """Claude Code's words for the edit named `where` (" of edit 2 of the MultiEdit at line 5")."""
-    return Terms(new=f"new_string{where}", old="old_string", noun="old_string")
+@dataclass(frozen=True, slots=True)
+class _Tools:
+    """How one agent's edit tools name themselves and their inputs: Claude Code and OpenCode
+    differ only in these words (data, one reader: `_tool_edits`)."""
+
+    edit: str  # the tool that replaces one old text
+    multi: str  # the one that replaces several
+    write: str  # the one that writes a whole file
+    path: str
+    old: str
+    new: str
+    replace_all: str
+    noun: str  # what the diagnosis calls the old text
+
+    def terms(self, where: str) -> Terms:
+        """The words for the edit named `where` (" of edit 2 of the MultiEdit at line 5")."""
+        return Terms(new=f"{self.new}{where}", old=self.old, noun=self.noun)
 
 
-def opencode_terms(where: str) -> Terms:
-    """OpenCode's words for the edit named `where`."""
-    return Terms(new=f"newString{where}", old="oldString")
+_CLAUDE_CODE: Final = _Tools(
+    "Edit", "MultiEdit", "Write", "file_path", "old_string", "new_string", "replace_all", noun="old_string"
+)
+_OPENCODE: Final = _Tools("edit", "multiedit", "write", "filePath", "oldString", "newString", "replaceAll", noun="edit")
 
 
 def claude_code_edits(name: str, given: Mapping[str, object], line: int) -> list[Edit]:
@@ -57,25 +74,37 @@ def claude_code_edits(name: str, given: Mapping[str, object], line: int) -> list
     `given`, recorded at log `line`."""
     if name == "NotebookEdit":
         return _notebook_edit(given, line)
-    path = given.get("file_path")
+    return _tool_edits(_CLAUDE_CODE, name, given, line)
+
+
+def opencode_edits(tool: str, given: Mapping[str, object], line: int) -> list[Edit]:
+    """The edits of an OpenCode tool part `tool` (one of `OPENCODE_EDIT_TOOLS`) with input
+    `given`, recorded at log `line`."""
+    return _tool_edits(_OPENCODE, tool, given, line)
+
+
+def _tool_edits(tools: _Tools, name: str, given: Mapping[str, object], line: int) -> list[Edit]:
+    """The edits of the tool `name` of `tools` with input `given`, recorded at log `line`:
+    none when an input is missing or of another type."""
+    path = given.get(tools.path)
     if not isinstance(path, str):
         return []
-    if name == "Write":
+    if name == tools.write:
         content = given.get("content")
         if not isinstance(content, str):
             return []
-        return [CreateFile(path, content, overwrite=True, line=line, label=f"the Write at line {line}")]
-    specs = given.get("edits") if name == "MultiEdit" else [given]
+        return [CreateFile(path, content, overwrite=True, line=line, label=f"the {tools.write} at line {line}")]
+    specs = given.get("edits") if name == tools.multi else [given]
     edits: list[Edit] = []
     for number, spec in enumerate(specs if isinstance(specs, list) else [], 1):
-        old, new = (spec.get(k) if isinstance(spec, dict) else None for k in ("old_string", "new_string"))
+        old, new = (spec.get(k) if isinstance(spec, dict) else None for k in (tools.old, tools.new))
         if not isinstance(old, str) or not isinstance(new, str):
             return []
-        which = f"edit {number} of the MultiEdit" if name == "MultiEdit" else "the Edit"
+        which = f"edit {number} of the {tools.multi}" if name == tools.multi else f"the {tools.edit}"
         where = f" of {which} at line {line}"
-        replace_all = bool(spec.get("replace_all", False))
-        terms = claude_code_terms(where)
-        edits.append(StrReplace(path, old, new, replace_all, line=line, label=f"old_string{where}", terms=terms))
+        replace_all = bool(spec.get(tools.replace_all, False))
+        label = f"{tools.old}{where}"
+        edits.append(StrReplace(path, old, new, replace_all, line=line, label=label, terms=tools.terms(where)))
     return edits
 
 
@@ -109,28 +138,3 @@ def text_editor_edits(given: Mapping[str, object], line: int) -> list[Edit]:
         if isinstance(text, str):
             return [Insert(path, after, text, line=line, label=f"the insert at line {line}")]
     return []
-
-
-def opencode_edits(tool: str, given: Mapping[str, object], line: int) -> list[Edit]:
-    """The edits of an OpenCode tool part `tool` (one of `OPENCODE_EDIT_TOOLS`) with input
-    `given`, recorded at log `line`."""
-    path = given.get("filePath")
-    if not isinstance(path, str):
-        return []
-    if tool == "write":
-        content = given.get("content")
-        if not isinstance(content, str):
-            return []
-        return [CreateFile(path, content, overwrite=True, line=line, label=f"the write at line {line}")]
-    specs = given.get("edits") if tool == "multiedit" else [given]
-    edits: list[Edit] = []
-    for number, spec in enumerate(specs if isinstance(specs, list) else [], 1):
-        old, new = (spec.get(k) if isinstance(spec, dict) else None for k in ("oldString", "newString"))
-        if not isinstance(old, str) or not isinstance(new, str):
-            return []
-        which = f"edit {number} of the multiedit" if tool == "multiedit" else "the edit"
-        where = f" of {which} at line {line}"
-        replace_all = bool(spec.get("replaceAll", False))
-        terms = opencode_terms(where)
-        edits.append(StrReplace(path, old, new, replace_all, line=line, label=f"oldString{where}", terms=terms))
-    return edits
