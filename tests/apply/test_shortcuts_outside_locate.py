@@ -81,15 +81,19 @@ def _chunks(data: st.DataObject, lines: list[str], numbered: bool) -> tuple[Chun
     return tuple(chunks)
 
 
+def _searched(lines: list[str], chunks: tuple[Chunk, ...]) -> tuple[Outcome, bool]:
+    """The general search's outcome for `chunks` in `lines`, and whether it warned."""
+    try:
+        replacements, placements, warnings = searched(lines, chunks, DEFAULT, WHERE)
+    except PatchError as error:
+        return _refused(error), False
+    return _placed(_spliced_lines(lines, replacements), placements), bool(warnings)
+
+
 def plain(data: st.DataObject) -> tuple[Outcome | None, Outcome]:
     lines = data.draw(FILE_LINES)
     chunks = _chunks(data, lines, numbered=False)
-    try:
-        replacements, placements, warnings = searched(lines, chunks, DEFAULT, WHERE)
-        general = _placed(_spliced_lines(lines, replacements), placements)
-        general_warned = bool(warnings)
-    except PatchError as error:
-        general, general_warned = _refused(error), False
+    general, general_warned = _searched(lines, chunks)
     short = _plain(lines, chunks)
     if short is None:
         return None, general
@@ -100,12 +104,7 @@ def plain(data: st.DataObject) -> tuple[Outcome | None, Outcome]:
 def numbered(data: st.DataObject) -> tuple[Outcome | None, Outcome]:
     lines = data.draw(FILE_LINES.filter(bool))
     chunks = _chunks(data, lines, numbered=True)
-    try:
-        replacements, placements, warnings = searched(lines, chunks, DEFAULT, WHERE)
-        general = _placed(_spliced_lines(lines, replacements), placements)
-        general_warned = bool(warnings)
-    except PatchError as error:
-        general, general_warned = _refused(error), False
+    general, general_warned = _searched(lines, chunks)
     raw = "".join(line + "\n" for line in lines).encode()
     short = placed_by_numbers(raw, chunks, DEFAULT)
     if short is None:

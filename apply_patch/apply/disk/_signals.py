@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 import threading
 from types import FrameType
 
