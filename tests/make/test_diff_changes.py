@@ -54,33 +54,33 @@ def test_a_deleted_binary_file_is_deleted_by_applying_as_by_converting(tmp_path:
     assert str(convert_unified_diff(BINARY_DELETED)) == "*** Begin Patch\n*** Delete File: logo.png\n*** End Patch\n"
 
 
-@pytest.mark.parametrize("verb", ["apply", "convert"])
-def test_a_changed_binary_file_is_refused_alike(tmp_path: Path, verb: str) -> None:
+def _refused(tmp_path: Path, verb: str, diff: str) -> PatchError:
+    """The error applying (`verb` "apply") or converting `diff` raises; the tree is checked
+    to be byte for byte as it was."""
     root = _tree(tmp_path)
     before = snapshot(root)
     with pytest.raises(PatchError) as caught:
         if verb == "apply":
-            apply_unified_diff(BINARY_CHANGED, root, strip=1)
+            apply_unified_diff(diff, root, strip=1)
         else:
-            convert_unified_diff(BINARY_CHANGED)
-    assert caught.value.kind == "binary"
-    assert str(caught.value).startswith(f"Cannot {verb} the diff of logo.png: it is a binary file")
-    assert caught.value.patch_line == 1
+            convert_unified_diff(diff)
     assert snapshot(root) == before
+    return caught.value
+
+
+@pytest.mark.parametrize("verb", ["apply", "convert"])
+def test_a_changed_binary_file_is_refused_alike(tmp_path: Path, verb: str) -> None:
+    error = _refused(tmp_path, verb, BINARY_CHANGED)
+    assert error.kind == "binary"
+    assert str(error).startswith(f"Cannot {verb} the diff of logo.png: it is a binary file")
+    assert error.patch_line == 1
 
 
 @pytest.mark.parametrize("verb", ["apply", "convert"])
 def test_a_copy_is_refused_alike_without_the_old_files(tmp_path: Path, verb: str) -> None:
-    root = _tree(tmp_path)
-    before = snapshot(root)
-    with pytest.raises(PatchError) as caught:
-        if verb == "apply":
-            apply_unified_diff(COPY, root, strip=1)
-        else:
-            convert_unified_diff(COPY)
-    assert caught.value.kind == "unsupported"
-    assert str(caught.value).startswith(f"Cannot {verb} the copy of t.txt to u.txt: a copy needs the old file")
-    assert snapshot(root) == before
+    error = _refused(tmp_path, verb, COPY)
+    assert error.kind == "unsupported"
+    assert str(error).startswith(f"Cannot {verb} the copy of t.txt to u.txt: a copy needs the old file")
 
 
 def test_a_copy_is_converted_with_the_old_files() -> None:
