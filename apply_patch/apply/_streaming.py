@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from .._errors import AmbiguousChunkError, ConcurrentChangeError, ContextNotFoundError, PatchError
 from .._policy import DEFAULT, Policy, policy_of
-from ..format import PartialReader, constants as C
+from ..format import Patch, PartialReader, constants as C, to_operation
 from .records import hexdigest
 from .planning import DiskTree
 from .matching import locate, searched
@@ -139,9 +139,9 @@ class StreamingPlan:
         for line in self._reader.end():  # the last line, and the chunk it ends
             self._read(line)
         self._file = None
-        text = "".join(self._pieces)
-        if self._diff_path is not None:
-            text = f"{C.BEGIN_PATCH}\n{C.UPDATE_FILE}{self._diff_path}\n{text}\n{C.END_PATCH}\n"
+        text: str | Patch = "".join(self._pieces)
+        if self._diff_path is not None:  # read as the native tool's operation is: its lines are chunks only
+            text = Patch((to_operation("update_file", self._diff_path, text),))
         seen = Seen(refuse=_changed_while_streaming)
         seen.hashes.update(self._seen)
         with seen.watching():

@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass, replace
 
 from lark import Token
+from lark.exceptions import UnexpectedInput
 
 from . import _constants as C
 from ._grammar import parser
@@ -59,8 +60,9 @@ _OPERATIONS: Final[dict[str, Literal["add", "delete", "update"]]] = {
 # The grammar's marker terminals (one line each, read in their forgiven spelling).
 _MARKERS: Final = ("END_PATCH", "ENVIRONMENT_ID", "ADD_FILE", "DELETE_FILE", "UPDATE_FILE",
                    "MOVE_TO", "END_OF_FILE", "CHUNK_HEADER")  # fmt: skip
-# The markers of one Update's diff (the grammar's `update_diff`): any other line is a run's.
-_DIFF_MARKERS: Final = frozenset({"END_OF_FILE", "CHUNK_HEADER"})
+# The markers of one Update's diff (the grammar's `update_diff`, and `*** End Patch`, where
+# the native tool's reader stops): any other line is a run's.
+_DIFF_MARKERS: Final = frozenset({"END_OF_FILE", "CHUNK_HEADER", "END_PATCH"})
 # The terminals a run is fed as, in the order they are tried where both could stand.
 _RUNS: Final = ("ADDED_LINES", "CHANGE_LINES")
 # The markers that begin or end an operation whatever came before: where the parser
@@ -154,7 +156,8 @@ class PartialReader:
     Each complete line costs O(its length) (the parser's state is kept, not rebuilt).
     `diff_of`: the text is not a patch but the diff of one Update of that path (the
     native tool's `update_file` operation): read from the grammar's `update_diff` rule,
-    from its first line, its only markers `@@` and `*** End of File`.
+    from its first line, its only markers `@@` and `*** End of File`, and nothing read
+    after an `*** End Patch` line (which may end such a diff).
     """
 
     def __init__(self, diff_of: str | None = None) -> None:
@@ -309,7 +312,17 @@ class PartialReader:
         if kind not in self._choices():
             return None
         token = Token(kind, text, line=line or self._number)
-        self._parser.feed_token(token)
+        state = self._parser.parser_state
+        # The stacks stay a few entries deep (the grammar's repetitions are reduced as they go).
+        saved = state.state_stack[:], state.value_stack[:]
+        try:
+            self._parser.feed_token(token)
+        except UnexpectedInput:
+            # The table's row allowed it, but only to reduce first and refuse after (LALR
+            # merges the rows of `patch` and `update_diff`: a diff's `*** End Patch` does
+            # this): the reductions are undone, the parser left as it was.
+            state.state_stack[:], state.value_stack[:] = saved
+            return None
         return token
 
     def _note(self, kind: str, marker: str, token: Token) -> PartialOperation | None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from apply_patch import ConcurrentChangeError, ContextNotFoundError, StreamingPlan, Verdict, apply_patch
+from apply_patch import ConcurrentChangeError, ContextNotFoundError, PatchError, StreamingPlan, Verdict, apply_patch
 from _support import snapshot
 
 LINES = "".join(f"line{i}\n" for i in range(1, 101))
@@ -299,3 +299,25 @@ def test_a_native_operation_diff_with_end_of_file(tmp_path: Path) -> None:
     plan.finish()
     assert [(v.verdict, v.patch_line, v.file_lines) for v in got] == [("placed", 4, (99, 100))]
     assert (root / "a.py").read_text() == LINES.replace("line1\n", "one\n").replace("line100\n", "hundred\n")
+
+
+def test_a_native_operation_diff_ending_with_end_patch_is_judged_as_without(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    plan = StreamingPlan(root, path="a.py")
+    assert _verdicts(plan, _lines("@@ line1\n-line2\n@@\n-line9\n+nine\n*** End Patch  \n")) == [_placed(1, 2, 2), _placed(3, 9, 9)]
+    plan.finish()  # the native tool's diff may end with `*** End Patch` (the SDK's parser stops there)
+    assert (root / "a.py").read_text() == LINES.replace("line2\n", "").replace("line9\n", "nine\n")
+
+
+def test_a_native_operation_diff_cannot_carry_other_operations(tmp_path: Path) -> None:
+    """The diff of one `update_file` is that file's chunks: a header line in it is no header,
+    as the native tool's reader (`to_operation`) reads it, and nothing else is touched."""
+    root = _tree(tmp_path)
+    (root / "b.py").write_text("keep\n")
+    before = snapshot(root)
+    for smuggled in ("*** Delete File: b.py", "*** Add File: new.py\n+x", "*** Update File: b.py\n@@\n-keep\n+kept"):
+        plan = StreamingPlan(root, path="a.py")
+        plan.feed(f"@@\n-line5\n+five\n{smuggled}\n")
+        with pytest.raises(PatchError):
+            plan.finish()
+        assert snapshot(root) == before
