@@ -83,6 +83,7 @@ class _File:
         self.after = 0  # where the engine searches the file's next chunk from (-1: not known)
         self.counts: Counter[str] | None = None  # how often each line is in the file (read once)
         self.old: list[str] = []  # the open chunk's old lines
+        self.elided = False  # one of them holds "...": an elision the engine may read as such
         self.at: int | None = None  # where its old lines so far were found
         self.chunks: tuple[Chunk, ...] = ()  # its complete chunks, as parsed
         self.reported: dict[int, str] = {}  # patch line → the verdict last given
@@ -162,8 +163,9 @@ class StreamingPlan:
         if current is None or current.dead or read.old is None:
             return found
         if read.chunk_line != current.chunk_line:  # the first line of a chunk (or after a refused one)
-            current.chunk_line, current.old, current.at = read.chunk_line, [], None
+            current.chunk_line, current.old, current.at, current.elided = read.chunk_line, [], None, False
         current.old.append(read.old)
+        current.elided = current.elided or "..." in read.old
         return found + self._judge_prefix(current)
 
     def _open(self, path: str, number: int) -> list[Verdict]:
@@ -187,14 +189,21 @@ class StreamingPlan:
         size = len(current.old)
         while size and not current.old[size - 1].strip():
             size -= 1
-        if not size or size != len(current.old) or any("..." in s for s in current.old):
+        if not size or size != len(current.old) or current.elided:
             return []  # a blank line may be the reference's trailing one; "..." an elision
         at, lines = current.at, current.lines
         if at is not None and at + size <= len(lines) and lines[at + size - 1] == current.old[-1]:
             return []  # still where it was found: each line costs one comparison
         if current.index is None:
             current.index = LineIndex(lines)
-        match = current.index.seek(current.old, 0)  # from the top: never narrower than the engine
+        # Where the engine looks first (after the file's chunks so far), then anywhere: a place
+        # anywhere means no verdict yet (never narrower than the engine). Chunks come in file
+        # order, so the first search usually goes on from the last place found: each file is
+        # searched about once in all, not once a chunk.
+        after = max(current.after, 0)
+        match = current.index.seek(current.old, after)
+        if match is None and after:
+            match = current.index.seek(current.old, 0)
         if match is not None:
             current.at = match.index
             return []
@@ -217,7 +226,7 @@ class StreamingPlan:
         chunks so far (`_locate.locate`: its tiers, slips, and their order's other places).
         """
         at = current.at
-        current.chunk_line, current.old, current.at = 0, [], None
+        current.chunk_line, current.old, current.at, current.elided = 0, [], None, False
         chunks = current.chunks = (*current.chunks, last)
         if at is not None and self._alone(current, last, at):
             current.after = at + len(last.old_lines)

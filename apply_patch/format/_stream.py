@@ -166,7 +166,9 @@ class PartialReader:
         self._finished = False
         self._closed = False  # `end` was called: nothing more is read
         self._number = 0  # the lines read
-        self._operations: list[PartialOperation] = []
+        self._operations: list[PartialOperation] = []  # the last one's `lines` kept in `_counted`
+        self._counted = 0  # the file lines of the last operation so far
+        self._updating = False  # the last operation is an Update
         self._run: list[str] = []  # the lines of the run being read, fed when it ends
         self._run_from = 0  # the patch line of its first line
         self._markers: frozenset[str] | None = None  # None: all the grammar's
@@ -179,6 +181,7 @@ class PartialReader:
         if diff_of is not None:
             self._parser = parser().parse_interactive(start="update_diff")
             self._operations.append(PartialOperation("update", diff_of))
+            self._updating = True
             self._markers = _DIFF_MARKERS
 
     def feed(self, text: str) -> None:
@@ -217,7 +220,10 @@ class PartialReader:
     @property
     def partial(self) -> PartialPatch:
         """What the lines read so far hold."""
-        return PartialPatch(tuple(self._operations), self._parser is not None, self._finished)
+        operations = tuple(self._operations)
+        if operations:
+            operations = (*operations[:-1], replace(operations[-1], lines=self._counted))
+        return PartialPatch(operations, self._parser is not None, self._finished)
 
     def _line(self, line: str) -> LineRead:
         """Read one complete line."""
@@ -226,7 +232,7 @@ class PartialReader:
                 self._start()
             return LineRead(self._number)
         terminals = _grammar_terminals()
-        marker = line.rstrip(C.WHITESPACE) if self._in_update() else line.strip(C.WHITESPACE)
+        marker = line.rstrip(C.WHITESPACE) if self._updating else line.strip(C.WHITESPACE)
         kind = _terminal(terminals.markers, marker + "\n")
         if kind is None or (self._markers is not None and kind not in self._markers):
             return self._run_line(line)
@@ -252,19 +258,15 @@ class PartialReader:
         self._parser = parser().parse_interactive(start="patch")
         self._feed("BEGIN_PATCH", C.BEGIN_PATCH + "\n")
 
-    def _in_update(self) -> bool:
-        return bool(self._operations) and self._operations[-1].kind == "update"
-
     def _run_line(self, line: str) -> LineRead:
-        in_update = self._in_update()
+        in_update = self._updating
         if line == "" and not self._run and self._feed("BLANK", "\n"):  # after `*** End of File`
             return LineRead(self._number, chunk_line=self._chunk_line, old="" if in_update else None)
         if not self._run:
             self._run_from = self._number
         self._run.append(line + "\n")
         counted = line == "" or line.startswith(_COUNTED)
-        if counted and self._operations:
-            self._operations[-1] = replace(self._operations[-1], lines=self._operations[-1].lines + 1)
+        self._counted += counted  # (a bool)
         if not (counted and in_update):
             return LineRead(self._number, chunk_line=self._chunk_line)
         if not self._chunk_line:  # a first chunk without `@@`
@@ -330,7 +332,10 @@ class PartialReader:
         if kind in _OPERATIONS:
             header = {"ADD_FILE": C.ADD_FILE, "DELETE_FILE": C.DELETE_FILE, "UPDATE_FILE": C.UPDATE_FILE}[kind]
             operation = PartialOperation(_OPERATIONS[kind], marker[len(header) :])
+            if self._operations:
+                self._operations[-1] = replace(self._operations[-1], lines=self._counted)
             self._operations.append(operation)
+            self._counted, self._updating = 0, kind == "UPDATE_FILE"
             return operation
         if kind == "MOVE_TO":
             self._operations[-1] = replace(self._operations[-1], move_to=marker[len(C.MOVE_TO) :])
