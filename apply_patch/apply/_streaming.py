@@ -196,14 +196,17 @@ class StreamingPlan:
             return []  # still where it was found: each line costs one comparison
         if current.index is None:
             current.index = LineIndex(lines)
-        # Where the engine looks first (after the file's chunks so far), then anywhere: a place
-        # anywhere means no verdict yet (never narrower than the engine). Chunks come in file
-        # order, so the first search usually goes on from the last place found: each file is
-        # searched about once in all, not once a chunk.
+        # A place anywhere means no verdict yet (never narrower than the engine). Searched
+        # first after the place the shorter prefix had (in the tier it matched in, the longer
+        # one matches nowhere before it), then where the engine looks (after the file's
+        # chunks so far), then from the top. Chunks come in file order, so the index goes on
+        # from its last place found: a file is searched about once in all, not once a line.
         after = max(current.after, 0)
-        match = current.index.seek(current.old, after)
-        if match is None and after:
-            match = current.index.seek(current.old, 0)
+        match = None
+        for start in (*(() if at is None else (at + 1,)), after, *((0,) if after else ())):
+            match = current.index.seek(current.old, start)
+            if match is not None:
+                break
         if match is not None:
             current.at = match.index
             return []
