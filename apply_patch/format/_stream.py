@@ -178,6 +178,7 @@ class PartialReader:
         self._chunk: list[Token] = []
         self._chunk_at_end = False
         self._chunk_refused = False
+        self._chunks = True  # completed chunks are built (`read`), not only counted (`feed`)
         if diff_of is not None:
             self._parser = parser().parse_interactive(start="update_diff")
             self._operations.append(PartialOperation("update", diff_of))
@@ -185,13 +186,18 @@ class PartialReader:
             self._markers = _DIFF_MARKERS
 
     def feed(self, text: str) -> None:
-        """Read the lines `text` completes; a partial last line waits for the rest."""
-        self.read(text)
+        """Read the lines `text` completes; a partial last line waits for the rest. (Only
+        `partial` is wanted: the chunks completed are not built.)"""
+        self._lines(text, chunks=False)
 
     def read(self, text: str) -> list[LineRead]:
         """`feed`, giving what each line `text` completes was (nothing after `*** End Patch`)."""
+        return self._lines(text, chunks=True)
+
+    def _lines(self, text: str, *, chunks: bool) -> list[LineRead]:
         if self._finished or self._closed or not text:
             return []
+        self._chunks = chunks
         lines = (self._rest + text).split("\n")
         self._rest = lines.pop()
         found: list[LineRead] = []
@@ -209,7 +215,8 @@ class PartialReader:
         being read is complete. Nothing is read after this."""
         if self._closed:
             return []
-        found = self.read("\n") if self._rest else []
+        found = self._lines("\n", chunks=True) if self._rest else []
+        self._chunks = True
         self._closed = True
         if self._finished or self._parser is None:
             return found
@@ -297,7 +304,7 @@ class PartialReader:
         has no lines); the next starts afresh."""
         tokens, at_end, refused = self._chunk, self._chunk_at_end, self._chunk_refused
         self._chunk, self._chunk_at_end, self._chunk_refused, self._chunk_line = [], False, False, 0
-        if refused or not any(token.type == "CHANGE_LINES" for token in tokens):
+        if refused or not self._chunks or not any(token.type == "CHANGE_LINES" for token in tokens):
             return None
         return chunk_of(tokens, at_end)
 
