@@ -5,6 +5,7 @@ the decision table). Every refusal leaves the tree byte for byte unchanged."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TypeVar
 
@@ -306,3 +307,15 @@ def test_a_stale_middle_line_in_formats_without_numbers_is_refused(tmp_path: Pat
         apply_search_replace(blocks, tmp_path)
     assert (tmp_path / "f.txt").read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt"]
+
+
+def test_long_lines_are_no_look_alikes_and_cost_no_quadratic_time(tmp_path: Path) -> None:
+    # A line of 200,000 characters, one of them stale in the hunk: difflib would compare
+    # them in time quadratic in their length; a line that long is data, never a look-alike.
+    long = "x" * 200_000
+    lines = [*LINES[:19], long + "0", *LINES[20:]]
+    before = _tree(tmp_path, lines)
+    diff = _diff(f"@@ -18,6 +18,6 @@\n line 18\n-line 19\n+nineteen\n {long}1\n-line 21\n+twenty-one\n line 22\n line 23\n")
+    started = time.monotonic()
+    _refused(tmp_path, before, diff, ContextNotFoundError)
+    assert time.monotonic() - started < 10

@@ -56,6 +56,8 @@ STALE: Final = 1  # context lines that may be stale look-alikes: a second one is
 # against another version of the file, whose new lines may rest on what changed
 LOOK_ALIKE: Final = 0.8  # difflib ratio of a stale line's text to the file's, at least: one
 # word of a line changed (a plural, a renamed name, an argument), not a line rewritten
+_LONGEST: Final = 1000  # characters of a line compared for a look-alike, at most: the
+# comparison costs up to their product, and a line that long is data, not a line of code
 _EVIDENCE: Final = 2  # lines with text, exactly as the file has them, beside a stale line:
 # one line alone is the look-alike elsewhere that the text formats refuse
 
@@ -96,11 +98,14 @@ def look_alike(sent: str, held: str) -> bool:
     """Whether the hunk's context line `sent` is plainly the file's line `held` slightly
     changed: both with text, the same leading whitespace, and the rest of one at least a
     `LOOK_ALIKE` difflib ratio of the other's (the indentation left out: a deep one would
-    make any two lines look alike)."""
+    make any two lines look alike), neither longer than `_LONGEST` characters."""
     text, kept = sent.lstrip(), held.lstrip()
     if not text.strip() or not kept.strip() or sent[: len(sent) - len(text)] != held[: len(held) - len(kept)]:
         return False
-    return SequenceMatcher(None, text, kept, autojunk=False).ratio() >= LOOK_ALIKE
+    if max(len(text), len(kept)) > _LONGEST:
+        return False
+    matcher = SequenceMatcher(None, text, kept, autojunk=False)
+    return matcher.real_quick_ratio() >= LOOK_ALIKE and matcher.quick_ratio() >= LOOK_ALIKE and matcher.ratio() >= LOOK_ALIKE
 
 
 def _stale_places(lines: list[str], chunk: Chunk, start: int, target: int) -> list[int]:
