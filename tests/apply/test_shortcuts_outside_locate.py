@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from apply_patch import DEFAULT, PatchError
 from apply_patch.apply.matching import FileName
+from apply_patch.apply.matching import _deferred
 from apply_patch.apply.matching._deferred import Deferred
 from apply_patch.apply.matching._edits import LfText, file_text, final_text, replace
 from apply_patch.apply.matching._locate import Replacement, _plain, searched
@@ -146,16 +147,20 @@ def deferred(data: st.DataObject) -> tuple[Outcome | None, Outcome]:
     text = "".join(line + "\n" for line in data.draw(FILE_LINES))
     ops = _replacements(data, text)
     general = _in_turn(LfText(text, False), ops)
-    batch, used = Deferred(LfText(text, False), DEFAULT), False
-    kept: list[Placement] = []
-    for op in ops:  # as `_edit_plan` does: the pending ones made where the batch declines
-        placement = batch.add(op)
-        if placement is None:
-            break
-        kept.append(placement)
-        used = True
-    else:
-        return (_placed(final_text(batch.text(), DEFAULT), kept) if used else None), general
+    index_after, tail = data.draw(st.sampled_from([(10**9, 8), (0, 1), (0, 8)]))  # (as test_deferred)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(_deferred, "INDEX_AFTER", index_after)
+        patched.setattr(_deferred, "TAIL", tail)
+        batch, used = Deferred(LfText(text, False), DEFAULT), False
+        kept: list[Placement] = []
+        for op in ops:  # as `_edit_plan` does: the pending ones made where the batch declines
+            placement = batch.add(op)
+            if placement is None:
+                break
+            kept.append(placement)
+            used = True
+        else:
+            return (_placed(final_text(batch.text(), DEFAULT), kept) if used else None), general
     return None, general
 
 

@@ -174,6 +174,8 @@ def _edit_file(
                 planner.warnings.append(_blank_line_dropped(edit, where.relative))
         except PatchError as error:
             sought = edit.old if isinstance(edit, StrReplace) else ""
+            if path != edit.path:  # a mangled name taken (`_named`): what the edit wrote
+                error.written_path = edit.path
             raise planner.explained(error, where, encoding, sought, edit.line) from None
         if not whole:  # its lines, as `write_text` takes them
             text = edited.text if isinstance(edited.text, TextFile) else edited.text.split()
