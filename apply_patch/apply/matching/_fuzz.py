@@ -105,7 +105,8 @@ def look_alike(sent: str, held: str) -> bool:
     if max(len(text), len(kept)) > _LONGEST:
         return False
     matcher = SequenceMatcher(None, text, kept, autojunk=False)
-    return matcher.real_quick_ratio() >= LOOK_ALIKE and matcher.quick_ratio() >= LOOK_ALIKE and matcher.ratio() >= LOOK_ALIKE
+    # The cheap upper bounds first: most lines compared are not alike at all.
+    return all(ratio() >= LOOK_ALIKE for ratio in (matcher.real_quick_ratio, matcher.quick_ratio, matcher.ratio))
 
 
 def _stale_places(lines: list[str], chunk: Chunk, start: int, target: int) -> list[int]:
