@@ -49,7 +49,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-_FUZZ = "fuzz"  # the slip of a hunk placed with its outer context fuzzed (`_fuzz`)
+_FUZZ = "fuzz"  # the slip of a hunk placed with context lines fuzzed (`_fuzz`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -544,11 +544,11 @@ def _find_chunk(
     """Search the chunk, then retry at its `@@` line, then without a trailing blank line,
     then with a model's slips undone (`slips`; `near`: where a hunk's numbers place it),
     then, for a hunk whose numbers name the 0-based line `target` (no `@@` line), with its
-    outer context lines fuzzed (`fuzzed`).
+    context lines fuzzed (`fuzzed`: one stale look-alike line, or its outer lines).
 
     Returns the chunk lines used, their explicit endings (one per line, None
     for none), the pattern searched, the match, and the slip undone (None: none;
-    `_FUZZ`: fuzzed, the lines used holding the file's version of its outer context).
+    `_FUZZ`: fuzzed, the lines used holding the file's version of the fuzzed context).
     """
     if chunk.endings:
         explicit = dict(chunk.endings)
