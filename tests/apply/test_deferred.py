@@ -240,3 +240,30 @@ def test_a_batch_writes_the_file_unit_as_one_edit_does() -> None:
             outcomes.append((Path(folder, "f.py").read_text(), [(w.kind, w.file_line) for w in result.warnings]))
     assert outcomes[0] == ("def f():\n\tx = 1\n\tz = 3\n\treturn x\n\ndef g():\n\ty = 2\n\treturn y\n", [("indentation", 3)])
     assert outcomes[1] == ("def f():\n\tx = 1\n\tz = 3\n\treturn x\n\ndef g():\n\ty = 5\n\treturn y\n", [("indentation", 3)])
+
+
+@PROPERTY
+@given(LINES, st.data())
+def test_the_text_as_made_around_a_place_is_read_across_pending_replacements(lines: list[str], data: st.DataObject) -> None:
+    """`made_window` (what the batch reads the indentation unit from, as one edit reads it
+    from the text with the pending replacements made) is that text's stretch, cut where
+    it is, whatever pending replacements lie in it or around it."""
+    text = "\n".join(lines) + "\n"
+    batch = _deferred.Deferred(matching.LfText(text, False), DEFAULT)
+    for _ in range(data.draw(st.integers(0, 6))):
+        start = data.draw(st.integers(0, len(text) - 1))
+        old = text[start : data.draw(st.integers(start + 1, min(len(text), start + 6)))]
+        batch.add(StrReplace("f.txt", old, data.draw(st.sampled_from(["", "X", "\tYY\n", old * 2]))))
+    spans = [(p[0], p[1]) for p in batch._pending]
+    free = [at for at in range(len(text)) if not any(s < at < e for s, e in spans)]
+    at = data.draw(st.sampled_from(free))
+    size = data.draw(st.integers(0, 3))
+    if any(s < at + size and at < e for s, e in spans if e > s) or at + size > len(text):
+        return
+    reach = data.draw(st.integers(1, 12))
+    window = batch.made_window(at, size, reach)
+    shift = sum(len(p[2]) - (p[1] - p[0]) for p in batch._pending if p[1] <= at)
+    made = batch.text().body
+    at += shift
+    assert window.text == made[max(at - reach, 0) : at + size + reach]
+    assert (window.cut_before, window.cut_after) == (at - reach > 0, at + size + reach < len(made))

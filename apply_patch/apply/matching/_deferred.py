@@ -46,6 +46,7 @@ pending (those searches grow with them).
 from __future__ import annotations
 
 from bisect import bisect_left
+from dataclasses import dataclass
 from itertools import accumulate, islice
 from operator import add, itemgetter
 
@@ -96,6 +97,16 @@ class _Lines:
 def key(before: str, line: str) -> str:
     """What tells a line (`line`, after a line ending with `before`) in `_Lines`."""
     return before[-TAIL:] + "\n" + line
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """A stretch of the text as made (`Deferred.made_window`), and whether the text goes on
+    before it and after it."""
+
+    text: str
+    cut_before: bool
+    cut_after: bool
 
 
 _Pending = tuple[int, int, str, int, int, int]  # start, end, new text, breaks added, its lines' begin, end
@@ -239,7 +250,13 @@ class Deferred:
         read there, `UNIT_WINDOW` characters each side, as `_edits._in_file_unit` reads it."""
         if "\n\t" not in new and "\n " not in new and new[:1] not in ("\t", " "):
             return True  # no line of the new text is indented (the test `_in_file_unit` makes first)
-        body, pending, size, reach = self._text.body, self._pending, len(old), UNIT_WINDOW
+        window = self.made_window(at, len(old), UNIT_WINDOW)
+        return keeps_its_unit(old, new, window.text, window.cut_before, window.cut_after, self._policy)
+
+    def made_window(self, at: int, size: int, reach: int) -> Window:
+        """The text as made from `reach` characters before the kept text's `at` to `reach`
+        after `at + size` (a stretch clear of the pending replacements), as far as it goes."""
+        body, pending = self._text.body, self._pending
         k = bisect_left(pending, (at,))
         made_at = at + (self._grown if k == len(pending) else sum(len(p[2]) - (p[1] - p[0]) for p in pending[:k]))
         low, high = at - reach, at + size + reach
@@ -263,9 +280,8 @@ class Deferred:
             pieces += [body[kept:start], made]
             kept = end
         pieces.append(body[kept:high])
-        window = "".join(pieces)[max(before - reach, 0) : before + size + reach]
-        cut_before, cut_after = made_at - reach > 0, made_at + size + reach < len(body) + self._grown
-        return keeps_its_unit(old, new, window, cut_before, cut_after, self._policy)
+        text = "".join(pieces)[max(before - reach, 0) : before + size + reach]
+        return Window(text, made_at - reach > 0, made_at + size + reach < len(body) + self._grown)
 
     def _touching(self, low: int, high: int) -> list[_Pending]:
         """The pending replacements whose lines touch the kept text's [low, high)."""
