@@ -38,6 +38,9 @@ class PatchError(ValueError):
     # The index of the operation that failed in its patch, set by the plan
     # (None: not known, or not one operation's fault).
     operation: int | None = None
+    # The file's name as the failed edit wrote it, where the planner took that for a mangled
+    # name of `path` (set by the plan; None: the edit named `path` itself).
+    written_path: str | None = None
 
     def __init__(
         self,

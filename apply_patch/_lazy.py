@@ -35,14 +35,21 @@ def load(
 
 def on_first_use(package: str, namespace: dict[str, object], modules: tuple[str, ...]) -> Callable[[str], object]:
     """The `__getattr__` of a part whose rarely used modules (`modules`, `"._pending"`...)
-    are imported only when a name of theirs is first asked for: each module in turn
-    until one defines `name` (its names, all public, are written once: in the part's
-    `if TYPE_CHECKING:` imports, for the type checker). The value is kept in the
-    part's namespace; AttributeError for a name none of them defines."""
+    are imported only when a name of theirs is first asked for. Its names, all public,
+    are written once: in the part's `if TYPE_CHECKING:` imports, for the type checker,
+    which are read from the part's source (`_declared`) at the first name asked for, so
+    that only the module defining it is imported. A name they do not tell (the source
+    unreadable) is looked for in each module in turn. The value is kept in the part's
+    namespace; AttributeError for a name none of them defines."""
+    declared: dict[str, str] | None = None
 
     def attribute(name: str) -> object:
+        nonlocal declared
         if not name.startswith("_"):
-            for module in modules:
+            if declared is None:
+                declared = _declared(namespace.get("__file__"))
+            told = declared.get(name)
+            for module in ((told,) if told in modules else ()) + modules:
                 absolute = package + module
                 __import__(absolute)
                 if hasattr(sys.modules[absolute], name):
@@ -51,3 +58,30 @@ def on_first_use(package: str, namespace: dict[str, object], modules: tuple[str,
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
     return attribute
+
+
+def _declared(source: object) -> dict[str, str]:
+    """Name → module (`"._seen"`) of the relative imports in the `if TYPE_CHECKING:` block
+    of the module whose file is `source`; empty when it cannot be read. (String methods,
+    not `ast`: importing `ast` costs more than the modules it would spare.)"""
+    if not isinstance(source, str):
+        return {}
+    try:
+        with open(source, encoding="utf-8") as file:
+            text = file.read()
+    except (OSError, UnicodeDecodeError):
+        return {}
+    block = []
+    for line in text.partition("\nif TYPE_CHECKING:\n")[2].split("\n"):
+        if line.strip() and not line.startswith((" ", "\t")):
+            break  # the block ends at the first line not indented
+        block.append(line.strip())
+    table = {}
+    for statement in (" " + " ".join(block)).split(" from ")[1:]:
+        module, _, names = statement.partition(" import ")
+        if module.startswith("."):
+            for written in names.replace("(", " ").replace(")", " ").split(","):
+                words = written.split()  # `name` or `name as alias`
+                if words:
+                    table[words[-1]] = module
+    return table

@@ -75,8 +75,8 @@ class Policy:
     slips: Literal["undo", "refuse"] = _option(
         "undo",
         "a model's slips the reference refuses: line numbers copied from a view, blank lines "
-        "dropped or added, an elided middle, a unified diff's outer context lines changed near "
-        "its line numbers (undo: applied where exactly one reading fits, with a warning; "
+        "dropped or added, an elided middle, a unified diff's context lines changed near its line "
+        "numbers: one look-alike line anywhere, or up to two at each edge (undo: applied where exactly one reading fits, with a warning; "
         "refuse: refused, as the reference)",
     )
     message_paths: Literal["relative", "absolute"] = _option(

@@ -277,3 +277,20 @@ def test_the_cache_keeps_no_file_text(tmp_path: Path) -> None:
     apply_edits([StrReplace("big.py", "n = 9", "n = 4")], root, repair=ScriptedModel(huge))
     assert (root / "big.py").read_text().endswith("z = 0\n" * _repair.ANSWER_CHARS)  # used, not kept
     assert sum(len(repr(key)) + len(repr(value)) for key, value in _repair._cache.items()) < 64 * 1024
+
+
+def test_an_edit_naming_a_mangled_name_of_its_file_is_repaired_too(tmp_path: Path) -> None:
+    """A SEARCH/REPLACE block whose path the planner takes as the one file it is a mangled
+    name of (`pkg/file-one_py` for `pkg/file_one.py`) and whose SEARCH text is stale: the
+    hook is asked about that file, and its correction applied, as for a block naming it."""
+    from apply_patch.edits import apply_search_replace
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "file_one.py").write_text(APP)
+    model = ScriptedModel(StrReplace("pkg/file_one.py", "return 'Hi ' + name", "return 'Hello ' + name"))
+    reply = "pkg/file-one_py\n<<<<<<< SEARCH\nreturn 'Hi' + name\n=======\nreturn 'Hello ' + name\n>>>>>>> REPLACE\n"
+    result = apply_search_replace(reply, tmp_path, repair=model)
+    assert (tmp_path / "pkg" / "file_one.py").read_text() == APP.replace("'Hi '", "'Hello '")
+    (request,) = model.asked
+    assert (request.path, request.old) == ("pkg/file_one.py", "return 'Hi' + name\n")
+    assert [w.kind for w in result.warnings] == ["repaired", "input"]

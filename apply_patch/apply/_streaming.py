@@ -18,7 +18,10 @@ for each complete line that decides one, a `Verdict`:
 After the first `not_found` of a file no more verdicts come for it (the engine stops
 there too). Nothing is locked and nothing written while the text streams: each file is
 read once (through `DiskTree`, as the planner reads it) and searched through one
-`LineIndex`. `finish` applies the whole text through the one pipeline (`apply_patch`:
+`LineIndex`. The text is read by the format's one streaming reader (`PartialReader`,
+the grammar's parser fed line by line): the operations, each chunk's lines and patch
+line, and each complete chunk as the grammar builds it come from what it reports
+(`LineRead`); no marker is told here. `finish` applies the whole text through the one pipeline (`apply_patch`:
 lock, plan, re-checks, all-or-nothing commit), refusing it (`ConcurrentChangeError`) when
 a file judged while streaming holds other bytes at the plan (the check of `_seen.Seen`).
 """
@@ -30,7 +33,7 @@ from dataclasses import dataclass
 
 from .._errors import AmbiguousChunkError, ConcurrentChangeError, ContextNotFoundError, PatchError
 from .._policy import DEFAULT, Policy, policy_of
-from ..format import constants as C, parse_patch
+from ..format import Patch, PartialReader, constants as C, to_operation
 from .records import hexdigest
 from .planning import DiskTree
 from .matching import locate, searched
@@ -44,13 +47,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Literal
 
-    from ..format import Chunk
+    from ..format import Chunk, LineRead
     from .planning import Location
     from ._pipeline import ApplyResult
-
-_CHUNK_BODY = (C.CONTEXT, C.REMOVED, C.ADDED)
-_HEADERS = (C.ADD_FILE, C.DELETE_FILE, C.UPDATE_FILE)
-
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
@@ -74,19 +73,17 @@ class Verdict:
 class _File:
     """An Update being streamed: its file's lines and index, and its chunks so far."""
 
-    def __init__(self, path: str, header: str, line: int) -> None:
-        self.path, self.header, self.line = path, header, line
+    def __init__(self, path: str) -> None:
+        self.path = path
         self.lines: list[str] = []
         self.index: LineIndex | None = None
         self.where: Location | None = None
         self.dead = False  # a not_found was reported: nothing more is judged
-        self.body: list[tuple[int, str]] = []  # (patch line, text) after the header
-        self.chunk_at = -1  # where in `body` the open chunk's lines start (-1: none yet)
-        self.chunk_line = 0  # the open chunk's patch line: its first `@@` line, else its first
-        self.chunk_from = 0  # where in `body` that line is
+        self.chunk_line = 0  # the open chunk's patch line (the reader's): its first `@@` line, else its first
         self.after = 0  # where the engine searches the file's next chunk from (-1: not known)
         self.counts: Counter[str] | None = None  # how often each line is in the file (read once)
         self.old: list[str] = []  # the open chunk's old lines
+        self.elided = False  # one of them holds "...": an elision the engine may read as such
         self.at: int | None = None  # where its old lines so far were found
         self.chunks: tuple[Chunk, ...] = ()  # its complete chunks, as parsed
         self.reported: dict[int, str] = {}  # patch line → the verdict last given
@@ -118,25 +115,20 @@ class StreamingPlan:
         self._tree = DiskTree(self.root, self.policy, self.workdir)
         self._planner = Planner(self._tree)
         self._pieces: list[str] = []
-        self._pending = ""  # the last line, not yet ended
-        self._number = 0  # patch lines read
-        self._started = self._ended = False
+        self._reader = PartialReader(diff_of=path)  # a diff: the body of one Update, its lines counted in it
         self._file: _File | None = None
         self._seen: dict[str, str] = {}  # a file's key → the hash of its bytes as judged
         self._diff_path = path
         self._early: list[Verdict] = []
-        if path is not None:  # a diff: the body of one Update, its lines counted in it
-            self._started = True
-            self._early = self._open(path, f"{C.UPDATE_FILE}{path}", 0)  # returned by the first `feed`
+        if path is not None:
+            self._early = self._open(path, 0)  # returned by the first `feed`
 
     def feed(self, text: str) -> list[Verdict]:
         """Take the next piece of the patch; the verdicts its complete lines decide."""
         self._pieces.append(text)
         found, self._early = self._early, []
-        *complete, self._pending = (self._pending + text).split("\n")
-        for raw in complete:
-            self._number += 1
-            found += self._line(raw.removesuffix("\r"), self._number)
+        for line in self._reader.read(text):
+            found += self._read(line)
         return found
 
     def finish(self, *, dry_run: bool = False) -> ApplyResult:
@@ -145,58 +137,39 @@ class StreamingPlan:
         changed since. Raises the engine's PatchError for a patch that does not apply."""
         from ._pipeline import apply_patch
 
-        if self._pending:
-            self._number += 1
-            self._line(self._pending.removesuffix("\r"), self._number)
-            self._pending = ""
-        self._close_file()
-        text = "".join(self._pieces)
-        if self._diff_path is not None:
-            text = f"{C.BEGIN_PATCH}\n{C.UPDATE_FILE}{self._diff_path}\n{text}\n{C.END_PATCH}\n"
+        for line in self._reader.end():  # the last line, and the chunk it ends
+            self._read(line)
+        self._file = None
+        text: str | Patch = "".join(self._pieces)
+        if self._diff_path is not None:  # read as the native tool's operation is: its lines are chunks only
+            text = Patch((to_operation("update_file", self._diff_path, text),))
         seen = Seen(refuse=_changed_while_streaming)
         seen.hashes.update(self._seen)
         with seen.watching():
             return apply_patch(text, self.root, workdir=self.workdir, dry_run=dry_run, policy=self.policy)
 
-    # The lines, one at a time.
+    # The lines, one at a time, as the reader read them.
 
-    def _line(self, line: str, number: int) -> list[Verdict]:
-        if self._ended:
-            return []
-        if not self._started:
-            self._started = line.strip(C.WHITESPACE) == C.BEGIN_PATCH
-            return []
-        # In an Update, a marker starts its line (as the parser reads it): " @@" is context.
-        marker = line.rstrip(C.WHITESPACE) if self._file is not None else line.strip(C.WHITESPACE)
-        if (marker == C.END_PATCH or marker.startswith(_HEADERS)) and self._diff_path is None:
-            found = self._close_file()
-            if marker == C.END_PATCH:
-                self._ended = True
-            elif marker.startswith(C.UPDATE_FILE):
-                found += self._open(marker[len(C.UPDATE_FILE) :], line, number)
-            return found
+    def _read(self, read: LineRead) -> list[Verdict]:
         current = self._file
-        if current is None or current.dead:
-            return []
-        if marker.startswith(C.CHUNK_HEADER):
-            found = self._close_chunk(current)
-            current.body.append((number, line))
-            if not current.chunk_line:
-                current.chunk_line, current.chunk_from = number, len(current.body) - 1
+        found: list[Verdict] = []
+        if read.complete is not None and current is not None and not current.dead:
+            found += self._close_chunk(current, read.complete)
+        if read.operation is not None or read.finished:  # an operation's header, or the end
+            self._file = None
+            if read.operation is not None and read.operation.kind == "update":
+                found += self._open(read.operation.path, read.number)
             return found
-        current.body.append((number, line))
-        if line.startswith(_CHUNK_BODY) or line == "":
-            if current.chunk_at < 0:
-                current.chunk_at = len(current.body) - 1
-                if not current.chunk_line:
-                    current.chunk_line, current.chunk_from = number, current.chunk_at
-            if not line.startswith(C.ADDED):
-                current.old.append(line[1:])
-                return self._judge_prefix(current)
-        return []
+        if current is None or current.dead or read.old is None:
+            return found
+        if read.chunk_line != current.chunk_line:  # the first line of a chunk (or after a refused one)
+            current.chunk_line, current.old, current.at, current.elided = read.chunk_line, [], None, False
+        current.old.append(read.old)
+        current.elided = current.elided or "..." in read.old
+        return found + self._judge_prefix(current)
 
-    def _open(self, path: str, header: str, number: int) -> list[Verdict]:
-        current = self._file = _File(path, header, number)
+    def _open(self, path: str, number: int) -> list[Verdict]:
+        current = self._file = _File(path)
         try:
             where = self._tree.resolve(path, line=number)
             state = self._planner._readable(where, number)
@@ -210,26 +183,30 @@ class StreamingPlan:
             self._seen[key] = digest
         return []
 
-    def _close_file(self) -> list[Verdict]:
-        current = self._file
-        found = [] if current is None or current.dead else self._close_chunk(current)
-        self._file = None
-        return found
-
     def _judge_prefix(self, current: _File) -> list[Verdict]:
         """`not_found` when the open chunk's old lines so far (trailing blanks set aside) are
         nowhere the engine would look for them, with its message."""
         size = len(current.old)
         while size and not current.old[size - 1].strip():
             size -= 1
-        if not size or size != len(current.old) or any("..." in s for s in current.old):
+        if not size or size != len(current.old) or current.elided:
             return []  # a blank line may be the reference's trailing one; "..." an elision
         at, lines = current.at, current.lines
         if at is not None and at + size <= len(lines) and lines[at + size - 1] == current.old[-1]:
             return []  # still where it was found: each line costs one comparison
         if current.index is None:
             current.index = LineIndex(lines)
-        match = current.index.seek(current.old, 0)  # from the top: never narrower than the engine
+        # A place anywhere means no verdict yet (never narrower than the engine). Searched
+        # first after the place the shorter prefix had (in the tier it matched in, the longer
+        # one matches nowhere before it), then where the engine looks (after the file's
+        # chunks so far), then from the top. Chunks come in file order, so the index goes on
+        # from its last place found: a file is searched about once in all, not once a line.
+        after = max(current.after, 0)
+        match = None
+        for start in (*(() if at is None else (at + 1,)), after, *((0,) if after else ())):
+            match = current.index.seek(current.old, start)
+            if match is not None:
+                break
         if match is not None:
             current.at = match.index
             return []
@@ -243,30 +220,18 @@ class StreamingPlan:
             return []  # found in some other way (ambiguous, say): the complete chunk decides
         return []
 
-    def _close_chunk(self, current: _File) -> list[Verdict]:
-        """The verdicts of the chunk just completed (and of the file's chunks before it).
+    def _close_chunk(self, current: _File, last: Chunk) -> list[Verdict]:
+        """The verdicts of the chunk just completed, `last` (and of the file's chunks before it).
 
         A chunk found exactly where its lines were seen arriving, with one place only after
         the file's chunks before it, is placed there (as the engine places it: one place, no
         doubt) without locating the others again; any other is located with the file's
         chunks so far (`_locate.locate`: its tiers, slips, and their order's other places).
         """
-        if current.chunk_at < 0:
-            return []
-        at, body = current.at, current.body[current.chunk_from :]
-        current.chunk_at, current.chunk_line, current.old, current.at = -1, 0, [], None
-        text = "\n".join((C.BEGIN_PATCH, current.header, *(t for _, t in body), C.END_PATCH))
-        try:
-            update = parse_patch(text).operations[0]
-        except (PatchError, IndexError):
-            return []  # not an Update's chunks as written: `finish` names the error
-        numbers = [n for n, _ in body]
-        new = tuple(_renumbered(c, numbers) for c in getattr(update, "chunks", ()))
-        if not new:
-            return []
-        chunks = current.chunks = (*current.chunks, *new)
-        last = chunks[-1]
-        if len(new) == 1 and at is not None and self._alone(current, last, at):
+        at = current.at
+        current.chunk_line, current.old, current.at, current.elided = 0, [], None, False
+        chunks = current.chunks = (*current.chunks, last)
+        if at is not None and self._alone(current, last, at):
             current.after = at + len(last.old_lines)
             span = (at + 1, at + len(last.old_lines))
             message = f"{last.name} placed at line {at + 1} of {_where(current).shown}"
@@ -338,15 +303,6 @@ class StreamingPlan:
 def _where(current: _File) -> Location:
     assert current.where is not None  # a dead file is judged no more
     return current.where
-
-
-def _renumbered(chunk: Chunk, numbers: list[int]) -> Chunk:
-    """`chunk` with its patch line counted in the text fed (parsed in a text of its own)."""
-    from dataclasses import replace
-
-    body_line = chunk.line - 3  # the text parsed: Begin Patch, the header, then the body
-    line = numbers[body_line] if 0 <= body_line < len(numbers) else chunk.line
-    return replace(chunk, line=line)
 
 
 def _verdict(

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from ._registry import CHOICES, FORMATS, detected_format, format_named
     from ._reply import CODEX_KIND, ReplyPart, reply_parts
     from ._search_replace import SEARCH, parse_search_replace
-    from ._stream import PartialOperation, PartialPatch, PartialReader, parse_partial
+    from ._stream import LineRead, PartialOperation, PartialPatch, PartialReader, parse_partial
     from ._syntax_hints import cut, looks_like_shell, quoted
     from ._unidiff import FileDiff, Hunk, Line, parse_unified_diff
     from ._unified import DiffChanges, FileChange, change_operations, read_changes, unified_operations
@@ -101,6 +101,7 @@ _NAMES = {
     "reply_parts": "._reply",
     "SEARCH": "._search_replace",
     "parse_search_replace": "._search_replace",
+    "LineRead": "._stream",
     "PartialOperation": "._stream",
     "PartialPatch": "._stream",
     "PartialReader": "._stream",

@@ -184,6 +184,13 @@ def _chunk(children: list[object]) -> Chunk:
     """The children of `chunk` or `first_chunk`: `@@` lines, the change lines, maybe the end mark."""
     end_of_file = isinstance(children[-1], _EndOfFile)
     tokens: list[Token] = children[:-1] if end_of_file else children  # type: ignore[assignment]
+    return chunk_of(tokens, end_of_file)
+
+
+def chunk_of(tokens: list[Token], end_of_file: bool) -> Chunk:
+    """The chunk of the tokens the parser took for it: its `@@` lines (CHUNK_HEADER) and its
+    change lines (CHANGE_LINES), or one CHUNK; `end_of_file` when `*** End of File` followed.
+    Its patch line is the first token's. (The streaming reader builds its chunks here too.)"""
     text = "".join(tokens)
     lines = text.split("\n")[:-1]
     headers = 0

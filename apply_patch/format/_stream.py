@@ -1,4 +1,4 @@
-"""Patch text still being streamed → the operations seen so far (progress only).
+"""Patch text still being streamed → the operations and chunks seen so far.
 
 Read by the grammar's own LALR parser (`_grammar.parser()`, Lark's interactive
 parser): each complete line is given its terminal by the grammar's terminal
@@ -12,17 +12,24 @@ parser as its terminal when the next marker arrives, after its text is checked
 against that terminal's own pattern (taken from the parser). The marker lines
 are told by the grammar's marker terminals, also taken from the parser.
 
-Only complete lines are read, so what is reported never shrinks as text
-arrives: operations are only appended, a Move target is only set once, line
-counts only grow. Text before `*** Begin Patch` (a heredoc or fence line, prose)
-is skipped, and nothing after `*** End Patch` is read. Markers may carry the
+Two reports. `partial` is the summary: only complete lines are read, so what it
+reports never shrinks as text arrives: operations are only appended, a Move
+target is only set once, line counts only grow. `read` gives, for each complete
+line, what the grammar made of it (`LineRead`): the operation its header began,
+the chunk of an Update it is a line of (with the chunk's patch line, and its old
+text for a context, removed or blank line), and the chunk it completed, built
+from the very tokens the parser took (`_parse.chunk_of`, as `parse_patch` builds
+it). `StreamingPlan` judges chunks from these and reads no marker itself.
+
+Text before `*** Begin Patch` (a heredoc or fence line, prose) is skipped (its
+lines counted), and nothing after `*** End Patch` is read. Markers may carry the
 whitespace `parse_patch` forgives (any around them outside an Update, trailing
 inside one). A line or run the grammar does not take where it stands is passed
-over, its lines still counted, and an operation header or `*** End Patch` the
-parser refuses after it starts the reading again from there (as a patch just
-begun): the report is progress, never a verdict. The
-result must never be used to apply anything; parse the finished text with
-`parse_patch`.
+over, its lines still counted (a chunk it is part of is never completed), and an
+operation header or `*** End Patch` the parser refuses after it starts the
+reading again from there (as a patch just begun): the report is progress, never
+a verdict. The result must never be used to apply anything; parse the finished
+text with `parse_patch`.
 """
 
 from __future__ import annotations
@@ -31,15 +38,19 @@ import re
 from dataclasses import dataclass, replace
 
 from lark import Token
+from lark.exceptions import UnexpectedInput
 
 from . import _constants as C
 from ._grammar import parser
+from ._parse import chunk_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final, Literal
 
     from lark.parsers.lalr_interactive_parser import InteractiveParser
+
+    from ._model import Chunk
 
 _OPERATIONS: Final[dict[str, Literal["add", "delete", "update"]]] = {
     "ADD_FILE": "add",
@@ -49,6 +60,9 @@ _OPERATIONS: Final[dict[str, Literal["add", "delete", "update"]]] = {
 # The grammar's marker terminals (one line each, read in their forgiven spelling).
 _MARKERS: Final = ("END_PATCH", "ENVIRONMENT_ID", "ADD_FILE", "DELETE_FILE", "UPDATE_FILE",
                    "MOVE_TO", "END_OF_FILE", "CHUNK_HEADER")  # fmt: skip
+# The markers of one Update's diff (the grammar's `update_diff`, and `*** End Patch`, where
+# the native tool's reader stops): any other line is a run's.
+_DIFF_MARKERS: Final = frozenset({"END_OF_FILE", "CHUNK_HEADER", "END_PATCH"})
 # The terminals a run is fed as, in the order they are tried where both could stand.
 _RUNS: Final = ("ADDED_LINES", "CHANGE_LINES")
 # The markers that begin or end an operation whatever came before: where the parser
@@ -58,6 +72,8 @@ _ENDS_OPERATION: Final = frozenset({"ADD_FILE", "DELETE_FILE", "UPDATE_FILE", "E
 # context), counted as they arrive. Any other line joins the run too, and the run's
 # terminal pattern decides at its end whether the parser takes it.
 _COUNTED: Final = (C.CONTEXT, C.ADDED, C.REMOVED)
+# Of those, the lines the file holds before the change (blank: an empty context line).
+_OLD: Final = (C.CONTEXT, C.REMOVED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,70 +126,160 @@ def _terminal(pattern: re.Pattern[str], line: str) -> str | None:
     return None if match is None else match.lastgroup
 
 
-class PartialReader:
-    """Reads a patch as it streams in: `feed` it text in pieces of any size, ask `partial`.
+@dataclass(frozen=True, slots=True)
+class LineRead:
+    """One complete line as the grammar read it (`PartialReader.read` gives one a line).
 
-    Each complete line costs O(its length) (the parser's state is kept, not rebuilt).
+    `number`: its patch line (1-based in the text fed, lines before the patch counted).
+    `operation`: the operation its header began. `finished`: it is `*** End Patch`.
+    `complete`: the chunk of an Update (or of a diff) this line completed: its `@@` lines,
+    change lines and `*** End of File` all taken by the parser, now followed by another
+    chunk's `@@`, a header or `*** End Patch` (or the end of the text, `end`); its patch
+    line is its first `@@` line, else its first line. It comes before what the line begins.
+    `chunk_line`: the patch line of the chunk of an Update this line is in (0: none).
+    `old`: for a context, removed or blank line of that chunk, its text in the file (no
+    prefix); None for any other line.
     """
 
-    def __init__(self) -> None:
+    number: int
+    operation: PartialOperation | None = None
+    finished: bool = False
+    complete: Chunk | None = None
+    chunk_line: int = 0
+    old: str | None = None
+
+
+class PartialReader:
+    """Reads a patch as it streams in: `feed` (or `read`) it text in pieces of any size,
+    ask `partial`.
+
+    Each complete line costs O(its length) (the parser's state is kept, not rebuilt).
+    `diff_of`: the text is not a patch but the diff of one Update of that path (the
+    native tool's `update_file` operation): read from the grammar's `update_diff` rule,
+    from its first line, its only markers `@@` and `*** End of File`, and nothing read
+    after an `*** End Patch` line (which may end such a diff).
+    """
+
+    def __init__(self, diff_of: str | None = None) -> None:
         self._rest = ""  # the last line, not complete yet
         self._parser: InteractiveParser | None = None  # set by `*** Begin Patch`
         self._finished = False
-        self._operations: list[PartialOperation] = []
+        self._closed = False  # `end` was called: nothing more is read
+        self._number = 0  # the lines read
+        self._operations: list[PartialOperation] = []  # the last one's `lines` kept in `_counted`
+        self._counted = 0  # the file lines of the last operation so far
+        self._updating = False  # the last operation is an Update
         self._run: list[str] = []  # the lines of the run being read, fed when it ends
+        self._run_from = 0  # the patch line of its first line
+        self._markers: frozenset[str] | None = None  # None: all the grammar's
+        # The chunk being read: its patch line, the tokens the parser took for it, whether
+        # `*** End of File` followed them, and whether the parser refused any of its lines.
+        self._chunk_line = 0
+        self._chunk: list[Token] = []
+        self._chunk_at_end = False
+        self._chunk_refused = False
+        self._chunks = True  # completed chunks are built (`read`), not only counted (`feed`)
+        if diff_of is not None:
+            self._parser = parser().parse_interactive(start="update_diff")
+            self._operations.append(PartialOperation("update", diff_of))
+            self._updating = True
+            self._markers = _DIFF_MARKERS
 
     def feed(self, text: str) -> None:
-        """Read the lines `text` completes; a partial last line waits for the rest."""
-        if self._finished or not text:
-            return
+        """Read the lines `text` completes; a partial last line waits for the rest. (Only
+        `partial` is wanted: the chunks completed are not built.)"""
+        self._lines(text, chunks=False)
+
+    def read(self, text: str) -> list[LineRead]:
+        """`feed`, giving what each line `text` completes was (nothing after `*** End Patch`)."""
+        return self._lines(text, chunks=True)
+
+    def _lines(self, text: str, *, chunks: bool) -> list[LineRead]:
+        if self._finished or self._closed or not text:
+            return []
+        self._chunks = chunks
         lines = (self._rest + text).split("\n")
         self._rest = lines.pop()
+        found: list[LineRead] = []
         for line in lines:
-            if not self._line(line.removesuffix("\r")):  # `*** End Patch`: nothing after it is read
+            self._number += 1
+            read = self._line(line.removesuffix("\r"))
+            found.append(read)
+            if read.finished:  # `*** End Patch`: nothing after it is read
                 self._rest = ""
-                return
+                break
+        return found
+
+    def end(self) -> list[LineRead]:
+        """The text ended: its last line is read even without its line end, and the chunk
+        being read is complete. Nothing is read after this."""
+        if self._closed:
+            return []
+        found = self._lines("\n", chunks=True) if self._rest else []
+        self._chunks = True
+        self._closed = True
+        if self._finished or self._parser is None:
+            return found
+        self._end_run()
+        chunk = self._completed()
+        return found if chunk is None else [*found, LineRead(self._number, complete=chunk)]
 
     @property
     def partial(self) -> PartialPatch:
         """What the lines read so far hold."""
-        return PartialPatch(tuple(self._operations), self._parser is not None, self._finished)
+        operations = tuple(self._operations)
+        if operations:
+            operations = (*operations[:-1], replace(operations[-1], lines=self._counted))
+        return PartialPatch(operations, self._parser is not None, self._finished)
 
-    def _line(self, line: str) -> bool:
-        """Read one complete line; False once `*** End Patch` is read."""
+    def _line(self, line: str) -> LineRead:
+        """Read one complete line."""
         if self._parser is None:
             if line.strip(C.WHITESPACE) == C.BEGIN_PATCH:
                 self._start()
-            return True
+            return LineRead(self._number)
         terminals = _grammar_terminals()
-        in_update = bool(self._operations) and self._operations[-1].kind == "update"
-        marker = line.rstrip(C.WHITESPACE) if in_update else line.strip(C.WHITESPACE)
+        marker = line.rstrip(C.WHITESPACE) if self._updating else line.strip(C.WHITESPACE)
         kind = _terminal(terminals.markers, marker + "\n")
-        if kind is None:
-            self._run_line(line)
-            return True
+        if kind is None or (self._markers is not None and kind not in self._markers):
+            return self._run_line(line)
         self._end_run()
-        taken = self._feed(kind, marker + "\n")
-        if not taken and kind in _ENDS_OPERATION:  # after what the grammar refused: start again here
-            self._start()
-            taken = self._feed(kind, marker + "\n")
+        complete = None
+        if kind in _ENDS_OPERATION or (kind == "CHUNK_HEADER" and (self._chunk_refused or self._has_lines())):
+            complete = self._completed()
+        token = self._feed(kind, marker + "\n")
+        if token is None and kind in _ENDS_OPERATION and self._markers is None:
+            self._start()  # after what the grammar refused: start again here
+            token = self._feed(kind, marker + "\n")
+        operation = None
         if kind == "END_PATCH":
             self._finished = True
-        elif taken:
-            self._note(kind, marker)
-        return not self._finished
+        elif token is None:
+            self._chunk_refused = self._chunk_refused or self._chunk_line > 0
+        else:
+            operation = self._note(kind, marker, token)
+        return LineRead(self._number, operation, self._finished, complete, self._chunk_line)
 
     def _start(self) -> None:
         """A parser that has read `*** Begin Patch`."""
         self._parser = parser().parse_interactive(start="patch")
         self._feed("BEGIN_PATCH", C.BEGIN_PATCH + "\n")
 
-    def _run_line(self, line: str) -> None:
-        if line == "" and not self._run and self._feed("BLANK", "\n"):
-            return  # a blank line after `*** End of File`: a terminal of its own
+    def _run_line(self, line: str) -> LineRead:
+        in_update = self._updating
+        if line == "" and not self._run and self._feed("BLANK", "\n"):  # after `*** End of File`
+            return LineRead(self._number, chunk_line=self._chunk_line, old="" if in_update else None)
+        if not self._run:
+            self._run_from = self._number
         self._run.append(line + "\n")
-        if (line == "" or line.startswith(_COUNTED)) and self._operations:
-            self._operations[-1] = replace(self._operations[-1], lines=self._operations[-1].lines + 1)
+        counted = line == "" or line.startswith(_COUNTED)
+        self._counted += counted  # (a bool)
+        if not (counted and in_update):
+            return LineRead(self._number, chunk_line=self._chunk_line)
+        if not self._chunk_line:  # a first chunk without `@@`
+            self._chunk_line = self._number
+        old = line[1:] if line.startswith(_OLD) else "" if line == "" else None
+        return LineRead(self._number, chunk_line=self._chunk_line, old=old)
 
     def _end_run(self) -> None:
         """Feed the run read so far as the run terminal that may stand here and takes it."""
@@ -184,8 +290,23 @@ class PartialReader:
         choices = self._choices()
         for name, pattern in _grammar_terminals().runs.items():
             if name in choices and pattern.fullmatch(run):
-                self._feed(name, run)
+                token = self._feed(name, run, self._run_from)
+                if token is not None and name == "CHANGE_LINES":
+                    self._chunk.append(token)
                 return
+        self._chunk_refused = self._chunk_refused or self._chunk_line > 0
+
+    def _has_lines(self) -> bool:
+        return any(token.type == "CHANGE_LINES" for token in self._chunk)
+
+    def _completed(self) -> Chunk | None:
+        """The chunk being read, now complete (None if the parser refused any of it, or it
+        has no lines); the next starts afresh."""
+        tokens, at_end, refused = self._chunk, self._chunk_at_end, self._chunk_refused
+        self._chunk, self._chunk_at_end, self._chunk_refused, self._chunk_line = [], False, False, 0
+        if refused or not self._chunks or not any(token.type == "CHANGE_LINES" for token in tokens):
+            return None
+        return chunk_of(tokens, at_end)
 
     def _choices(self) -> dict[str, object]:
         """The terminals (and rules) the parser may take next: its LALR table row, O(1)."""
@@ -193,21 +314,44 @@ class PartialReader:
         choices: dict[str, object] = self._parser.choices()  # type: ignore[no-untyped-call]  # unannotated in Lark
         return choices
 
-    def _feed(self, kind: str, text: str) -> bool:
-        """Give the parser one token; False (and the parser unchanged) where it cannot stand."""
+    def _feed(self, kind: str, text: str, line: int = 0) -> Token | None:
+        """Give the parser one token (of patch line `line`, else the line being read); None
+        (and the parser unchanged) where it cannot stand."""
         assert self._parser is not None
         if kind not in self._choices():
-            return False
-        self._parser.feed_token(Token(kind, text))
-        return True
+            return None
+        token = Token(kind, text, line=line or self._number)
+        state = self._parser.parser_state
+        # The stacks stay a few entries deep (the grammar's repetitions are reduced as they go).
+        saved = state.state_stack[:], state.value_stack[:]
+        try:
+            self._parser.feed_token(token)
+        except UnexpectedInput:
+            # The table's row allowed it, but only to reduce first and refuse after (LALR
+            # merges the rows of `patch` and `update_diff`: a diff's `*** End Patch` does
+            # this): the reductions are undone, the parser left as it was.
+            state.state_stack[:], state.value_stack[:] = saved
+            return None
+        return token
 
-    def _note(self, kind: str, marker: str) -> None:
-        """Record what a marker the parser took tells about the operations."""
+    def _note(self, kind: str, marker: str, token: Token) -> PartialOperation | None:
+        """Record what a marker the parser took tells; the operation its header began."""
         if kind in _OPERATIONS:
             header = {"ADD_FILE": C.ADD_FILE, "DELETE_FILE": C.DELETE_FILE, "UPDATE_FILE": C.UPDATE_FILE}[kind]
-            self._operations.append(PartialOperation(_OPERATIONS[kind], marker[len(header) :]))
-        elif kind == "MOVE_TO":
+            operation = PartialOperation(_OPERATIONS[kind], marker[len(header) :])
+            if self._operations:
+                self._operations[-1] = replace(self._operations[-1], lines=self._counted)
+            self._operations.append(operation)
+            self._counted, self._updating = 0, kind == "UPDATE_FILE"
+            return operation
+        if kind == "MOVE_TO":
             self._operations[-1] = replace(self._operations[-1], move_to=marker[len(C.MOVE_TO) :])
+        elif kind == "CHUNK_HEADER":
+            self._chunk_line = self._chunk_line or self._number
+            self._chunk.append(token)
+        elif kind == "END_OF_FILE" and self._has_lines():  # before the first chunk it ends nothing
+            self._chunk_at_end = True
+        return None
 
 
 def parse_partial(text: str) -> PartialPatch:

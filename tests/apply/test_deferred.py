@@ -16,13 +16,11 @@ from hypothesis import strategies as st
 
 from apply_patch import DEFAULT, PatchError
 from apply_patch.apply import matching
-from apply_patch.apply.matching import _deferred
+from apply_patch.apply.matching import _deferred, _edits
 from apply_patch.edits import Edit, Insert, StrReplace, apply_edits
 
 from _support import PROPERTY
 
-LINES = st.lists(st.sampled_from(["a", "b", "ab", "", "  a", "ba b", "b  "]), min_size=1, max_size=24)
-PIECES = st.text("ab \n", min_size=1, max_size=7)
 
 
 def _outcome(edits: list[Edit], original: bytes, options: object) -> tuple[object, ...]:
@@ -37,6 +35,14 @@ def _outcome(edits: list[Edit], original: bytes, options: object) -> tuple[objec
         placements = [(p.file_line, p.tier, p.added, p.removed) for p in result.operations[0].placements]
         warnings = [str(w) for w in result.warnings]
         return (Path(folder, "f.txt").read_bytes(), placements, warnings)
+
+
+def _find_with(mp: pytest.MonkeyPatch, finding: tuple[tuple[int, int], int]) -> None:
+    (index_after, tail), window = finding
+    mp.setattr(_deferred, "INDEX_AFTER", index_after)
+    mp.setattr(_deferred, "TAIL", tail)
+    mp.setattr(_deferred, "UNIT_WINDOW", window)
+    mp.setattr(_edits, "UNIT_WINDOW", window)
 
 
 def _edit(text: str, data: st.DataObject) -> Edit:
@@ -61,10 +67,20 @@ def _edit(text: str, data: st.DataObject) -> Edit:
     return StrReplace("f.txt", old, new)
 
 
+# How the batch finds an old text of two line breaks or more: searching the whole text
+# (the index never built), or its lines' index from the first edit, each line told by the
+# last 1 or 8 characters of the line before it (short lines: many told apart, or few);
+# and the characters around a place read for the file's indentation unit (all, or a few:
+# the window then cut inside the text, across pending replacements).
+FINDING = st.tuples(st.sampled_from([(10**9, 8), (0, 1), (0, 8)]), st.sampled_from([16_000, 4, 9]))
+LINES = st.lists(st.sampled_from(["a", "b", "ab", "", "  a", "ba b", "b  ", "\ta", "\t\tb"]), min_size=1, max_size=24)
+PIECES = st.text("ab \t\n", min_size=1, max_size=7)
+
+
 @PROPERTY
-@given(LINES, st.booleans(), st.sampled_from(["keep", "add"]), st.integers(1, 4), st.data())
+@given(LINES, st.booleans(), st.sampled_from(["keep", "add"]), st.integers(1, 4), FINDING, st.data())
 def test_deferred_copies_give_what_each_edit_gives_the_usual_way(
-    lines: list[str], final: bool, final_newline: str, limit: int, data: st.DataObject
+    lines: list[str], final: bool, final_newline: str, limit: int, finding: tuple[tuple[int, int], int], data: st.DataObject
 ) -> None:
     text = "\n".join(lines) + ("\n" if final else "")
     edits = [_edit(text, data) for _ in range(data.draw(st.integers(2, 9)))]
@@ -72,9 +88,11 @@ def test_deferred_copies_give_what_each_edit_gives_the_usual_way(
     mp = pytest.MonkeyPatch()
     try:
         mp.setattr(matching, "DEFERRED_FROM", 10**9)
+        mp.setattr(_edits, "UNIT_WINDOW", finding[1])
         usual = _outcome(edits, text.encode(), options)
         mp.setattr(matching, "DEFERRED_FROM", 2)
         mp.setattr(_deferred, "LIMIT", limit)  # copies every `limit` replacements: many flushes
+        _find_with(mp, finding)
         deferred = _outcome(edits, text.encode(), options)
     finally:
         mp.undo()
@@ -93,9 +111,9 @@ def _near_edit(text: str, data: st.DataObject, last: int) -> tuple[Edit, int]:
 
 
 @PROPERTY
-@given(st.integers(5, 40), st.sampled_from(["keep", "add"]), st.integers(1, 6), st.data())
+@given(st.integers(5, 40), st.sampled_from(["keep", "add"]), st.integers(1, 6), FINDING, st.data())
 def test_deferred_copies_of_nearby_edits_in_a_file_of_distinct_lines(
-    count: int, final_newline: str, limit: int, data: st.DataObject
+    count: int, final_newline: str, limit: int, finding: tuple[tuple[int, int], int], data: st.DataObject
 ) -> None:
     text = "".join(f"row {i}: {'ab' * (i % 3)}\n" for i in range(count))
     last, edits = data.draw(st.integers(0, len(text) - 1)), []
@@ -106,9 +124,11 @@ def test_deferred_copies_of_nearby_edits_in_a_file_of_distinct_lines(
     mp = pytest.MonkeyPatch()
     try:
         mp.setattr(matching, "DEFERRED_FROM", 10**9)
+        mp.setattr(_edits, "UNIT_WINDOW", finding[1])
         usual = _outcome(edits, text.encode(), options)
         mp.setattr(matching, "DEFERRED_FROM", 2)
         mp.setattr(_deferred, "LIMIT", limit)
+        _find_with(mp, finding)
         deferred = _outcome(edits, text.encode(), options)
     finally:
         mp.undo()
@@ -176,3 +196,90 @@ def test_a_new_text_indented_in_another_unit_is_written_as_one_edit_at_a_time_wr
             apply_edits([edit], folder)
         apart = Path(folder, "f.txt").read_bytes()
     assert together[0] == apart == b"    z = 2\nb\n"
+
+
+def _filler(name: str) -> str:
+    return "".join(f"{name} filler line {i}\n" for i in range(12))
+
+
+@pytest.mark.parametrize("index_after", [0, 10**9], ids=["indexed", "searched"])
+def test_an_old_text_written_over_a_pending_line_is_a_second_place(
+    monkeypatch: pytest.MonkeyPatch, index_after: int
+) -> None:
+    """Edit 1 turns a line into the last line of edit 2's old text, whose other lines are
+    there already: a second place, though the line that tells it apart in the kept text
+    (the rarest pair of lines) is only at the first one. Refused, nothing changed."""
+    monkeypatch.setattr(_deferred, "INDEX_AFTER", index_after)
+    block = "the first\nthe second\nthe third\n"
+    original = (_filler("a") + block + "stale fourth\n" + _filler("b") + block + "the fourth\n" + _filler("c")).encode()
+    edits: list[Edit] = [StrReplace("f.txt", "stale fourth\n", "the fourth\n"),
+                         StrReplace("f.txt", block + "the fourth\n", block + "THE FOURTH\n")]
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "f.txt").write_bytes(original)
+        with pytest.raises(PatchError) as caught:
+            apply_edits(edits, folder)
+        assert caught.value.kind == "count"
+        assert str(caught.value).startswith("The old text of edit 2 matches 2 places in f.txt (lines 13, 29)")
+        assert Path(folder, "f.txt").read_bytes() == original
+
+
+@pytest.mark.parametrize("index_after", [0, 10**9], ids=["indexed", "searched"])
+def test_an_old_text_whose_pair_of_lines_a_pending_edit_made_is_a_second_place(
+    monkeypatch: pytest.MonkeyPatch, index_after: int
+) -> None:
+    """Edit 1 writes the line before an existing line, making the pair edit 2's old text is:
+    found around edit 1's lines (`_written`), not in the kept text's index. Refused."""
+    monkeypatch.setattr(_deferred, "INDEX_AFTER", index_after)
+    original = (_filler("a") + "the header\nthe body\n" + _filler("b") + "stale header\nthe body\n" + _filler("c")).encode()
+    edits: list[Edit] = [StrReplace("f.txt", "stale header\n", "the header\n"),
+                         StrReplace("f.txt", "the header\nthe body\n", "the header\nTHE BODY\n")]
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "f.txt").write_bytes(original)
+        with pytest.raises(PatchError) as caught:
+            apply_edits(edits, folder)
+        assert caught.value.kind == "count"
+        assert str(caught.value).startswith("The old text of edit 2 matches 2 places in f.txt (lines 13, 27)")
+        assert Path(folder, "f.txt").read_bytes() == original
+
+
+def test_a_batch_writes_the_file_unit_as_one_edit_does() -> None:
+    """A new text indented with spaces in a file indented with tabs throughout: written with
+    tabs and a warning, whether the edit is the only one or the second of a batch (the batch
+    once wrote it as sent, without a word)."""
+    text = "def f():\n\tx = 1\n\treturn x\n\ndef g():\n\ty = 2\n\treturn y\n"
+    outcomes = []
+    for edits in ([StrReplace("f.py", "\tx = 1\n", "\tx = 1\n    z = 3\n")],
+                  [StrReplace("f.py", "\ty = 2\n", "\ty = 5\n"), StrReplace("f.py", "\tx = 1\n", "\tx = 1\n    z = 3\n")]):
+        with tempfile.TemporaryDirectory() as folder:
+            Path(folder, "f.py").write_text(text)
+            result = apply_edits(edits, folder)
+            outcomes.append((Path(folder, "f.py").read_text(), [(w.kind, w.file_line) for w in result.warnings]))
+    assert outcomes[0] == ("def f():\n\tx = 1\n\tz = 3\n\treturn x\n\ndef g():\n\ty = 2\n\treturn y\n", [("indentation", 3)])
+    assert outcomes[1] == ("def f():\n\tx = 1\n\tz = 3\n\treturn x\n\ndef g():\n\ty = 5\n\treturn y\n", [("indentation", 3)])
+
+
+@PROPERTY
+@given(LINES, st.data())
+def test_the_text_as_made_around_a_place_is_read_across_pending_replacements(lines: list[str], data: st.DataObject) -> None:
+    """`made_window` (what the batch reads the indentation unit from, as one edit reads it
+    from the text with the pending replacements made) is that text's stretch, cut where
+    it is, whatever pending replacements lie in it or around it."""
+    text = "\n".join(lines) + "\n"
+    batch = _deferred.Deferred(matching.LfText(text, False), DEFAULT)
+    for _ in range(data.draw(st.integers(0, 6))):
+        start = data.draw(st.integers(0, len(text) - 1))
+        old = text[start : data.draw(st.integers(start + 1, min(len(text), start + 6)))]
+        batch.add(StrReplace("f.txt", old, data.draw(st.sampled_from(["", "X", "\tYY\n", old * 2]))))
+    spans = [(p[0], p[1]) for p in batch._pending]
+    free = [at for at in range(len(text)) if not any(s < at < e for s, e in spans)]
+    at = data.draw(st.sampled_from(free))
+    size = data.draw(st.integers(0, 3))
+    if any(s < at + size and at < e for s, e in spans if e > s) or at + size > len(text):
+        return
+    reach = data.draw(st.integers(1, 12))
+    window = batch.made_window(at, size, reach)
+    shift = sum(len(p[2]) - (p[1] - p[0]) for p in batch._pending if p[1] <= at)
+    made = batch.text().body
+    at += shift
+    assert window.text == made[max(at - reach, 0) : at + size + reach]
+    assert (window.cut_before, window.cut_after) == (at - reach > 0, at + size + reach < len(made))

@@ -5,13 +5,14 @@ the decision table). Every refusal leaves the tree byte for byte unchanged."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TypeVar
 
 import pytest
 
 from apply_patch import CODEX, AmbiguousChunkError, ContextNotFoundError, PatchError, apply_patch
-from apply_patch.edits import apply_unified_diff
+from apply_patch.edits import apply_search_replace, apply_unified_diff
 
 E = TypeVar("E", bound=PatchError)
 
@@ -104,10 +105,11 @@ def test_a_later_hunk_follows_a_fuzzed_one(tmp_path: Path) -> None:
     ]
 
 
-def test_a_stale_line_next_to_the_change_is_refused(tmp_path: Path) -> None:
+def test_a_changed_line_next_to_the_change_is_refused(tmp_path: Path) -> None:
     before = _tree(tmp_path, LINES)
-    # The third context line from the top touches the change: no fuzz reaches it.
-    diff = _diff("@@ -18,7 +18,7 @@\n line 18\n line 19\n lines 20\n-line 21\n+twenty-one\n line 22\n line 23\n line 24\n")
+    # The third context line from the top touches the change: no edge fuzz reaches it, and
+    # `other` is no look-alike of the file's line 20 (a stale look-alike: the tests below).
+    diff = _diff("@@ -18,7 +18,7 @@\n line 18\n line 19\n other\n-line 21\n+twenty-one\n line 22\n line 23\n line 24\n")
     _refused(tmp_path, before, diff, ContextNotFoundError)
 
 
@@ -176,3 +178,144 @@ def test_blank_lines_of_the_outer_context_before_a_non_blank_one_are_fuzzed(tmp_
     diff = _diff("@@ -1,6 +1,6 @@\n a = 1\n-b = 2\n+b = 20\n c = 3\n \n def f():\n     pass\n")
     apply_unified_diff(diff, tmp_path)
     assert (tmp_path / "f.txt").read_text().splitlines() == ["a = 1", "b = 20", "c = 3", "", "", "def f():", "    pass"]
+
+
+# A stale context line inside the hunk, between or beside its changes (issue 34): placed
+# where the numbers say when every other line is exact there, the stale one is plainly
+# the same line slightly changed, and no other place near fits so; the file's version of
+# that line is kept and a `fuzzy` warning names it.
+
+
+def test_a_stale_line_between_two_changes_is_kept_as_the_file_has_it(tmp_path: Path) -> None:
+    _tree(tmp_path, LINES)
+    diff = _diff("@@ -18,6 +18,6 @@\n line 18\n-line 19\n+nineteen\n lines 20\n-line 21\n+twenty-one\n line 22\n line 23\n")
+    result = apply_unified_diff(diff, tmp_path)
+    expected = [*LINES[:18], "nineteen", "line 20", "twenty-one", *LINES[21:]]
+    assert (tmp_path / "f.txt").read_text().splitlines() == expected
+    (fuzzy,) = [w for w in result.warnings if w.kind == "fuzzy"]
+    assert fuzzy.tier == "fuzz" and fuzzy.file_line == 18
+    assert "context line 20 kept as the file has it" in fuzzy.message
+
+
+def test_a_stale_line_next_to_the_change_is_kept_as_the_file_has_it(tmp_path: Path) -> None:
+    _tree(tmp_path, LINES)
+    diff = _diff("@@ -18,7 +18,7 @@\n line 18\n line 19\n lines 20\n-line 21\n+twenty-one\n line 22\n line 23\n line 24\n")
+    result = apply_unified_diff(diff, tmp_path)
+    assert (tmp_path / "f.txt").read_text().splitlines() == [*LINES[:20], "twenty-one", *LINES[21:]]
+    assert [w.tier for w in result.warnings if w.kind == "fuzzy"] == ["fuzz"]
+
+
+def test_a_stale_middle_line_is_placed_by_numbers_offset_as_the_hunk_before(tmp_path: Path) -> None:
+    _tree(tmp_path, LINES)
+    # The first hunk lands 3 lines after its numbers; the second's numbers are as far off.
+    diff = _diff(
+        "@@ -2,3 +2,4 @@\n line 5\n+five and a half\n line 6\n line 7\n",
+        "@@ -27,5 +28,5 @@\n line 30\n-line 31\n+thirty-one\n lines 32\n-line 33\n+thirty-three\n line 34\n",
+    )
+    apply_unified_diff(diff, tmp_path)
+    assert (tmp_path / "f.txt").read_text().splitlines() == [
+        *LINES[:5], "five and a half", *LINES[5:30], "thirty-one", "line 32", "thirty-three", *LINES[33:]
+    ]
+
+
+def test_a_stale_line_whose_hunk_without_its_edges_fits_many_places(tmp_path: Path) -> None:
+    # Without its two outer lines at each edge, the hunk's rest (two blank lines) fits
+    # before every function (edge fuzz: ambiguous); the whole hunk, but for one look-alike
+    # line, fits at its numbers only.
+    lines = ["import os", "", "", "def a():", "    return os.sep", "", "", "def b():", "    return 2",
+             "", "", "def c():", "    return 3"]  # fmt: skip
+    _tree(tmp_path, lines)
+    diff = _diff(
+        "@@ -8,6 +8,10 @@\n def b():\n     return 22\n \n+def b2():\n+    return 4\n+\n+\n \n def c():\n     return 3\n"
+    )
+    result = apply_unified_diff(diff, tmp_path)
+    assert (tmp_path / "f.txt").read_text().splitlines() == [*lines[:10], "def b2():", "    return 4", "", "", *lines[10:]]
+    (fuzzy,) = [w for w in result.warnings if w.kind == "fuzzy"]
+    assert "context line 9 kept" in fuzzy.message
+
+
+def test_two_stale_middle_lines_are_refused(tmp_path: Path) -> None:
+    before = _tree(tmp_path, LINES)
+    diff = _diff("@@ -18,7 +18,7 @@\n line 18\n-line 19\n+nineteen\n lines 20\n lines 21\n-line 22\n+twenty-two\n line 23\n")
+    _refused(tmp_path, before, diff, ContextNotFoundError)
+
+
+def test_a_stale_removed_line_is_refused(tmp_path: Path) -> None:
+    # A removed line is the edit itself: the model's copy must be the file's.
+    before = _tree(tmp_path, LINES)
+    diff = _diff("@@ -18,7 +18,7 @@\n line 18\n line 19\n line 20\n-lines 21\n+twenty-one\n line 22\n line 23\n line 24\n")
+    _refused(tmp_path, before, diff, ContextNotFoundError)
+
+
+@pytest.mark.parametrize(
+    "stale",
+    [
+        "the model's own line",  # not the file's line slightly changed
+        "    lines 20",  # another indentation
+        "",  # a blank line for a line with text
+        "lane 99",  # too much changed for a line this short
+    ],
+)
+def test_a_middle_line_that_is_no_look_alike_is_refused(tmp_path: Path, stale: str) -> None:
+    before = _tree(tmp_path, LINES)
+    diff = _diff(f"@@ -18,6 +18,6 @@\n line 18\n-line 19\n+nineteen\n {stale}\n-line 21\n+twenty-one\n line 22\n line 23\n")
+    _refused(tmp_path, before, diff, ContextNotFoundError)
+
+
+def test_a_stale_line_with_a_single_exact_line_beside_it_is_refused(tmp_path: Path) -> None:
+    # One exact line is no evidence of the place (any line may occur near the numbers).
+    before = _tree(tmp_path, LINES)
+    diff = _diff("@@ -18,2 +18,3 @@\n lines 18\n+new\n line 19\n")
+    _refused(tmp_path, before, diff, ContextNotFoundError)
+
+
+def test_a_stale_middle_line_that_fits_two_places_near_is_refused_naming_both(tmp_path: Path) -> None:
+    block = ["alpha", "beta", "gamma", "delta", "epsilon"]
+    lines = ["top", *block, "middle", *block, "bottom"]
+    before = _tree(tmp_path, lines)
+    diff = _diff("@@ -8,5 +8,5 @@\n alpha\n-beta\n+BETA\n gammas\n-delta\n+DELTA\n epsilon\n")
+    error = _refused(tmp_path, before, diff, AmbiguousChunkError)
+    assert error.candidates == (2, 8)
+
+
+def test_a_stale_middle_line_far_from_the_numbers_is_refused(tmp_path: Path) -> None:
+    lines = [f"line {n}" for n in range(1, 2001)]
+    before = _tree(tmp_path, lines)
+    diff = _diff("@@ -10,5 +10,5 @@\n line 1500\n-line 1501\n+changed\n lines 1502\n line 1503\n")
+    _refused(tmp_path, before, diff, ContextNotFoundError)
+
+
+@pytest.mark.parametrize("options", [{"policy": CODEX}, {"slips": "refuse"}])
+def test_no_middle_fuzz_under_codex_or_slips_refuse(tmp_path: Path, options: dict[str, object]) -> None:
+    before = _tree(tmp_path, LINES)
+    diff = _diff("@@ -18,6 +18,6 @@\n line 18\n-line 19\n+nineteen\n lines 20\n-line 21\n+twenty-one\n line 22\n line 23\n")
+    with pytest.raises(ContextNotFoundError):
+        apply_unified_diff(diff, tmp_path, **options)  # type: ignore[arg-type]
+    assert (tmp_path / "f.txt").read_bytes() == before
+
+
+def test_a_stale_middle_line_in_formats_without_numbers_is_refused(tmp_path: Path) -> None:
+    before = _tree(tmp_path, LINES)
+    envelope = (
+        "*** Begin Patch\n*** Update File: f.txt\n@@\n"
+        " line 18\n-line 19\n+nineteen\n lines 20\n-line 21\n+twenty-one\n line 22\n*** End Patch\n"
+    )
+    with pytest.raises(ContextNotFoundError):
+        apply_patch(envelope, root=tmp_path)
+    blocks = "f.txt\n<<<<<<< SEARCH\nline 18\nline 19\nlines 20\nline 21\n=======\nline 18\nnineteen\nlines 20\ntwenty-one\n>>>>>>> REPLACE\n"
+    with pytest.raises(PatchError):
+        apply_search_replace(blocks, tmp_path)
+    assert (tmp_path / "f.txt").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt"]
+
+
+def test_long_lines_are_no_look_alikes_and_cost_no_quadratic_time(tmp_path: Path) -> None:
+    # A line of 200,000 characters, one of them stale in the hunk: difflib would compare
+    # them in time quadratic in their length; a line that long is data, never a look-alike.
+    long = "x" * 200_000
+    lines = [*LINES[:19], long + "0", *LINES[20:]]
+    before = _tree(tmp_path, lines)
+    diff = _diff(f"@@ -18,6 +18,6 @@\n line 18\n-line 19\n+nineteen\n {long}1\n-line 21\n+twenty-one\n line 22\n line 23\n")
+    started = time.monotonic()
+    _refused(tmp_path, before, diff, ContextNotFoundError)
+    assert time.monotonic() - started < 10

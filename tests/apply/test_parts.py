@@ -4,6 +4,8 @@ time, from the module that names it."""
 
 import ast
 import importlib
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -60,6 +62,39 @@ WRITES = {
     "O_APPEND",
 }
 ALLOWED = {("records/_receipts.py", "fchmod")}
+
+
+@pytest.mark.parametrize("part", PARTS)
+def test_a_name_left_to_first_use_is_read_from_its_module_as_the_source_tells(part: str) -> None:
+    """What `_lazy` reads from a part's `if TYPE_CHECKING:` block is what the type checker
+    reads (ast, here): every name to its module. Asking for one then imports that module,
+    not the part's other rarely used ones before it (`records.Seen` once imported
+    `_pending` and `_receipts_read` too)."""
+    from apply_patch._lazy import _declared
+
+    _, later = _imports(part)
+    told = _declared(str(FOLDER / part / "__init__.py"))
+    assert told == {exported: "." + module for module, _, exported in later}
+
+
+def test_asking_for_a_name_imports_its_module_only() -> None:
+    code = (
+        "import sys\nimport apply_patch.apply.records as records\nrecords.Seen\n"
+        "print(sorted(m for m in sys.modules if m.startswith('apply_patch.apply.records.')))"
+    )
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    loaded = ast.literal_eval(shown)
+    assert "apply_patch.apply.records._seen" in loaded
+    assert "apply_patch.apply.records._pending" not in loaded and "apply_patch.apply.records._receipts_read" not in loaded
+
+
+def test_a_source_that_cannot_be_read_tells_nothing(tmp_path: Path) -> None:
+    """Then each rarely used module is tried in turn (a name is still found)."""
+    from apply_patch._lazy import _declared
+
+    (tmp_path / "bad.py").write_bytes(b"\xff\xfe")
+    assert _declared(str(tmp_path / "missing.py")) == {} and _declared(str(tmp_path / "bad.py")) == {}
+    assert _declared(None) == {}
 
 
 def test_only_disk_writes() -> None:

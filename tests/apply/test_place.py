@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from apply_patch import DEFAULT, PatchError, Policy
 from apply_patch.apply import matching
 from apply_patch.apply.matching import FileName, Placement, Strategy
+from apply_patch.apply.matching import _deferred
 from apply_patch.apply.matching._deferred import Deferred
 from apply_patch.apply.matching._text import Decoded, LfText, as_lines, decode, encode
 from apply_patch.format import Chunk, Insert, StrReplace, UpdateFile
@@ -191,14 +192,14 @@ def test_a_batch_of_exact_replacements_answers_as_one_by_one_or_declines(data: s
         one_by_one = (encode(file, DEFAULT), placements)
     except PatchError as error:
         one_by_one = ("refused", type(error).__name__, str(error))
-    batch, kept = Deferred(LfText(text, False), DEFAULT), list[Placement]()
-    starts = matching.indent_chars(text)
-    for op in ops:  # as `_edit_plan` offers them: one in another unit than the file's lines is not
-        sent = matching.indent_chars(matching.as_lf(op.new))
-        mixed = any(({"\t", " "} - {c}) & starts for c in sent)
-        placement = None if mixed else batch.add(op)
-        starts |= sent
-        if placement is None:
-            return  # declined: the planner places the rest one by one
-        kept.append(placement)
-    assert (encode(decode(text).with_body(batch.text()), DEFAULT), kept) == one_by_one
+    index_after, tail = data.draw(st.sampled_from([(10**9, 8), (0, 1), (0, 8)]))  # searched, indexed (as test_deferred)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(_deferred, "INDEX_AFTER", index_after)
+        patched.setattr(_deferred, "TAIL", tail)
+        batch, kept = Deferred(LfText(text, False), DEFAULT), list[Placement]()
+        for op in ops:
+            placement = batch.add(op)
+            if placement is None:
+                return  # declined: the planner places the rest one by one
+            kept.append(placement)
+        assert (encode(decode(text).with_body(batch.text()), DEFAULT), kept) == one_by_one

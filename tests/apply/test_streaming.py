@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from apply_patch import ConcurrentChangeError, ContextNotFoundError, StreamingPlan, Verdict, apply_patch
+from apply_patch import ConcurrentChangeError, ContextNotFoundError, PatchError, StreamingPlan, Verdict, apply_patch
 from _support import snapshot
 
 LINES = "".join(f"line{i}\n" for i in range(1, 101))
@@ -193,3 +193,156 @@ def test_a_context_line_holding_at_signs_is_not_a_chunk_header(tmp_path: Path) -
     assert [(v.verdict, v.patch_line, v.file_lines) for v in found] == [("placed", 3, (1, 3))]
     plan.finish()
     assert (tmp_path / "m.py").read_text() == "a\n@@ b\nC\n"
+
+
+# How the envelope is read while streaming (the reader's cases): each pins the verdicts.
+
+
+def _verdicts(plan: StreamingPlan, pieces: list[str]) -> list[tuple[str, str, int, tuple[int, int] | None, str]]:
+    return [(v.verdict, v.path, v.patch_line, v.file_lines, v.message) for p in pieces for v in plan.feed(p)]
+
+
+def _placed(line: int, first: int, last: int, path: str = "a.py") -> tuple[str, str, int, tuple[int, int], str]:
+    return ("placed", path, line, (first, last), f"the chunk at patch line {line} placed at line {first} of {path}")
+
+
+TWO_CHUNKS = "*** Begin Patch\n*** Update File: a.py\n@@ line3\n line4\n-line5\n+five\n@@\n-line50\n+fifty\n*** End Patch\n"
+
+
+def test_markers_cut_anywhere_across_pieces_give_the_verdicts_of_whole_lines(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    whole = _verdicts(StreamingPlan(root), _lines(TWO_CHUNKS))
+    assert whole == [_placed(3, 4, 5), _placed(7, 50, 50)]
+    for size in (1, 2, 5, 11):
+        pieces = [TWO_CHUNKS[i : i + size] for i in range(0, len(TWO_CHUNKS), size)]
+        assert _verdicts(StreamingPlan(root), pieces) == whole
+    cut = ["*** Begin Patch\n*** Upd", "ate File: a.py\n@", "@ line3\n line4\n-line5\n+five\n@", "@\n-line50\n+fifty\n*** End Pa", "tch\n"]
+    assert _verdicts(StreamingPlan(root), cut) == whole
+
+
+def test_crlf_lines_give_the_verdicts_of_lf_lines(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    assert _verdicts(StreamingPlan(root), _lines(TWO_CHUNKS.replace("\n", "\r\n"))) == [_placed(3, 4, 5), _placed(7, 50, 50)]
+    failing = "*** Begin Patch\r\n*** Update File: a.py\r\n@@\r\n line4\r\n-nowhere\r\n"
+    found = _verdicts(StreamingPlan(root), _lines(failing))
+    assert [v[:4] for v in found] == [("not_found", "a.py", 3, None)]
+
+
+def test_a_move_line_before_the_chunks_is_no_chunk_line(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    patch = "*** Begin Patch\n*** Update File: a.py\n*** Move to: b.py\n@@\n-line7\n+seven\n*** End Patch\n"
+    plan = StreamingPlan(root)
+    assert _verdicts(plan, _lines(patch)) == [_placed(4, 7, 7)]
+    plan.finish()
+    assert (root / "b.py").read_text() == LINES.replace("line7\n", "seven\n") and not (root / "a.py").exists()
+
+
+def test_an_add_between_two_updates_is_not_judged_and_lines_count_on(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    patch = (
+        "*** Begin Patch\n*** Update File: a.py\n-line2\n+two\n*** Add File: n.txt\n+nowhere\n line4\n"
+        "*** Update File: twice.py\n@@\n x = 1\n-y = 2\n+y = 3\n x = 1\n*** Delete File: a.py\n*** End Patch\n"
+    )
+    found = _verdicts(StreamingPlan(root), _lines(patch))
+    assert found == [_placed(3, 2, 2), _placed(9, 1, 3, "twice.py")]
+
+
+def test_nothing_after_end_patch_is_read(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    patch = "*** Begin Patch\n*** Update File: a.py\n-line2\n+two\n*** End Patch\n*** Update File: gone.py\n-x\n"
+    plan = StreamingPlan(root)
+    assert _verdicts(plan, _lines(patch)) == [_placed(3, 2, 2)]
+    assert _verdicts(plan, ["@@\n-nowhere\n"]) == []
+
+
+def test_prose_before_the_patch_is_counted_in_patch_lines(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    patch = "Here it is:\n```\n" + TWO_CHUNKS + "```\n"
+    assert _verdicts(StreamingPlan(root), _lines(patch)) == [_placed(5, 4, 5), _placed(9, 50, 50)]
+
+
+def test_an_end_of_file_chunk_and_several_at_lines(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    patch = (
+        "*** Begin Patch\n*** Update File: a.py\n@@ line1\n@@ line2\n line3\n-line4\n+four\n"
+        "@@\n line99\n-line100\n+hundred\n*** End of File\n\n*** End Patch\n"
+    )
+    plan = StreamingPlan(root)
+    assert _verdicts(plan, _lines(patch)) == [_placed(3, 3, 4), _placed(8, 99, 100)]
+    plan.finish()
+    assert (root / "a.py").read_text() == LINES.replace("line4\n", "four\n").replace("line100\n", "hundred\n")
+
+
+def test_the_last_chunk_is_judged_at_finish_when_the_text_stops_without_end_patch(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    got: list[Verdict] = []
+    plan = StreamingPlan(root, on_verdict=got.append)
+    assert plan.feed("*** Begin Patch\n*** Update File: a.py\n@@\n line4\n-line5\n+five") == []
+    with pytest.raises(Exception):
+        plan.finish()  # no `*** End Patch`: the engine refuses the patch
+    assert [(v.verdict, v.patch_line, v.file_lines) for v in got] == [("placed", 3, (4, 5))]
+
+
+def test_a_chunk_the_grammar_refuses_gets_no_verdict(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    patch = "*** Begin Patch\n*** Update File: a.py\n@@\n-line5\nno prefix\n+five\n@@\n-line9\n+nine\n*** End Patch\n"
+    assert _verdicts(StreamingPlan(root), _lines(patch)) == [_placed(7, 9, 9)]
+
+
+def test_a_native_operation_diff_with_end_of_file(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    plan = StreamingPlan(root, path="a.py")
+    diff = "@@\n-line1\n+one\n@@\n line99\n-line100\n+hundred\n*** End of File\n"
+    assert _verdicts(plan, _lines(diff)) == [_placed(1, 1, 1)]
+    got: list[Verdict] = []
+    plan.on_verdict = got.append
+    plan.finish()
+    assert [(v.verdict, v.patch_line, v.file_lines) for v in got] == [("placed", 4, (99, 100))]
+    assert (root / "a.py").read_text() == LINES.replace("line1\n", "one\n").replace("line100\n", "hundred\n")
+
+
+def test_a_native_operation_diff_ending_with_end_patch_is_judged_as_without(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    plan = StreamingPlan(root, path="a.py")
+    assert _verdicts(plan, _lines("@@ line1\n-line2\n@@\n-line9\n+nine\n*** End Patch  \n")) == [_placed(1, 2, 2), _placed(3, 9, 9)]
+    plan.finish()  # the native tool's diff may end with `*** End Patch` (the SDK's parser stops there)
+    assert (root / "a.py").read_text() == LINES.replace("line2\n", "").replace("line9\n", "nine\n")
+
+
+def test_a_native_operation_diff_cannot_carry_other_operations(tmp_path: Path) -> None:
+    """The diff of one `update_file` is that file's chunks: a header line in it is no header,
+    as the native tool's reader (`to_operation`) reads it, and nothing else is touched."""
+    root = _tree(tmp_path)
+    (root / "b.py").write_text("keep\n")
+    before = snapshot(root)
+    for smuggled in ("*** Delete File: b.py", "*** Add File: new.py\n+x", "*** Update File: b.py\n@@\n-keep\n+kept"):
+        plan = StreamingPlan(root, path="a.py")
+        plan.feed(f"@@\n-line5\n+five\n{smuggled}\n")
+        with pytest.raises(PatchError):
+            plan.finish()
+        assert snapshot(root) == before
+
+
+def test_each_chunk_costs_the_same_wherever_it_is_in_the_file(tmp_path: Path) -> None:
+    """Chunks in file order: the file is searched on from the last place found, never again
+    from its top for each chunk (that cost the last tenth of the chunks of a 200k-line
+    file 5× the first tenth)."""
+    import time
+
+    count = 200_000
+    (tmp_path / "big.py").write_text("".join(f"x{i} = {i}\n" for i in range(count)))
+    chunks = [f"@@\n x{i} = {i}\n-x{i + 1} = {i + 1}\n+x{i + 1} = 0\n" for i in range(50, count - 100, 100)]
+    lines = "".join(chunks).splitlines(keepends=True)
+    plan, part = StreamingPlan(tmp_path), len(lines) // 10
+    assert plan.feed("*** Begin Patch\n*** Update File: big.py\n") == []  # the file read
+
+    def feeding(piece: list[str]) -> float:
+        began = time.perf_counter()
+        found = [v for line in piece for v in plan.feed(line)]
+        assert {v.verdict for v in found} == {"placed"}
+        return time.perf_counter() - began
+
+    first = feeding(lines[:part])
+    feeding(lines[part:-part])
+    last = feeding(lines[-part:])
+    assert last < 4 * first

@@ -21,8 +21,7 @@ if TYPE_CHECKING:
     from ._seek import LineIndex
     from ._deferred import Deferred, DEFERRED_FROM
     from ._place import place, Strategy, STRATEGIES
-    from ._edits import as_lf, indent_chars
     from ._text import as_lines, decode, Decoded, encode, LfText
     from ._notebook import CELL_TYPES, edit_notebook, MODES, text_edit_refusal
 
-__getattr__ = on_first_use(__name__, globals(), ("._locate", "._doubts", "._seek", "._deferred", "._place", "._edits", "._text", "._notebook"))
+__getattr__ = on_first_use(__name__, globals(), ("._locate", "._doubts", "._seek", "._deferred", "._place", "._text", "._notebook"))

@@ -177,7 +177,7 @@ def line_ranges(numbers: tuple[int, ...]) -> list[str]:
 
 
 def fuzz_warning(chunk: Chunk, used: Sequence[str], at: int, lines: Sequence[str], where: FileName) -> PatchWarning:
-    """The warning for a hunk placed at 0-based `at` with outer context lines fuzzed (`_fuzz`):
+    """The warning for a hunk placed at 0-based `at` with context lines fuzzed (`_fuzz`):
     `used` is its lines with the file's version of those; the lines that differ are named."""
     theirs = [line[1:] for line in chunk.lines if line[0] != C.ADDED]
     ours = [line[1:] for line in used if line[0] != C.ADDED]

@@ -56,9 +56,10 @@ from ._textfile import BOM, TextFile, common_ends
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import Final
 
+    from ._indent import UnitFix
     from ._names import FileName
     from ..._policy import Policy
     from ...format import HashlineEdits
@@ -140,17 +141,7 @@ def _with_warnings(edited: Edited, warnings: tuple[PatchWarning, ...]) -> Edited
     return Edited(edited.text, edited.placements, edited.warnings + warnings) if warnings else edited
 
 
-def indent_chars(text: str) -> frozenset[str]:
-    """Which of a tab and a space start a line of `text` (LF-normalised; a search each).
-
-    `_in_file_unit` looks at a replacement's new text only when one starts a line of it,
-    and changes it (or warns) only when the other starts a line of the file: only the
-    usual way of making a replacement does (not the batch, `_deferred`), so its caller
-    leaves such an edit to the usual way."""
-    return frozenset(c for c in ("\t", " ") if text.startswith(c) or "\n" + c in text)
-
-
-_UNIT_WINDOW: Final = 16_000  # characters each side of a replacement read for the file's indentation unit
+UNIT_WINDOW: Final = 16_000  # characters each side of a replacement read for the file's indentation unit
 
 
 def _in_file_unit(
@@ -170,31 +161,18 @@ def _in_file_unit(
     that is a line of `old` is the file's own; the first line of `new` counts only when
     `old` starts with indentation (at the start of a line). IndentUnitError (naming
     `patch_line`) where they were to be rewritten and the width of a level cannot be told."""
-    if not indent_chars(new):
-        return new, ()  # no line of the new text is indented
-    from ._doubts import unit_warning
-    from ._indent import in_file_unit
-
-    lines = new.split("\n")
-    kept = set(old.split("\n"))
-    candidates = [
-        k for k, line in enumerate(lines)
-        if line not in kept and (k > 0 or old[:1] in ("\t", " "))
-    ]  # fmt: skip
+    lines, candidates = _unit_candidates(old, new)
     if not candidates:
         return new, ()
+    from ._doubts import unit_warning
+
     begin, end = places[0], places[0] + len(old)
-    low, high = max(0, begin - _UNIT_WINDOW), end + _UNIT_WINDOW
-    around = joined[low:high].split("\n")
-    # Whole lines only: a window cut inside the file cuts its first and last line.
-    around = around[1 if low else 0 : -1 if high < len(joined) else None]
+    low, high = max(0, begin - UNIT_WINDOW), end + UNIT_WINDOW
 
     def file_has(prefix: str) -> bool:
         return joined.startswith(prefix) or "\n" + prefix in joined
 
-    olds = old.split("\n")  # lines of the file (found exactly): those it replaces, else all
-    beside = [line for line in olds if line not in lines] or olds
-    fix = in_file_unit([lines[k] for k in candidates], around, file_has, policy.indentation == "match", beside)
+    fix = _unit_fix(old, lines, candidates, joined[low:high], bool(low), high < len(joined), file_has, policy)
     if fix is None:
         return new, ()
     grown = new.count("\n") - old.count("\n")
@@ -211,6 +189,51 @@ def _in_file_unit(
         for n, first in enumerate(firsts)
     )  # fmt: skip
     return "\n".join(lines), warnings
+
+
+def _unit_candidates(old: str, new: str) -> tuple[list[str], list[int]]:
+    """The lines of `new`, and which of them `_in_file_unit` looks at: indented lines that
+    are not lines of `old` (the first only when `old` starts with indentation)."""
+    if "\n\t" not in new and "\n " not in new and new[:1] not in ("\t", " "):
+        return [], []  # no line of the new text is indented
+    lines = new.split("\n")
+    kept = set(old.split("\n"))
+    candidates = [
+        k for k, line in enumerate(lines)
+        if line not in kept and (k > 0 or old[:1] in ("\t", " "))
+    ]  # fmt: skip
+    return lines, candidates
+
+
+def _unit_fix(
+    old: str,
+    lines: list[str],
+    candidates: list[int],
+    window: str,
+    cut_before: bool,
+    cut_after: bool,
+    file_has: Callable[[str], bool],
+    policy: Policy,
+) -> UnitFix | None:
+    """`_indent.in_file_unit` for the new text's `lines` (`candidates` of them), read against
+    `window`, the text around the place (`UNIT_WINDOW` characters each side; cut inside the
+    text before it, after it, or not)."""
+    from ._indent import in_file_unit
+
+    around = window.split("\n")
+    # Whole lines only: a window cut inside the file cuts its first and last line.
+    around = around[1 if cut_before else 0 : -1 if cut_after else None]
+    olds = old.split("\n")  # lines of the file (found exactly): those it replaces, else all
+    beside = [line for line in olds if line not in lines] or olds
+    return in_file_unit([lines[k] for k in candidates], around, file_has, policy.indentation == "match", beside)
+
+
+def keeps_its_unit(old: str, new: str, window: str, cut_before: bool, cut_after: bool, policy: Policy) -> bool:
+    """Whether `_in_file_unit` leaves `new` as sent, without a word, where `old` is found
+    exactly once with `window` around it (as `_unit_fix` takes it)."""
+    lines, candidates = _unit_candidates(old, new)
+    # (what `file_has` answers matters only where the answer is not None)
+    return not candidates or _unit_fix(old, lines, candidates, window, cut_before, cut_after, bool, policy) is None
 
 
 def _tolerant_in_body(
@@ -296,16 +319,21 @@ def exact_places(joined: str, old: str) -> tuple[list[int], bool]:
     `old`, none passed over (what `str.replace` takes)."""
     places: list[int] = []
     first = True
-    several = "\n" in old.rstrip("\n")
     at = joined.find(old)
     while at >= 0 and len(places) <= _MAX_PLACES:
         end = at + len(old)
-        if not (several and (_ends_in_blank_tail(joined, end) or _inside_a_word(joined, old, at, end))):
+        if not excluded_place(joined, old, at, end):
             places.append(at)
         else:
             first = False
         at = joined.find(old, end)
     return places, first and bool(places)
+
+
+def excluded_place(joined: str, old: str, at: int, end: int) -> bool:
+    """Whether `old`, found at `at`…`end` of `joined`, is not taken there (`exact_places`)."""
+    several = "\n" in old.rstrip("\n")
+    return several and (_ends_in_blank_tail(joined, end) or _inside_a_word(joined, old, at, end))
 
 
 def _inside_a_word(joined: str, old: str, at: int, end: int) -> bool:

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
     Found = tuple[list["Replacement"], list[Placement], list[PatchWarning]]  # `locate`'s answer
 
-_FUZZ = "fuzz"  # the slip of a hunk placed with its outer context fuzzed (`_fuzz`)
+_FUZZ = "fuzz"  # the slip of a hunk placed with context lines fuzzed (`_fuzz`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -568,11 +568,11 @@ def _find_chunk(
     """Search the chunk, then retry at its `@@` line, then without a trailing blank line,
     then with a model's slips undone (`slips`; `near`: where a hunk's numbers place it),
     then, for a hunk whose numbers name the 0-based line `target` (no `@@` line), with its
-    outer context lines fuzzed (`fuzzed`).
+    context lines fuzzed (`fuzzed`: one stale look-alike line, or its outer lines).
 
     Returns the chunk lines used, their explicit endings (one per line, None
     for none), the pattern searched, the match, and the slip undone (None: none;
-    `_FUZZ`: fuzzed, the lines used holding the file's version of its outer context).
+    `_FUZZ`: fuzzed, the lines used holding the file's version of the fuzzed context).
     """
     if chunk.endings:
         explicit = dict(chunk.endings)

@@ -34,7 +34,6 @@ from ._tree import FileState
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import Final
 
     from ...format import NotebookEdit, Change, EditOperation, HashlineEdits, Insert, Operation, StrReplace
     from ..matching import PatchWarning, Placement
@@ -141,7 +140,7 @@ def _edit_file(
     (`Planner.read_decoded`). Its line breaks, final newline and BOM are read once
     (`matching.decode`) and the policy applied to them once (`matching.encode`)."""
     from ...format import StrReplace
-    from ..matching import DEFERRED_FROM, Deferred, LfText, as_lf, decode, encode, indent_chars, place  # not on a Codex patch's way (start-up time)
+    from ..matching import DEFERRED_FROM, Deferred, LfText, decode, encode, place  # not on a Codex patch's way (start-up time)
 
     first = edits[0]
     path = _named(planner, path, first)
@@ -155,25 +154,14 @@ def _edit_file(
     del decoded  # only `text` holds the old text: it is freed as soon as an edit replaces it (peak memory)
     placements: list[Placement] = []
     deferred = None  # exact replacements made to one string, copied at once (`_deferred`)
-    starts: frozenset[str] | None = None  # a tab, a space: what starts a line of the batch's text
     for edit in edits:
         if deferred is None and isinstance(text.body, LfText) and len(edits) >= DEFERRED_FROM:
             deferred = Deferred(text.body, policy)
         if deferred is not None:
-            placement = None
-            if isinstance(edit, StrReplace):
-                assert isinstance(text.body, LfText)
-                starts = indent_chars(text.body.body) if starts is None else starts
-                sent = indent_chars(as_lf(edit.new))
-                # Indented in one unit where the file has lines in the other: the unit is
-                # checked (`_edits._in_file_unit`) the usual way, never by the batch.
-                if not any(_OTHER_UNIT[c] in starts for c in sent):
-                    placement = deferred.add(edit)
-                    starts |= sent
+            placement = deferred.add(edit) if isinstance(edit, StrReplace) else None
             if placement is not None:
                 placements.append(placement)
                 continue
-            starts = None  # read again from the text the batch leaves
             text, deferred = text.with_body(deferred.text()), None  # this edit, the usual way
         try:
             try:
@@ -186,6 +174,8 @@ def _edit_file(
                 planner.warnings.append(_blank_line_dropped(edit, where.relative))
         except PatchError as error:
             sought = edit.old if isinstance(edit, StrReplace) else ""
+            if path != edit.path:  # a mangled name taken (`_named`): what the edit wrote
+                error.written_path = edit.path
             raise planner.explained(error, where, encoding, sought, edit.line) from None
         text = edited.text.joined() if whole else edited.text  # lines read line by line stay lines
         planner.warnings += edited.warnings
@@ -197,9 +187,6 @@ def _edit_file(
     planner.overlay.put(where.target, FileState(data, state.mode, owner=state.owner))
     added, removed = sum(p.added for p in placements), sum(p.removed for p in placements)
     return OperationResult("M", path, where.target, added=added, removed=removed, placements=tuple(placements))
-
-
-_OTHER_UNIT: Final = {"\t": " ", " ": "\t"}  # a unit of indentation, and the other one
 
 
 def _named(planner: Planner, path: str, edit: StrReplace | Insert | HashlineEdits) -> str:

@@ -77,7 +77,10 @@ def failure_of(
 
 
 def _same(path: str, error: ContextNotFoundError) -> bool:
-    return error.path is not None and path.lstrip("./") == error.path.lstrip("./")
+    """Whether the edit of the file `path` is the one `error` names: by the file's path, or
+    by the name the edit wrote where the planner took it for another's (`written_path`)."""
+    named = (error.path, error.written_path)
+    return any(name is not None and path.lstrip("./") == name.lstrip("./") for name in named)
 
 
 def _sides(chunk: Chunk) -> tuple[str, str]:

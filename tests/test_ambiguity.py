@@ -1,0 +1,94 @@
+"""benchmarks/ambiguity.py sorts a refused blank-line case as it claims: ambiguous when two
+plausible original edits give the model's text and different files, certain when every
+one gives the same file, unexplained when the case's own edit is not among them
+(issue 34, item 2). Synthetic cases only: nothing here reads the history."""
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("ambiguity", REPO / "benchmarks" / "ambiguity.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["ambiguity"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+am = _load()
+rb = am.oracle
+PRE = (
+    "import os",
+    "",
+    "",
+    "def area(width, height):",
+    '    """The area of a rectangle."""',
+    "    if width < 0:",
+    "        raise ValueError('negative width')",
+    "",
+    "    return width * height",
+    "",
+    "",
+    "def main():",
+    '    print("hi")',
+)
+
+
+def _case(start: int, model: tuple[tuple[str, str], ...], expected: tuple[str, ...]) -> object:
+    return rb.Case("blank-dropped", "context", "spaces", "0:f.py@1", "f.py", PRE, start, model, expected, expected)
+
+
+def test_a_blank_line_dropped_amid_kept_lines_has_one_result() -> None:
+    # One of the two blank lines under `import os` dropped, the change two lines below.
+    model = ((" ", "import os"), (" ", ""), (" ", "def area(width, height):"),
+             ("-", '    """The area of a rectangle."""'), ("+", '    """Area."""'))  # fmt: skip
+    expected = (*PRE[:4], '    """Area."""', *PRE[5:])
+    case = _case(0, model, expected)
+    for fmt in ("codex", "str_replace", "unified_diff"):
+        found = am.readings(case, fmt)
+        assert {reading.result for reading in found} == {expected}
+        assert am.kind(case, found) == "certain"
+
+
+def test_a_blank_line_dropped_beside_a_removed_line_is_ambiguous() -> None:
+    # Kept, or removed with the line below it: two files.
+    model = ((" ", "        raise ValueError('negative width')"), ("-", "    return width * height"),
+             ("+", "    return abs(width * height)"), (" ", ""))  # fmt: skip
+    expected = (*PRE[:8], "    return abs(width * height)", *PRE[9:])
+    case = _case(6, model, expected)
+    found = am.readings(case, "unified_diff")
+    assert expected in {reading.result for reading in found}
+    assert (*PRE[:7], "    return abs(width * height)", *PRE[9:]) in {reading.result for reading in found}
+    assert am.kind(case, found) == "ambiguous"
+
+
+def test_a_blank_line_dropped_beside_added_lines_is_ambiguous_at_one_place() -> None:
+    # One blank line shown where the file has two, a new line above it: it goes before both
+    # blank lines or between them (or the blank line beside it was removed).
+    model = ((" ", "    return width * height"), ("+", "    # done"), (" ", ""), (" ", "def main():"))
+    expected = (*PRE[:9], "    # done", *PRE[9:])
+    case = _case(8, model, expected)
+    found = am.readings(case, "codex")
+    between = (*PRE[:10], "    # done", *PRE[10:])
+    removed = (*PRE[:9], "    # done", *PRE[10:])
+    assert {reading.result for reading in found} == {expected, between, removed}
+    assert {reading.at for reading in found} == {8}
+    assert am.kind(case, found) == "ambiguous"
+
+
+def test_a_case_whose_own_edit_is_no_reading_is_unexplained() -> None:
+    model = ((" ", "import os"), (" ", ""), (" ", "def area(width, height):"), ("+", "    pass"))
+    case = _case(0, model, ("something else",))
+    assert am.kind(case, am.readings(case, "codex")) == "unexplained"
+
+
+def test_the_text_formats_are_paired_by_comparing_their_texts() -> None:
+    model = ((" ", "a"), ("+", "b"), ("-", "c"), (" ", "d"))
+    case = _case(0, model, PRE)
+    assert am.tagged(case, "codex") == model
+    assert am.tagged(case, "search_replace") == ((" ", "a"), ("-", "c"), ("+", "b"), (" ", "d"))
