@@ -42,7 +42,9 @@ def _pick(text: str, data: st.DataObject) -> str | None:
             return None
         if (start > 0 and _word(old[0]) and _word(text[start - 1])) or (end < len(text) and _word(old[-1]) and _word(text[end])):
             return None
-    return old if text.count(old) == 1 else None
+    # Once, even counting overlapping occurrences (`str.count` does not): in "ab\nb\nb" the
+    # engine refuses "b\nb" inside "ab" and takes the other, `str.replace` the first.
+    return old if text.find(old, text.find(old) + 1) < 0 else None
 
 
 def _word(character: str) -> bool:

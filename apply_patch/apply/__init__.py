@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .matching import PatchWarning
     from ._edit_pipeline import apply_operations
     from .planning import LineReader, NotText
-    from .matching import update_lines
+    from .matching import place
     from .matching import CELL_TYPES, MODES
     from .syntax import OUTLINE_BYTES, outline
     from .planning import Location, is_windows_absolute
@@ -64,7 +64,7 @@ _NAMES = {
     "NotText": ".planning",
     "PatchWarning": ".matching",
     "apply_operations": "._edit_pipeline",
-    "update_lines": ".matching",
+    "place": ".matching",
     "CELL_TYPES": ".matching",
     "MODES": ".matching",
     "Location": ".planning",
@@ -142,5 +142,5 @@ __all__ = [
     "apply_patch", "apply_to_mapping", "bounded", "claim", "common_ends", "decode_file",
     "error_json", "failure", "file_encoding", "file_text", "hidden", "history",
     "is_windows_absolute", "not_shown", "outline", "pending_matching", "pending", "result_json", "show", "signals",
-    "split_text", "stage", "state_hash", "undo", "update_lines", "warnings_text",
+    "split_text", "stage", "state_hash", "undo", "place", "warnings_text",
 ]

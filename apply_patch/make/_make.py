@@ -25,7 +25,8 @@ from ..format import constants as C, Line, AddFile, Chunk, DeleteFile, Operation
 from ._drafts import Draft, with_bom_as_text
 from .._errors import BinaryFileError, UnsupportedChangeError
 from ._linediff import opcodes
-from ..apply import update_lines, Location, BOM, TextFile, split_text
+from ..apply import Location, BOM, TextFile, split_text
+from ..apply import matching
 from ._markers import OldEndings, settle
 from ._place import place
 from .._policy import DEFAULT
@@ -255,8 +256,8 @@ def unchanged_chunk(old: TextFile) -> Chunk | None:
 def verify(old: TextFile, update: UpdateFile, expected: str) -> None:
     """Apply `update` in memory with the default policy; it must give `expected`."""
     name = update.path
-    result = update_lines(old, update, DEFAULT, Location.of(name, name, name, name, name)).text
-    if result.to_text(bom=result.bom) != expected:
+    result = matching.place(matching.decode(old), update, DEFAULT, Location.of(name, name, name, name, name)).text
+    if matching.encode(result, DEFAULT) != expected:
         raise AssertionError(
             f"internal error: the patch made for {update.path} does not reproduce it"
         )

@@ -1,12 +1,12 @@
 """A file whose every line break is CRLF is edited as one LF string and written with CRLF
-again (`_edits.file_text`, issue 24): what it gives must be exactly what editing its lines,
-each with its CRLF ending, gives (the way such a file was edited before). Compared here:
-the file's bytes, each placement, the warnings, and on a failure the error, with the
-policies on line endings, the final newline and the BOM.
+again (`_text.decode`, issue 24): what it gives must be exactly what editing its lines,
+each with its CRLF ending, gives (`_text.as_lines`, the way such a file was edited before).
+Compared here: the file's bytes, each placement, the warnings, and on a failure the error,
+with the policies on line endings, the final newline and the BOM.
 
-One difference is on purpose, and left out of the comparison: a CRLF file that loses its
-last line break to one edit of a call and gets new lines from a later one gets them with
-CRLF, the file's line break as it was read (as its lines, it had no ending left to
+The file's line break is decided once, when it is decoded (issue 35): a CRLF file that
+loses its last line break to one edit of a call gets CRLF on the new lines of a later
+one, as one string and as lines alike (as lines, it used to have no ending left to
 prefer, and got LF).
 """
 
@@ -19,8 +19,7 @@ from hypothesis import strategies as st
 
 from apply_patch import DEFAULT, PatchError
 from apply_patch.apply import matching
-from apply_patch.apply.matching import _edits
-from apply_patch.apply.matching._textfile import split_text
+from apply_patch.apply.matching import _text
 from apply_patch.edits import Edit, Insert, StrReplace, apply_edits
 
 from _support import PROPERTY
@@ -28,12 +27,10 @@ from _support import PROPERTY
 LINES = st.lists(st.sampled_from(["a", "b", "ab", "", "  a", "ba b", "b  ", "\t'x'"]), min_size=1, max_size=20)
 
 
-def _as_lines(decoded: str) -> tuple[object, bool]:
-    """The way before: a text with a CR edited as its lines."""
-    if "\r" in decoded:
-        return split_text(decoded), False
-    bom = decoded.startswith("\ufeff")
-    return _edits.LfText(decoded[1:] if bom else decoded, bom), False
+def _as_lines(decoded: str) -> _text.Decoded:
+    """The way before: a text with a CR edited as its lines, each with its own ending."""
+    text = _text.decode(decoded)
+    return _text.as_lines(text) if "\r" in decoded else text
 
 
 def _outcome(edits: list[Edit], original: bytes, options: object) -> tuple[object, ...]:
@@ -78,8 +75,6 @@ def test_a_crlf_file_edited_as_lf_text_gives_what_its_lines_give(
     now = text
     for _ in range(data.draw(st.integers(1, 4))):
         edit, now = _edit(now, data)
-        if "\n" not in now:
-            break  # the file as the edits leave it has no line break left (see the docstring)
         edits.append(edit)
     if not edits:
         return
@@ -87,11 +82,8 @@ def test_a_crlf_file_edited_as_lf_text_gives_what_its_lines_give(
     options = DEFAULT.with_options(line_endings=line_endings, final_newline=final_newline, bom=keep_bom)
     mp = pytest.MonkeyPatch()
     try:
-        # Where the planner takes it from first: the part's first-use loader keeps what it
-        # finds in `_edits`, so asked for after `_edits` is patched it would keep the patch
-        # past this test (a later test in the file then edited a CRLF file as lines).
-        mp.setattr(matching, "file_text", _as_lines)
-        mp.setattr(_edits, "file_text", _as_lines)
+        # Where the planner takes it from: the part (its first-use loader has it by now).
+        mp.setattr(matching, "decode", _as_lines)
         before = _outcome(edits, original, options)
     finally:
         mp.undo()
@@ -125,3 +117,41 @@ def test_a_crlf_file_left_without_a_line_break_gets_crlf_lines_later_in_the_call
         Path(folder, "f.txt").write_bytes(b"a\r\nb\r\nc")
         apply_edits([StrReplace("f.txt", "a\nb\n", ""), Insert("f.txt", 0, "top")], folder)
         assert Path(folder, "f.txt").read_bytes() == b"top\r\nc"
+
+
+def _by_lines(decoded: str, edits: list[StrReplace], options: object) -> bytes:
+    """`edits` made on the file's lines, each with its own ending (`_text.as_lines`), and
+    encoded as the planner encodes (`_text.encode`)."""
+    text = _text.as_lines(_text.decode(decoded))
+    assert isinstance(text.body, matching.TextFile)
+    for edit in edits:  # by the general search alone (no strategy)
+        text = matching.place(text, edit, options, matching.FileName("f.txt", "f.txt"), ()).text  # type: ignore[arg-type]
+    return _text.encode(text, options).encode()  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("final_newline", "expected"), [("keep", b"z\r\n"), ("add", b"z\r\n\r\n")])
+def test_a_crlf_file_that_loses_its_last_break_gets_crlf_by_string_and_by_lines_alike(
+    final_newline: str, expected: bytes
+) -> None:
+    """Issue 35's disagreement: on "a\\r\\n", "\\n"→"" then "a"→"z\\n" gave "z\\r\\n" as one
+    string and "z\\n" as lines (the lines forgot the file was CRLF once its last CRLF was
+    gone). The break is decided once, at decode. (With `final_newline="add"` the first
+    edit's file gets its final newline back, as one call at a time would.)"""
+    edits = [StrReplace("f.txt", "\n", ""), StrReplace("f.txt", "a", "z\n")]
+    options = DEFAULT.with_options(final_newline=final_newline)
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "f.txt").write_bytes(b"a\r\n")
+        apply_edits(list(edits), folder, policy=options)
+        by_library = Path(folder, "f.txt").read_bytes()
+    assert by_library == expected
+    assert _by_lines("a\r\n", edits, options) == by_library
+
+
+def test_a_mixed_file_keeps_the_break_it_was_read_with_for_new_lines() -> None:
+    """A file of mixed breaks (edited as lines) whose first line's CRLF is replaced by an
+    edit: a later edit's new lines still take CRLF, the break found at decode."""
+    edits: list[Edit] = [StrReplace("f.txt", "one\n", "one"), StrReplace("f.txt", "four", "four\nfive")]
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "f.txt").write_bytes(b"one\r\ntwo\nthree\r\nfour")
+        apply_edits(edits, folder)
+        assert Path(folder, "f.txt").read_bytes() == b"onetwo\nthree\r\nfour\r\nfive"

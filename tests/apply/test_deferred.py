@@ -182,6 +182,22 @@ def test_an_edit_made_ambiguous_by_an_earlier_one_is_refused_and_nothing_changes
         assert Path(folder, "f.txt").read_bytes() == original
 
 
+def test_a_new_text_indented_in_another_unit_is_written_as_one_edit_at_a_time_writes_it() -> None:
+    """The batch does not look at the indentation unit of a new text (`_edits._in_file_unit`):
+    a tab-indented new line in a file indented with spaces was written with its tab by a
+    call of two edits, with spaces by the same edits one call at a time (found by
+    `tests/apply/test_place.py`). Such an edit is made the usual way."""
+    original = b"    x = 1\na\n"
+    edits: list[Edit] = [StrReplace("f.txt", "    x = 1\n", "\tz = 2\n"), StrReplace("f.txt", "a\n", "b\n")]
+    together = _outcome(edits, original, DEFAULT)
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "f.txt").write_bytes(original)
+        for edit in edits:
+            apply_edits([edit], folder)
+        apart = Path(folder, "f.txt").read_bytes()
+    assert together[0] == apart == b"    z = 2\nb\n"
+
+
 def _filler(name: str) -> str:
     return "".join(f"{name} filler line {i}\n" for i in range(12))
 

@@ -1,4 +1,4 @@
-"""A unified diff's hunks placed by their numbers in the file's unsplit bytes (`_numbered`): the
+"""A unified diff's hunks placed by their numbers in the file's unsplit text (`_numbered`): the
 same new text and placements as the locator, or no answer; `line_below` against the lines."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from apply_patch import DEFAULT, FilePolicyError, Policy
 from apply_patch._errors import EncodingError
-from apply_patch.apply import Location, split_text, update_lines
-from apply_patch.apply.matching._numbered import line_below, placed_by_numbers, spliced_bytes
+from apply_patch.apply import Location, matching, split_text
+from apply_patch.apply.matching._numbered import line_below, placed_by_numbers, spliced_text
 from apply_patch.edits import apply_unified_diff
 from apply_patch.format import Chunk, UpdateFile, unified_operations
 
@@ -47,9 +47,9 @@ def diffs(draw: st.DrawFn) -> tuple[list[str], str]:
 
 
 def _by_locator(text: str, update: UpdateFile, policy: Policy) -> tuple[str, list[tuple[int, int, str, int, int]]]:
-    located = update_lines(split_text(text), update, policy, WHERE)
+    located = matching.place(matching.decode(split_text(text)), update, policy, WHERE)
     placements = [(p.patch_line, p.file_line, p.tier, p.added, p.removed) for p in located.placements]
-    return located.text.to_text(bom=False), placements
+    return matching.encode(located.text, policy), placements
 
 
 @settings(max_examples=300, deadline=None)
@@ -60,12 +60,12 @@ def test_same_text_and_placements_as_the_locator(case: tuple[list[str], str]) ->
     (update,) = unified_operations(diff)
     assert isinstance(update, UpdateFile)
     hunks = _hunks(update)
-    numbered = placed_by_numbers(text.encode(), hunks, DEFAULT)
+    numbered = placed_by_numbers(text, hunks, DEFAULT)
     if numbered is None:  # added lines only, or no hunk at all: the locator's
         assert all(not chunk.old_lines for chunk in hunks) or not hunks
         return
     expected_text, expected_placements = _by_locator(text, update, DEFAULT)
-    assert spliced_bytes(text.encode(), numbered.spans) == expected_text.encode()
+    assert spliced_text(text, numbered.spans) == expected_text
     placements = [(p.patch_line, p.file_line, p.tier, p.added, p.removed) for p in numbered.placements]
     assert placements == expected_placements
 
@@ -84,11 +84,11 @@ def test_files_and_policies_it_leaves_to_the_locator() -> None:
     (update,) = unified_operations(DIFF)
     assert isinstance(update, UpdateFile)
     hunks = _hunks(update)
-    assert placed_by_numbers(b"a\nb\nc\nd\n", hunks, DEFAULT) is not None
+    assert placed_by_numbers("a\nb\nc\nd\n", hunks, DEFAULT) is not None
     for text in ("a\r\nb\r\nc\r\nd\r\n", "a\nb\nc\nd", "\ufeffa\nb\nc\nd\n", "", "a\nb\nX\nd\n", "b\nc\nd\n"):
-        assert placed_by_numbers(text.encode(), hunks, DEFAULT) is None, text
+        assert placed_by_numbers(text, hunks, DEFAULT) is None, text
     for options in ({"ambiguous": "first"}, {"line_endings": "crlf"}):
-        assert placed_by_numbers(b"a\nb\nc\nd\n", hunks, DEFAULT.with_options(**options)) is None
+        assert placed_by_numbers("a\nb\nc\nd\n", hunks, DEFAULT.with_options(**options)) is None
 
 
 def test_files_it_leaves_to_the_locator_are_still_applied(tmp_path: Path) -> None:
@@ -106,7 +106,7 @@ def test_non_ascii_file_and_added_lines(tmp_path: Path) -> None:
 
 @given(st.lists(st.integers(0, 300), min_size=1, max_size=200), st.data())
 def test_line_below_is_the_offset_of_that_line(widths: list[int], data: st.DataObject) -> None:
-    text = b"".join(b"x" * width + b"\n" for width in widths)
+    text = "".join("x" * width + "\n" for width in widths)
     starts = [0]
     for width in widths[:-1]:
         starts.append(starts[-1] + width + 1)
@@ -121,14 +121,14 @@ def test_line_below_is_the_offset_of_that_line(widths: list[int], data: st.DataO
 def test_line_below_over_a_long_line_then_short_ones() -> None:
     # A stretch that holds no LF at one length and too many at twice that length: the
     # search once went back and forth between the two for ever.
-    text = b"x" * 300 + b"\n" + b"\n" * 100
+    text = "x" * 300 + "\n" + "\n" * 100
     assert line_below(text, 0, 20, 16.6) == 301 + 19
     assert line_below(text, 0, 101, 16.6) == len(text)
     assert line_below(text, 0, 102, 16.6) == -1
 
 
 def test_a_file_with_a_nul_byte_is_refused_as_before(tmp_path: Path) -> None:
-    # An ASCII file is placed on its bytes without decoding them: a NUL byte is still refused,
+    # A NUL byte is refused when the file is read, before any hunk is placed,
     # with the message of the file read as text (and its declared encoding, if any).
     (tmp_path / "f.txt").write_bytes(b"a\nb\0\nc\nd\n")
     diff = DIFF.replace(" b\n", " b\0\n")
@@ -143,8 +143,7 @@ def test_a_file_with_a_nul_byte_is_refused_as_before(tmp_path: Path) -> None:
 
 
 def test_undecodable_bytes_kept_by_the_locator(tmp_path: Path) -> None:
-    # `non_utf8="preserve"`: the file is not UTF-8, so its hunks go to the locator, which
-    # keeps the bytes it cannot decode.
+    # `non_utf8="preserve"`: the file is not UTF-8; the bytes it cannot decode are kept.
     (tmp_path / "f.txt").write_bytes(b"\xff\nb\nc\nd\n")
     apply_unified_diff(DIFF, tmp_path, non_utf8="preserve")
     assert (tmp_path / "f.txt").read_bytes() == b"\xff\nb\nC\nd\n"
@@ -157,11 +156,11 @@ def test_lines_that_also_occur_before_their_place() -> None:
     diff = "--- a/f.txt\n+++ b/f.txt\n@@ -10,3 +10,3 @@\n b\n-c\n+C\n d\n"
     (update,) = unified_operations(diff)
     assert isinstance(update, UpdateFile)
-    numbered = placed_by_numbers(text.encode(), _hunks(update), DEFAULT)
+    numbered = placed_by_numbers(text, _hunks(update), DEFAULT)
     assert numbered is not None
-    assert spliced_bytes(text.encode(), numbered.spans) == ("x\nb\nc\nd\n" * 2 + "x\nb\nC\nd\n").encode()
+    assert spliced_text(text, numbered.spans) == "x\nb\nc\nd\n" * 2 + "x\nb\nC\nd\n"
     assert [p.file_line for p in numbered.placements] == [10]
     moved = diff.replace("-10,3 +10,3", "-9,3 +9,3")  # one line too high: not there
     (update,) = unified_operations(moved)
     assert isinstance(update, UpdateFile)
-    assert placed_by_numbers(text.encode(), _hunks(update), DEFAULT) is None
+    assert placed_by_numbers(text, _hunks(update), DEFAULT) is None

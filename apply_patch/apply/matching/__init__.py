@@ -16,12 +16,12 @@ from ._textfile import BOM, common_ends, split_text, TextFile
 # Imported when one of their names is first asked for (start-up time): names written once, here.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ._locate import locate, searched, update_lines
+    from ._locate import locate, searched
     from ._doubts import PatchWarning
     from ._seek import LineIndex
     from ._deferred import Deferred, DEFERRED_FROM
-    from ._edits import as_lf_text, edited, file_text, final_text, LfText
+    from ._place import place, Strategy, STRATEGIES
+    from ._text import as_lines, decode, Decoded, encode, LfText
     from ._notebook import CELL_TYPES, edit_notebook, MODES, text_edit_refusal
-    from ._numbered import Numbered, placed_by_numbers, spliced_bytes
 
-__getattr__ = on_first_use(__name__, globals(), ("._locate", "._doubts", "._seek", "._deferred", "._edits", "._notebook", "._numbered"))
+__getattr__ = on_first_use(__name__, globals(), ("._locate", "._doubts", "._seek", "._deferred", "._place", "._text", "._notebook"))

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from dataclasses import dataclass
 from ..._errors import ContextNotFoundError, PatchError
 from ...format import Chunk, Insert, StrReplace, constants as C
 from ._closest import closest_region
@@ -50,10 +49,10 @@ from ._locate import (
     splice,
     without_copied_whitespace,
 )
-from ._endings import forced_ending
 from ._placement import Placement
 from ._seek import TIERS, LineIndex, Tier, line_start, places_in_text
-from ._textfile import BOM, TextFile, common_ends, split_text
+from ._text import Decoded, Edited, LfText as LfText  # (named here too: `_deferred` imports it from here)
+from ._textfile import BOM, TextFile, common_ends
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -68,74 +67,6 @@ if TYPE_CHECKING:
 _MAX_PLACES: Final = 1000  # places listed (and replaced by replace_all) beyond this: refused
 
 
-@dataclass(frozen=True, slots=True)
-class LfText:
-    """A file's text whose every line ends with LF (the last one may end with nothing),
-    BOM aside: matched and replaced as one string, never split into lines."""
-
-    body: str
-    bom: bool
-    known: tuple[int, int] = (0, 0)  # a line start's offset and its line index (counting from there)
-
-    def split(self) -> TextFile:
-        """The same file as lines."""
-        if not self.body:
-            return TextFile([], [], self.bom)
-        lines = self.body.split("\n")
-        endings = ["\n"] * (len(lines) - 1)
-        if lines[-1]:
-            endings.append("")
-        else:
-            lines.pop()
-        return TextFile(lines, endings, self.bom)
-
-
-def file_text(decoded: str) -> tuple[LfText | TextFile, bool]:
-    """A decoded file as the edits take it, and whether its line breaks were CRLF: one
-    string if it has no CR, or if every line break is CRLF (then edited as LF, and made
-    CRLF again by `final_text`: what the file's lines get one way, they get the other);
-    else its lines, each with its own ending."""
-    bom = decoded.startswith(BOM)
-    body = decoded[1:] if bom else decoded
-    if "\r" not in body:
-        return LfText(body, bom), False
-    crlf = body.count("\r\n")
-    if crlf == body.count("\r") == body.count("\n"):
-        return LfText(body.replace("\r\n", "\n"), bom), True
-    return split_text(decoded), False
-
-
-def as_lf_text(text: TextFile) -> LfText | TextFile:
-    """`text` as one string again if every line of it ends with LF (but maybe the last)."""
-    endings = text.endings
-    lf = endings.count("\n")
-    if lf == len(endings) or (lf == len(endings) - 1 and not endings[-1]):
-        return LfText(text.to_text(bom=False), text.bom)
-    return text
-
-
-def final_text(text: LfText | TextFile, policy: Policy, crlf: bool = False) -> str:
-    """The text to write, BOM in front if kept: an `LfText`'s line endings (and the LF
-    endings of a file read as CRLF, `crlf`) are made the policy's here (its edits were
-    matched and made with LF); a CRLF file's are CRLF again unless the policy says LF."""
-    to_crlf = policy.line_endings == "crlf" or (crlf and policy.line_endings == "keep")
-    if isinstance(text, TextFile):
-        if crlf and to_crlf:
-            text = TextFile(text.lines, ["\r\n" if e == "\n" else e for e in text.endings], text.bom)
-        return text.to_text(bom=text.bom)
-    body = text.body.replace("\n", "\r\n") if to_crlf else text.body
-    return BOM + body if text.bom else body
-
-
-@dataclass(frozen=True, slots=True)
-class Edited:
-    """A file's new text, where each replacement landed, and the doubts."""
-
-    text: LfText | TextFile
-    placements: tuple[Placement, ...]
-    warnings: tuple[PatchWarning, ...] = ()
-
-
 def as_lf(text: str) -> str:
     """`text` with every line break (CRLF, CR, LF) as LF and no leading BOM."""
     return text.removeprefix(BOM).replace("\r\n", "\n").replace("\r", "\n")
@@ -147,43 +78,48 @@ def text_lines(text: str) -> list[str]:
     return text.removesuffix("\n").split("\n") if text else []
 
 
-def edited(
-    text: LfText | TextFile, edit: StrReplace | Insert | HashlineEdits, policy: Policy, where: FileName
-) -> Edited:
-    """`text` with `edit` made (`replace`, `insert`, `anchored`)."""
-    if isinstance(edit, Insert):
-        return insert(text, edit, policy, where)
-    if not isinstance(edit, StrReplace):
-        return anchored(text, edit, policy, where)
-    return replace(text, edit, policy, where)
-
-
 # ---------------------------------------------------------------- replacements
 
 
-def replace(text: LfText | TextFile, op: StrReplace, policy: Policy, where: FileName) -> Edited:
-    """Apply `op` (a non-empty `old`) to `text`; raise when its count rule fails."""
+def exact_in_string(file: Decoded, op: StrReplace, policy: Policy, where: FileName) -> Edited | None:
+    """`replace`'s answer for a file edited as one string (`LfText`) where `op`'s old text
+    is found exactly: a few passes at C speed over the string, never split; None when it
+    is not one string or the old text is not there as it is."""
+    text = file.body
+    if not isinstance(text, LfText):
+        return None
     old, new = as_lf(op.old), as_lf(op.new)
-    if isinstance(text, LfText):
-        places, leading = exact_places(text.body, old)
-        if places:
-            firsts = line_indexes(text.body, places, text.known)
-            places, firsts, leading = _checked(op, where, places, firsts, leading)
-            new, doubts = _in_file_unit(text.body, places, firsts, old, new, policy, where, op.line)
-            return _with_warnings(_replace_in_body(text, places, firsts, leading, old, new, op, policy), doubts)
-        if "\n" in old and policy.line_endings != "crlf":
-            edited = _tolerant_in_body(text, old, new, op, policy, where)
-            if edited is not None:
-                return edited
-        joined, text = text.body, text.split()
-    else:
-        joined = _joined(text)
-        places, _ = exact_places(joined, old)
-        if places:
-            firsts = line_indexes(joined, places)
-            places, firsts, _ = _checked(op, where, places, firsts, False)
-            new, doubts = _in_file_unit(joined, places, firsts, old, new, policy, where, op.line)
-            return _with_warnings(_replace_exact(text, joined, places, firsts, old, new, op, policy), doubts)
+    places, leading = exact_places(text.body, old)
+    if not places:
+        return None
+    firsts = line_indexes(text.body, places, text.known)
+    places, firsts, leading = _checked(op, where, places, firsts, leading)
+    new, doubts = _in_file_unit(text.body, places, firsts, old, new, policy, where, op.line)
+    return _with_warnings(_replace_in_body(file, text, places, firsts, leading, old, new, op), doubts)
+
+
+def tolerant_in_string(file: Decoded, op: StrReplace, policy: Policy, where: FileName) -> Edited | None:
+    """`replace`'s answer for whole lines found by a tolerant tier in a file edited as one
+    string (`_tolerant_in_body`); None when that cannot be told so simply."""
+    old = as_lf(op.old)
+    if not isinstance(file.body, LfText) or "\n" not in old or exact_places(file.body.body, old)[0]:
+        return None
+    return _tolerant_in_body(file, file.body, old, as_lf(op.new), op, policy, where)
+
+
+def replace(file: Decoded, op: StrReplace, policy: Policy, where: FileName) -> Edited:
+    """Apply `op` (a non-empty `old`) to `file`'s lines (the whole search: exactly, then line
+    by line at each tolerant tier, then a model's slips undone); raise when its count
+    rule fails or it is found nowhere."""
+    old, new = as_lf(op.old), as_lf(op.new)
+    text = file.lines()
+    joined = _joined(text)
+    places, _ = exact_places(joined, old)
+    if places:
+        firsts = line_indexes(joined, places)
+        places, firsts, _ = _checked(op, where, places, firsts, False)
+        new, doubts = _in_file_unit(joined, places, firsts, old, new, policy, where, op.line)
+        return _with_warnings(_replace_exact(file, text, joined, places, firsts, old, new, op), doubts)
     if "\n" in old:  # whole lines: fuzzy tiers too
         pattern = old.removesuffix("\n").split("\n")
         index = LineIndex(text.lines)
@@ -193,9 +129,9 @@ def replace(text: LfText | TextFile, op: StrReplace, policy: Policy, where: File
                 numbers = tuple(i + 1 for i in found)
                 found = _chosen(op, where, found, numbers, tier)
                 _check_count(op, where, len(found), numbers, tier)
-                return _replace_lines(text, found, pattern, _new_lines(old, new), op, tier, policy, where)
+                return _replace_lines(file, text, found, pattern, _new_lines(old, new), op, tier, policy, where)
         if op.expected in (None, 1) and not op.replace_all and op.occurrence in (None, 1):
-            slipped = _slipped(text, index, pattern, _new_lines(old, new), op, policy, where)
+            slipped = _slipped(file, text, index, pattern, _new_lines(old, new), op, policy, where)
             if slipped is not None:
                 return slipped
     raise _not_found(text, joined, old, new, op, where)
@@ -301,7 +237,7 @@ def keeps_its_unit(old: str, new: str, window: str, cut_before: bool, cut_after:
 
 
 def _tolerant_in_body(
-    text: LfText, old: str, new: str, op: StrReplace, policy: Policy, where: FileName
+    file: Decoded, text: LfText, old: str, new: str, op: StrReplace, policy: Policy, where: FileName
 ) -> Edited | None:
     """A replacement of whole lines found by a tolerant tier in an `LfText`, without splitting
     it: the places by `places_in_text`, then only the lines around them (as many as
@@ -328,18 +264,17 @@ def _tolerant_in_body(
         assert begin is not None and end is not None  # (None only above the first line)
         window = LfText(body[begin:end], False).split()
         try:
-            edited = _replace_lines(window, [line - top for line, _ in places], pattern, _new_lines(old, new),
+            edited = _replace_lines(Decoded(window), window, [line - top for line, _ in places], pattern, _new_lines(old, new),
                                     op, tier, policy, where, base=top)  # fmt: skip
         except PatchError:
             return None
-        assert isinstance(edited.text, TextFile)
-        region, new_region = body[begin:end], edited.text.to_text(bom=False)
+        assert isinstance(edited.text.body, TextFile)
+        region, new_region = body[begin:end], edited.text.body.to_text(bom=False)
         if body.find(region) == begin:  # one copy of the text, no slices of it (peak memory)
             result = body.replace(region, new_region, 1)
         else:
             result = "".join((body[:begin], new_region, body[end:]))
-        bom = text.bom and policy.bom == "keep"
-        return Edited(LfText(result, bom, (begin, top)), edited.placements, edited.warnings)
+        return Edited(file.with_body(LfText(result, text.bom, (begin, top))), edited.placements, edited.warnings)
     return None
 
 
@@ -486,6 +421,7 @@ def _check_count(op: StrReplace, where: FileName, found: int, lines: tuple[int, 
 
 
 def _replace_in_body(
+    file: Decoded,
     text: LfText,
     places: list[int],
     firsts: list[int],
@@ -493,7 +429,6 @@ def _replace_in_body(
     old: str,
     new: str,
     op: StrReplace,
-    policy: Policy,
 ) -> Edited:
     """Replace `old` at each offset of `places` (on lines `firsts`) in an `LfText`: the same
     text as `_replace_exact` makes of its lines (every ending LF), as pieces of the one
@@ -517,13 +452,12 @@ def _replace_in_body(
     else:
         pieces.append(body[kept:])
         result = "".join(pieces)
-    if result and not result.endswith("\n") and policy.final_newline == "add":
-        result += "\n"
     known = (found[0][0], found[0][2])  # nothing before the first region moved
-    return Edited(LfText(result, text.bom and policy.bom == "keep", known), tuple(placements))
+    return Edited(file.with_body(LfText(result, text.bom, known)), tuple(placements))
 
 
 def _replace_exact(
+    file: Decoded,
     text: TextFile,
     joined: str,
     places: list[int],
@@ -531,7 +465,6 @@ def _replace_exact(
     old: str,
     new: str,
     op: StrReplace,
-    policy: Policy,
 ) -> Edited:
     """Replace `old` at each offset of `places`; untouched lines keep their endings.
 
@@ -540,7 +473,7 @@ def _replace_exact(
     inside one line keeps that line's ending), the others take those of the
     lines they stand for, then the file's. One pass over the file.
     """
-    ending = _new_ending(text, policy)
+    ending = file.ending
     lines: list[str] = []
     endings: list[str] = []
     placements = []
@@ -561,7 +494,7 @@ def _replace_exact(
         placements.append(Placement(op.line, first + 1, TIERS[0].name, added, removed))
     lines += text.lines[kept:]
     endings += text.endings[kept:]
-    return Edited(_finish(TextFile(lines, endings, text.bom), text, policy), tuple(placements))
+    return Edited(file.with_body(TextFile(lines, endings, text.bom)), tuple(placements))
 
 
 def spliced(region: str, begin: int, offsets: list[int], size: int, new: str) -> str:
@@ -610,6 +543,7 @@ def regions(
 
 
 def _replace_lines(
+    file: Decoded,
     text: TextFile,
     found: list[int],
     old_lines: list[str],
@@ -641,10 +575,11 @@ def _replace_lines(
     warnings = tuple(fuzzy_warning(label, op.line, base + i + 1, tier.name, numbers, where) for i in found)
     size = len(old_lines)
     placements = tuple(Placement(op.line, base + i + 1, tier.name, len(new_lines), size) for i in found)
-    return Edited(_finish(splice(text, replacements, policy), text, policy), placements, warnings)
+    return Edited(file.with_body(splice(text, replacements, file.ending, policy)), placements, warnings)
 
 
 def _slipped(
+    file: Decoded,
     text: TextFile,
     index: LineIndex,
     old_lines: list[str],
@@ -669,7 +604,7 @@ def _slipped(
     added, removed = (sum(1 for s in used if s[0] == kind) for kind in (C.ADDED, C.REMOVED))
     placement = Placement(op.line, match.index + 1, slip, added, removed)
     warning = slip_warning(chunk, match.index, slip, where)
-    return Edited(_finish(splice(text, replacements, policy), text, policy), (placement,), (warning,))
+    return Edited(file.with_body(splice(text, replacements, file.ending, policy)), (placement,), (warning,))
 
 
 def _refuse_uncertain_pairs(
@@ -771,21 +706,6 @@ def _chunk_lines(old: list[str], new: list[str]) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _new_ending(text: TextFile, policy: Policy) -> str:
-    return forced_ending(policy) or text.preferred_ending
-
-
-def _finish(new: TextFile, old: TextFile, policy: Policy) -> TextFile:
-    """The policies on endings, the final newline and the BOM, applied to `new`."""
-    ending = _new_ending(old, policy)
-    endings = new.endings
-    if policy.line_endings != "keep":
-        endings = [ending if e else e for e in endings]
-    if endings and not endings[-1] and policy.final_newline == "add":
-        endings = [*endings[:-1], ending]
-    return TextFile(new.lines, list(endings), new.bom and policy.bom == "keep")
-
-
 def _not_found(
     text: TextFile, joined: str, old: str, new: str, op: StrReplace, where: FileName
 ) -> ContextNotFoundError:
@@ -822,31 +742,29 @@ def _not_found(
 # ---------------------------------------------------------------- insertions
 
 
-def insert(text: LfText | TextFile, op: Insert, policy: Policy, where: FileName) -> Edited:
+def insert(file: Decoded, op: Insert, policy: Policy, where: FileName) -> Edited:
     """Insert `op.text`'s lines after line `op.after_line` (0: at the top)."""
-    if isinstance(text, LfText):
-        text = text.split()
+    text = file.lines()
     size = len(text.lines)
     if not 0 <= op.after_line <= size:
         raise insertion_out_of_range(op.label, op.after_line, size, where, op.line)
     new_lines = text_lines(op.text)
     replacement = Replacement(op.after_line, 0, tuple(new_lines))
     placed = Placement(op.line, op.after_line + 1, TIERS[0].name, len(new_lines), 0)
-    return Edited(_finish(splice(text, [replacement], policy), text, policy), (placed,))
+    return Edited(file.with_body(splice(text, [replacement], file.ending, policy)), (placed,))
 
 
-def anchored(text: LfText | TextFile, op: HashlineEdits, policy: Policy, where: FileName) -> Edited:
+def anchored(file: Decoded, op: HashlineEdits, policy: Policy, where: FileName) -> Edited:
     """The edits of one Hashline call made at once, where their anchors say: every anchor
     checked against the file as it is (`format.hashline.placed`: a stale one refused,
     never moved); new lines get the file's ending."""
     from ...format import hashline
 
-    if isinstance(text, LfText):
-        text = text.split()
+    text = file.lines()
     splices = hashline.placed(text.lines, op, where.shown)
     replacements = [Replacement(s.start, s.stop - s.start, s.lines) for s in splices]
     placements, shift = [], 0
     for s in splices:
         placements.append(Placement(s.number, s.start + 1 + shift, TIERS[0].name, len(s.lines), s.stop - s.start))
         shift += len(s.lines) - (s.stop - s.start)
-    return Edited(_finish(splice(text, replacements, policy), text, policy), tuple(placements))
+    return Edited(file.with_body(splice(text, replacements, file.ending, policy)), tuple(placements))

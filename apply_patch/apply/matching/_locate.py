@@ -38,16 +38,18 @@ from dataclasses import dataclass
 
 from ...format import constants as C, Chunk, UpdateFile
 from ._doubts import PatchWarning, Spot, ambiguous_context, doubts, fuzz_warning, slip_warning, unit_warning
-from ._endings import forced_ending
 from ._names import FileName
 from ._placement import Placement
 from ..._policy import Policy
 from ._seek import TIERS, Match, LineIndex
+from ._text import Decoded, Edited, as_lines
 from ._textfile import BOM, TextFile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+
+    Found = tuple[list["Replacement"], list[Placement], list[PatchWarning]]  # `locate`'s answer
 
 _FUZZ = "fuzz"  # the slip of a hunk placed with context lines fuzzed (`_fuzz`)
 
@@ -66,22 +68,43 @@ class Replacement:
     endings: tuple[str | None, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Located:
-    """The outcome for one file: its new text, where each chunk landed, the doubts."""
+def update_lines(text: Decoded, update: UpdateFile, policy: Policy, where: FileName, *, at_numbers: bool = True) -> Edited:
+    """Every chunk of `update` placed in `text` by the whole search (`searched`; a hunk tried
+    first where its numbers say when `at_numbers`) and written; ContextNotFoundError (or
+    another PatchError) for the first that is not there."""
+    edited = _written(text, update, lambda lines, chunks: searched(lines, chunks, policy, where, at_numbers=at_numbers),
+                      policy, where)  # fmt: skip
+    assert edited is not None  # (the whole search answers or raises)
+    return edited
 
-    text: TextFile
-    placements: tuple[Placement, ...]
-    warnings: tuple[PatchWarning, ...]
+
+def plain_update(text: Decoded, update: UpdateFile, policy: Policy, where: FileName) -> Edited | None:
+    """`update_lines`'s answer when every chunk of `update` is plain (`_plain`), by a shorter
+    way; else None."""
+    return _written(text, update, _plain, policy, where)
 
 
-def update_lines(text: TextFile, update: UpdateFile, policy: Policy, where: FileName) -> Located:
-    """Apply every chunk of `update` to `text`; raise ContextNotFoundError if one is not there."""
+def _written(
+    text: Decoded,
+    update: UpdateFile,
+    found: Callable[[list[str], tuple[Chunk, ...]], Found | None],
+    policy: Policy,
+    where: FileName,
+) -> Edited | None:
+    """The chunks of `update` where `found` places them in `text`'s lines (None when it
+    declines), written into the file's lines, each with its own ending (`_text.as_lines`:
+    a chunk's explicit endings are the file's bytes)."""
+    text = as_lines(text)
+    lines = text.lines()
     chunks = context_chunks(update)
-    replacements, placements, warnings = locate(text.lines, chunks, policy, where)
-    replacements, unit_warnings = in_file_units(text.lines, replacements, policy, where, placements)
-    new_text = with_explicit_endings(splice(text, replacements, policy), replacements, policy)
-    return Located(_ended(new_text, chunks, policy), tuple(placements), (*warnings, *unit_warnings))
+    located = found(lines.lines, chunks)
+    if located is None:
+        return None
+    replacements, placements, warnings = located
+    replacements, unit_warnings = in_file_units(lines.lines, replacements, policy, where, placements)
+    new_lines = with_explicit_endings(splice(lines, replacements, text.ending, policy), replacements, policy)
+    new_lines = _ended(new_lines, chunks, text.ending)
+    return Edited(text.with_body(new_lines), tuple(placements), (*warnings, *unit_warnings))
 
 
 def in_file_units(
@@ -142,7 +165,7 @@ def context_chunks(update: UpdateFile) -> tuple[Chunk, ...]:
     return update.chunks  # type: ignore[return-value]  # every one checked above
 
 
-def _ended(text: TextFile, chunks: tuple[Chunk, ...], policy: Policy) -> TextFile:
+def _ended(text: TextFile, chunks: tuple[Chunk, ...], file_ending: str) -> TextFile:
     """`text` whose last line gets the line break a last chunk pinned to the end of the file
     gives its last line of the new file explicitly (a unified diff's `\\ No newline` on the
     old side only), over the final-newline policy: a context line's explicit ending, or,
@@ -161,7 +184,7 @@ def _ended(text: TextFile, chunks: tuple[Chunk, ...], policy: Policy) -> TextFil
     if not ending or not text.lines or text.endings[-1]:
         return text
     # The line's own break was dropped by the policy: the file's, as its other lines have.
-    return TextFile(text.lines, [*text.endings[:-1], forced_ending(policy) or text.preferred_ending], text.bom)
+    return TextFile(text.lines, [*text.endings[:-1], file_ending], text.bom)
 
 
 def locate(
@@ -178,9 +201,10 @@ def locate(
 
 
 def searched(
-    lines: list[str], chunks: tuple[Chunk, ...], policy: Policy, where: FileName
-) -> tuple[list[Replacement], list[Placement], list[PatchWarning]]:
-    """`locate`, by the whole search (every tier, the doubts, the order's other places)."""
+    lines: list[str], chunks: tuple[Chunk, ...], policy: Policy, where: FileName, *, at_numbers: bool = True
+) -> Found:
+    """`locate`, by the whole search (every tier, the doubts, the order's other places); a
+    hunk tried first where its numbers say (`_at_numbers`) when `at_numbers`."""
     first = policy.ambiguous == "first"
     index = LineIndex(lines)
     replacements: list[Replacement] = []
@@ -202,7 +226,7 @@ def searched(
             if chunk.near is not None:
                 drift = at - chunk.near
             continue
-        numbered = _at_numbers(lines, chunk, line_index, drift) if anchor is None else None
+        numbered = _at_numbers(lines, chunk, line_index, drift) if anchor is None and at_numbers else None
         if numbered is not None:  # where its numbers say: the place `_by_numbers` would take
             used, endings, pattern, match, slip = numbered
             by_numbers = True
@@ -739,9 +763,10 @@ def chunk_replacements(
     return result
 
 
-def splice(text: TextFile, replacements: list[Replacement], policy: Policy) -> TextFile:
-    """Apply `replacements` in file order; new lines get the file's ending."""
-    ending = forced_ending(policy) or text.preferred_ending
+def splice(text: TextFile, replacements: list[Replacement], ending: str, policy: Policy) -> TextFile:
+    """Apply `replacements` in file order; new lines get `ending` (the file's, `_text.Decoded`).
+    The policy on line breaks and the BOM is `_text.encode`'s; the final newline is the
+    file's as it was (`final_newline="keep"`), else added."""
     lines: list[str] = []
     endings: list[str] = []
     kept = 0  # text.lines[kept:] are not copied yet (one copy in all: large files)
@@ -753,10 +778,8 @@ def splice(text: TextFile, replacements: list[Replacement], policy: Policy) -> T
         kept = replacement.start + replacement.old_len
     lines += text.lines[kept:]
     endings += text.endings[kept:]
-    if policy.line_endings != "keep":
-        endings = [ending] * len(lines)
     _fix_last_endings(endings, ending, keep_missing=_keeps_missing_newline(text, policy))
-    return TextFile(lines, endings, text.bom and policy.bom == "keep")
+    return TextFile(lines, endings, text.bom)
 
 
 def with_explicit_endings(

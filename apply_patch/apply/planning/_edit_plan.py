@@ -28,8 +28,7 @@ from __future__ import annotations
 
 from ..._errors import ContextNotFoundError, EmptyPatchError, PatchError
 from ...format import AddFile, Chunk, DeleteFile, Patch, UpdateFile
-from ._plan import OperationResult, Plan, Planner, encode_text, finished_plan
-from ..matching import TextFile
+from ._plan import OperationResult, Plan, Planner, finished_plan
 from ._tree import FileState
 
 TYPE_CHECKING = False
@@ -138,9 +137,10 @@ def _edit_file(
     whole if one fails, so the text between them is never seen by anything else). A file
     read as UTF-8 is edited as one string while its lines end with LF, or all with CRLF
     (`LfText`); one in another encoding, or not UTF-8, as its lines
-    (`Planner.read_decoded`)."""
+    (`Planner.read_decoded`). Its line breaks, final newline and BOM are read once
+    (`matching.decode`) and the policy applied to them once (`matching.encode`)."""
     from ...format import StrReplace
-    from ..matching import DEFERRED_FROM, Deferred, LfText, as_lf_text, edited as edit_text, file_text, final_text  # not on a Codex patch's way (start-up time)
+    from ..matching import DEFERRED_FROM, Deferred, LfText, decode, encode, place  # not on a Codex patch's way (start-up time)
 
     first = edits[0]
     path = _named(planner, path, first)
@@ -150,46 +150,39 @@ def _edit_file(
     policy = planner.policy
     decoded, encoding = planner.read_decoded(state.data, where, first.line)
     whole = isinstance(decoded, str)  # UTF-8: one string while its lines end with LF
-    text, crlf = file_text(decoded) if isinstance(decoded, str) else (decoded, False)
+    text = decode(decoded)
     del decoded  # only `text` holds the old text: it is freed as soon as an edit replaces it (peak memory)
     placements: list[Placement] = []
     deferred = None  # exact replacements made to one string, copied at once (`_deferred`)
     for edit in edits:
-        if deferred is None and isinstance(text, LfText) and len(edits) >= DEFERRED_FROM:
-            deferred = Deferred(text, policy)
+        if deferred is None and isinstance(text.body, LfText) and len(edits) >= DEFERRED_FROM:
+            deferred = Deferred(text.body, policy)
         if deferred is not None:
             placement = deferred.add(edit) if isinstance(edit, StrReplace) else None
             if placement is not None:
                 placements.append(placement)
                 continue
-            text, deferred = deferred.text(), None  # this edit, the usual way
+            text, deferred = text.with_body(deferred.text()), None  # this edit, the usual way
         try:
             try:
-                edited = edit_text(text, edit, policy, where)
+                edited = place(text, edit, policy, where)
             except ContextNotFoundError:
                 retried = _without_blank_first_line(edit)
                 if retried is None:
                     raise
-                edited = edit_text(text, retried, policy, where)
+                edited = place(text, retried, policy, where)
                 planner.warnings.append(_blank_line_dropped(edit, where.relative))
         except PatchError as error:
             sought = edit.old if isinstance(edit, StrReplace) else ""
             if path != edit.path:  # a mangled name taken (`_named`): what the edit wrote
                 error.written_path = edit.path
             raise planner.explained(error, where, encoding, sought, edit.line) from None
-        if not whole:  # its lines, as `write_text` takes them
-            text = edited.text if isinstance(edited.text, TextFile) else edited.text.split()
-        else:
-            text = as_lf_text(edited.text) if isinstance(edited.text, TextFile) else edited.text
+        text = edited.text.joined() if whole else edited.text  # lines read line by line stay lines
         planner.warnings += edited.warnings
         placements += edited.placements
     if deferred is not None:
-        text = deferred.text()
-    if not whole:
-        assert isinstance(text, TextFile)
-        data = planner.write_text(text, encoding, where, edits[-1].line)
-    else:
-        data = encode_text(final_text(text, policy, crlf), policy)
+        text = text.with_body(deferred.text())
+    data = planner.write_text(encode(text, policy), encoding, where, edits[-1].line)
     planner.refuse_broken_notebook(state.data, data, where, edits[-1].line)
     planner.overlay.put(where.target, FileState(data, state.mode, owner=state.owner))
     added, removed = sum(p.added for p in placements), sum(p.removed for p in placements)

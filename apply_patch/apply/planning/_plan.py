@@ -27,7 +27,7 @@ from ._paths import JOURNAL
 from ...format import AddFile, Chunk, DeleteFile, UpdateFile
 from ._paths import Location
 from ..._policy import Policy
-from ..matching import TextFile, forced_ending, split_text
+from ..matching import BOM, TextFile, forced_ending, split_text
 from ._tree import FileState, Kind, State, Tree
 
 TYPE_CHECKING = False
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from ._conventions import Conventions
     from ._encoding import Encoding
     from ..matching import Placement
-    from ..matching import Numbered
     from ._written_names import FileNames
 
 
@@ -396,15 +395,19 @@ class Planner:
                 hints=(enc.ASK.replace("Give its encoding", "Give the encoding it really has"),),
             ) from None
 
-    def write_text(self, text: TextFile, encoding: Encoding, where: Location, line: int) -> bytes:
-        """`text` as the bytes of the file `read_text` read in `encoding`."""
+    def write_text(self, text: str, encoding: Encoding, where: Location, line: int) -> bytes:
+        """`text` (from `matching.encode`) as the bytes of the file `read_decoded` read in
+        `encoding`: UTF-8 as the policy says (`encode_text`), another encoding with its
+        own byte-order mark (a U+FEFF in front is the mark, written by the encoding), a file
+        read line by line (`masked`) line by line again."""
         from . import _encoding as enc
 
         if enc.is_utf8(encoding):
-            return encode_file(text, self.policy)
+            return encode_text(text, self.policy)
+        text = text.removeprefix(BOM)
         if encoding.name == enc.UNKNOWN:
-            return enc.unmasked(text, encoding, where, line)
-        return enc.encoded(text, encoding, where, line)
+            return enc.unmasked(split_text(text), encoding, where, line)
+        return enc.encoded(split_text(text), encoding, where, line)
 
     def refuse_broken_notebook(self, before: bytes, after: bytes, where: Location, line: int) -> None:
         """A text edit that turns the Jupyter notebook at `where` into invalid JSON, or into
@@ -590,22 +593,16 @@ class Planner:
         data = state.data  # a pure rename moves the bytes untouched
         placements: tuple[Placement, ...] = ()
         if op.chunks:
-            numbered, read = self._numbered(data, where, op)
-            if numbered is not None:  # a diff's hunks where its numbers say: spliced in the bytes
-                from ..matching import spliced_bytes
+            from ..matching import decode, encode, place  # an update's: an added or deleted file goes without (start-up time)
 
-                data, placements = spliced_bytes(data, numbered.spans), numbered.placements
-            else:
-                from ..matching import update_lines  # an update's: an added or deleted file goes without (start-up time)
-
-                decoded, encoding = read or self.read_decoded(data, where, op.line)
-                text = split_text(decoded) if isinstance(decoded, str) else decoded
-                try:
-                    located = update_lines(text, op, self.policy, where)
-                except PatchError as error:
-                    raise self.explained(error, where, encoding, _sought(op), op.line) from None
-                data, placements = self.write_text(located.text, encoding, where, op.line), located.placements
-                self.warnings += located.warnings
+            decoded, encoding = self.read_decoded(data, where, op.line)
+            try:
+                placed = place(decode(decoded), op, self.policy, where)
+            except PatchError as error:
+                raise self.explained(error, where, encoding, _sought(op), op.line) from None
+            data = self.write_text(encode(placed.text, self.policy), encoding, where, op.line)
+            placements = placed.placements
+            self.warnings += placed.warnings
             self.refuse_broken_notebook(state.data, data, where, op.line)
         destination = where if op.move_to is None else self._move_destination(op, where)
         moved = destination is not where
@@ -626,40 +623,6 @@ class Planner:
             source_target=where.entry if moved else None,
             placements=placements,
         )
-
-    def _numbered(
-        self, data: bytes, where: Location, op: UpdateFile
-    ) -> tuple[Numbered | None, tuple[str | TextFile, Encoding] | None]:
-        """Where each chunk of `op` goes in the file at `where` holding `data`, when every one is
-        a unified diff's hunk exactly where its numbers say and the file is UTF-8 (`_numbered`:
-        what the locator would do, on the file's bytes, without splitting them into lines);
-        else None, with what `read_decoded` gave if it was asked.
-
-        A file of ASCII bytes without a NUL, whose encoding is UTF-8 or none, is not decoded:
-        its text is its bytes. Any other is read as `read_decoded` reads it (its errors
-        raised), and placed on its bytes only if it was decoded as UTF-8 strictly (not
-        with `non_utf8="preserve"`, whose undecodable bytes the locator keeps)."""
-        first = op.chunks[0]
-        if not isinstance(first, Chunk) or first.near is None:
-            return None, None  # a Codex patch's chunks (no line numbers): at once
-        hunks = tuple(c for c in op.chunks if isinstance(c, Chunk) and c.near is not None)
-        if len(hunks) != len(op.chunks):
-            return None, None
-        from . import _encoding as enc
-        from ..matching import placed_by_numbers  # a unified diff's hunks only (start-up time)
-
-        if data.isascii() and b"\0" not in data:
-            encoding = self._encoding_of(data, where, op.line)
-            if encoding is not None and not enc.is_utf8(encoding):
-                return None, None
-            if encoding is None and b"\x1b" in data:  # (an escape: a 7-bit encoding's, or a terminal's)
-                enc.refuse_iso_2022(data, where, op.line)
-            return placed_by_numbers(data, hunks, self.policy), None
-        read = self.read_decoded(data, where, op.line)
-        if not isinstance(read[0], str) or not enc.is_utf8(read[1]) or self.policy.non_utf8 == "preserve":
-            return None, read
-        numbered = placed_by_numbers(data, hunks, self.policy)
-        return numbered, None if numbered is not None else read  # (the text is not kept: memory)
 
     def _readable(self, where: Location, line: int) -> FileState:
         failure = "Failed to read file to update"

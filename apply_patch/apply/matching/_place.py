@@ -1,0 +1,132 @@
+"""The one entry that places an edit in a file's text: `place` (pure).
+
+Every edit of the model (an Update's chunks, Codex's or a unified diff's numbered
+hunks; a replacement, `StrReplace`; an insertion, `Insert`; Hashline's anchored edits)
+is placed in the one text record `_text.decode` made (`Decoded`) by the general search
+(`_locate.update_lines`, `_edits.replace`, `_edits.insert`, `_edits.anchored`: one
+ambiguity rule, the tiers of `_seek`), unless a shortcut of `STRATEGIES`, tried in
+order, answers first. A strategy answers exactly as the general search would (the
+same new text, placements and warnings, or the same refusal) or declines (None); each
+is pinned to the search by one property test that switches it off
+(`tests/apply/test_place.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...format import Chunk, Insert, StrReplace, UpdateFile
+from ._edits import anchored, exact_in_string, insert, replace, tolerant_in_string
+from ._locate import plain_update, update_lines
+from ._numbered import placed_by_numbers, spliced_text
+from ._text import Decoded, Edited, LfText, as_lines, finished
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Final
+
+    from ...format import HashlineEdits
+    from ..._policy import Policy
+    from ._names import FileName
+
+    Edit = UpdateFile | StrReplace | Insert | HashlineEdits  # what `place` places
+    Answer = Callable[[Decoded, Edit, Policy, FileName], Edited | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Strategy:
+    """A shortcut of the general search for the edits of class `kind`: `answer` gives what
+    the search would, or None. `on_lines`: it reads the file's lines, each with its own
+    ending (`_text.as_lines`, made once for every strategy that asks)."""
+
+    name: str
+    kind: type
+    answer: Answer
+    on_lines: bool = False
+
+
+def _by_numbers(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited | None:
+    """A unified diff's hunks where their numbers say, in the one string (`_numbered`)."""
+    body = text.body
+    assert isinstance(edit, UpdateFile)
+    if not isinstance(body, LfText) or text.crlf or text.bom:
+        return None
+    hunks = tuple(c for c in edit.chunks if isinstance(c, Chunk) and c.near is not None)
+    if not hunks or len(hunks) != len(edit.chunks):
+        return None
+    numbered = placed_by_numbers(body.body, hunks, policy)
+    if numbered is None:
+        return None
+    return Edited(text.with_body(LfText(spliced_text(body.body, numbered.spans), body.bom)), numbered.placements)
+
+
+def _plain(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited | None:
+    """Chunks each found exactly and holding a line the file has once (`_locate._plain`)."""
+    assert isinstance(edit, UpdateFile)
+    return plain_update(text, edit, policy, where)
+
+
+def _at_numbers(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited | None:
+    """The whole search, each hunk first tried where its numbers say (`_locate._at_numbers`)."""
+    assert isinstance(edit, UpdateFile)
+    if not any(isinstance(c, Chunk) and c.near is not None for c in edit.chunks):
+        return None
+    return update_lines(text, edit, policy, where, at_numbers=True)
+
+
+def _exact(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited | None:
+    """A replacement found exactly in the one string (`_edits.exact_in_string`)."""
+    assert isinstance(edit, StrReplace)
+    return exact_in_string(text, edit, policy, where)
+
+
+def _tolerant(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited | None:
+    """Whole lines found by a tolerant tier in the one string (`_edits.tolerant_in_string`)."""
+    assert isinstance(edit, StrReplace)
+    return tolerant_in_string(text, edit, policy, where)
+
+
+STRATEGIES: Final[tuple[Strategy, ...]] = (
+    Strategy("numbered", UpdateFile, _by_numbers),
+    Strategy("plain", UpdateFile, _plain, on_lines=True),
+    Strategy("at numbers", UpdateFile, _at_numbers, on_lines=True),
+    Strategy("exact in one string", StrReplace, _exact),
+    Strategy("tolerant in one string", StrReplace, _tolerant),
+)
+
+
+def place(
+    text: Decoded, edit: Edit, policy: Policy, where: FileName, strategies: Sequence[Strategy] = STRATEGIES
+) -> Edited:
+    """`edit` placed in `text`: the new text, where it (each chunk) landed, the warnings; or
+    the PatchError saying why it cannot be placed. The first strategy that answers
+    decides, else the general search."""
+    lines: Decoded | None = None  # the file's lines, made once for the strategies that read them
+    answer = None
+    for strategy in strategies:
+        if not isinstance(edit, strategy.kind):
+            continue
+        if strategy.on_lines:
+            lines = lines or as_lines(text)
+            answer = strategy.answer(lines, edit, policy, where)
+        else:
+            answer = strategy.answer(text, edit, policy, where)
+        if answer is not None:
+            break
+    if answer is None:
+        answer = by_search(lines or text, edit, policy, where)
+    if isinstance(edit, UpdateFile):
+        return answer  # chunks write their own final newline (`_locate.splice`)
+    return Edited(finished(answer.text, policy), answer.placements, answer.warnings)
+
+
+def by_search(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited:
+    """`edit` placed by the general search alone."""
+    if isinstance(edit, UpdateFile):
+        return update_lines(text, edit, policy, where, at_numbers=False)
+    if isinstance(edit, StrReplace):
+        return replace(text, edit, policy, where)
+    if isinstance(edit, Insert):
+        return insert(text, edit, policy, where)
+    return anchored(text, edit, policy, where)

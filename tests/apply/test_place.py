@@ -1,0 +1,205 @@
+"""Every strategy of `place` answers as the general search does, or declines (issue 35 item 2).
+
+One generic property: for each entry of `matching.STRATEGIES`, an edit of every kind the
+table serves (a Codex chunk, a unified diff's numbered hunk, a replacement, an insertion)
+is placed with the whole table and with the table less that entry, and the answers
+must be the same: the same bytes once encoded, the same placements and warnings, or the
+same refusal (class and message). The files drawn repeat a few lines on purpose (so that
+edits fit at several places, overlap, run past the end or fit nowhere), have LF, CRLF or
+mixed line breaks, a final newline or not, a BOM or not, and are edited under several
+policies.
+
+Beside the table, two shortcuts outside it are pinned the same way: the representation
+`_text.decode` chooses (one string, a CRLF file edited as LF) against the file's lines
+each with its own ending (`_text.as_lines`), and the batch of exact replacements
+(`_deferred.Deferred`) against the same replacements placed one by one.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from apply_patch import DEFAULT, PatchError, Policy
+from apply_patch.apply import matching
+from apply_patch.apply.matching import FileName, Placement, Strategy
+from apply_patch.apply.matching import _deferred
+from apply_patch.apply.matching._deferred import Deferred
+from apply_patch.apply.matching._text import Decoded, LfText, as_lines, decode, encode
+from apply_patch.format import Chunk, Insert, StrReplace, UpdateFile
+
+from _support import PROPERTY
+
+WHERE = FileName("f.txt", "f.txt")
+# Few distinct lines: repeated lines make the ambiguous and the misplaced cases common.
+LINE = st.sampled_from(["a", "b", "c", "def f():", "    x = 1", "    return x", "    x = 1", "\tx = 2", "", "  a  "])
+ADDED = st.sampled_from(["new", "", "    y = 3", "\ty = 3", "a", "b = 2"])  # added lines: some indented
+POLICIES = st.sampled_from([
+    DEFAULT,
+    DEFAULT,
+    Policy(ambiguous="first"),
+    Policy(line_endings="crlf"),
+    Policy(line_endings="lf", final_newline="add"),
+    Policy(bom="strip", final_newline="add"),
+])  # fmt: skip
+STRATEGIES = {strategy.name: strategy for strategy in matching.STRATEGIES}
+
+Edit = UpdateFile | StrReplace | Insert
+
+
+@st.composite
+def files(draw: st.DrawFn) -> tuple[list[str], str]:
+    """A file's lines and its decoded text (LF, CRLF or mixed breaks; maybe a BOM, maybe
+    no final newline)."""
+    lines = draw(st.lists(LINE, min_size=draw(st.sampled_from([0, 2, 2, 2])), max_size=14))
+    if draw(st.sampled_from([True, True, True, False])):  # the everyday file: LF, a final newline, no BOM
+        return lines, "".join(line + "\n" for line in lines)
+    breaks = draw(st.sampled_from(["\n", "\r\n", "mixed"]))
+    text = ""
+    for number, line in enumerate(lines):
+        ending = ("\r\n" if draw(st.booleans()) else "\n") if breaks == "mixed" else breaks
+        last = number == len(lines) - 1
+        text += line + ("" if last and draw(st.booleans()) else ending)
+    return lines, ("\ufeff" if draw(st.booleans()) else "") + text
+
+
+def _chunks(draw: st.DrawFn, lines: list[str], numbered: bool) -> tuple[Chunk, ...]:
+    """Chunks taken from the file in order (some lines kept, some removed, one added) or
+    made up; a diff's hunks carry numbers, right or off by one."""
+    chunks: list[Chunk] = []
+    start = 0
+    for _ in range(draw(st.sampled_from([1, 1, 2]))):
+        if lines and start < len(lines) and draw(st.sampled_from([True, True, True, False])):
+            at = draw(st.integers(start, len(lines) - 1))
+            size = draw(st.integers(1, min(4, len(lines) - at)))
+            old = lines[at : at + size]
+        else:
+            at, old = start, draw(st.lists(LINE, min_size=1, max_size=3))
+        if draw(st.sampled_from([False, False, False, True])):
+            old = [line.strip() for line in old]  # whitespace lost: a tolerant tier
+        body = [draw(st.sampled_from([" ", "-"])) + line for line in old]
+        body.insert(draw(st.integers(0, len(body))), "+" + draw(ADDED))
+        near = draw(st.sampled_from([at, at, at - 1, at - 1, at + 1, start - 1])) if numbered else None
+        chunks.append(Chunk((), tuple(body), line=len(chunks) + 3, near=None if near is None else max(near, 0)))
+        start = at + len(old)
+    return tuple(chunks)
+
+
+@st.composite
+def edits(draw: st.DrawFn, lines: list[str], served: type | None = None) -> Edit:
+    """An edit of any kind the table serves, mostly of text the file has; mostly of the
+    class `served` when given (the kind of edit a strategy serves)."""
+    kinds: dict[type | None, list[str]] = {UpdateFile: ["codex", "diff", "diff"], StrReplace: ["replace"] * 3, Insert: ["insert"]}
+    kind = draw(st.sampled_from(["codex", "diff", "diff", "replace", "replace", "insert", *kinds.get(served, []) * 3]))
+    if kind in ("codex", "diff"):
+        return UpdateFile("f.txt", None, _chunks(draw, lines, numbered=kind == "diff"), line=1)
+    if kind == "insert":
+        return Insert("f.txt", draw(st.integers(0, len(lines) + 1)), draw(st.sampled_from(["i", "i\nj", "  k"])), line=2)
+    return draw(replacements(lines))
+
+
+@st.composite
+def replacements(draw: st.DrawFn, lines: list[str]) -> StrReplace:
+    """A replacement of a piece of the file (whole lines or part of one) or of made-up lines,
+    with or without a count rule or a chosen place."""
+    text = "".join(line + "\n" for line in lines)
+    source = draw(st.sampled_from(["lines", "lines", "lines", "piece", "made up"]))
+    if text and source == "lines":
+        at = draw(st.integers(0, len(lines) - 1))
+        old = "".join(line + "\n" for line in lines[at : at + draw(st.integers(1, 3))])
+    elif text and source == "piece":
+        begin = draw(st.integers(0, len(text) - 1))
+        old = text[begin : draw(st.integers(begin + 1, min(len(text), begin + 24)))]
+    else:
+        old = "\n".join(draw(st.lists(LINE, min_size=1, max_size=3))) + "\n"
+    if source == "lines" and draw(st.booleans()):  # other whitespace: a tolerant tier
+        old = "".join(line.strip() + " \n" for line in old.split("\n")[:-1])
+    if not old:
+        old = "a"
+    new = draw(st.sampled_from(["", "y", "z\n", "    z = 2\n", "\tz = 2\n", old + "w\n"]))
+    choice = draw(st.sampled_from(["one", "one", "all", "second", "near"]))
+    return StrReplace("f.txt", old, new, line=4, replace_all=choice == "all",
+                      occurrence=2 if choice == "second" else None, near_line=3 if choice == "near" else None)  # fmt: skip
+
+
+def _answer(text: Decoded, edit: Edit, policy: Policy, table: tuple[Strategy, ...]) -> object:
+    """What placing `edit` comes to: the bytes written, placements and warnings, or the refusal."""
+    try:
+        placed = matching.place(text, edit, policy, WHERE, table)
+    except PatchError as error:
+        return ("refused", type(error).__name__, str(error))
+    placements = [(p.patch_line, p.file_line, p.tier, p.added, p.removed) for p in placed.placements]
+    return encode(placed.text, policy), placements, [str(w) for w in placed.warnings]
+
+
+@pytest.mark.parametrize("name", list(STRATEGIES))
+@PROPERTY
+@given(st.data(), POLICIES)
+def test_a_strategy_answers_as_the_search_without_it(name: str, data: st.DataObject, policy: Policy) -> None:
+    lines, decoded = data.draw(files())
+    edit = data.draw(edits(lines, STRATEGIES[name].kind))
+    text = decode(decoded)
+    without = tuple(s for s in matching.STRATEGIES if s.name != name)
+    assert _answer(text, edit, policy, matching.STRATEGIES) == _answer(text, edit, policy, without)
+
+
+@PROPERTY
+@given(st.data(), POLICIES)
+def test_the_text_as_decoded_answers_as_its_lines(data: st.DataObject, policy: Policy) -> None:
+    """One string (a CRLF file's as LF) against the file's lines, each with its own ending."""
+    lines, decoded = data.draw(files())
+    edit = data.draw(edits(lines))
+    text = decode(decoded)
+    assert _answer(text, edit, policy, matching.STRATEGIES) == _answer(as_lines(text), edit, policy, ())
+
+
+# Each strategy answers on an everyday edit (a strategy that always declined would pass the
+# property above): the file and the edit, both as a user would send them.
+EVERYDAY: dict[str, tuple[str, Edit]] = {
+    "numbered": ("a\nb\nc\nd\n", UpdateFile("f.txt", None, (Chunk((), (" b", "-c", "+C"), near=1),))),
+    "plain": ("a\nb\nc\nd\n", UpdateFile("f.txt", None, (Chunk((), (" b", "-c", "+C")),))),
+    "at numbers": ("a\nb\nb\nc\n", UpdateFile("f.txt", None, (Chunk((), (" b", "-c", "+C"), near=2),))),
+    "exact in one string": ("a\nb\nc\n", StrReplace("f.txt", "b", "B")),
+    "tolerant in one string": ("a\n    b  \nc\n", StrReplace("f.txt", "a\n    b\n", "a\n    B\n")),
+}
+
+
+@pytest.mark.parametrize("name", list(STRATEGIES))
+def test_a_strategy_answers_an_everyday_edit(name: str) -> None:
+    decoded, edit = EVERYDAY[name]
+    strategy = STRATEGIES[name]
+    text = decode(decoded)
+    answer = strategy.answer(as_lines(text) if strategy.on_lines else text, edit, DEFAULT, WHERE)
+    assert answer is not None
+    general = _answer(text, edit, DEFAULT, ())
+    assert _answer(text, edit, DEFAULT, (strategy,)) == general
+
+
+@PROPERTY
+@given(st.data())
+def test_a_batch_of_exact_replacements_answers_as_one_by_one_or_declines(data: st.DataObject) -> None:
+    """`Deferred` (as `_edit_plan` uses it: the pending replacements made where it declines)."""
+    lines = data.draw(st.lists(LINE, min_size=0, max_size=12))
+    text = "".join(line + "\n" for line in lines)
+    ops = [data.draw(replacements(lines)) for _ in range(data.draw(st.integers(1, 4)))]
+    one_by_one: object
+    file, placements = decode(text), list[Placement]()
+    try:
+        for op in ops:
+            placed = matching.place(file, op, DEFAULT, WHERE)
+            file, placements = placed.text, placements + list(placed.placements)
+        one_by_one = (encode(file, DEFAULT), placements)
+    except PatchError as error:
+        one_by_one = ("refused", type(error).__name__, str(error))
+    index_after, tail = data.draw(st.sampled_from([(10**9, 8), (0, 1), (0, 8)]))  # searched, indexed (as test_deferred)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(_deferred, "INDEX_AFTER", index_after)
+        patched.setattr(_deferred, "TAIL", tail)
+        batch, kept = Deferred(LfText(text, False), DEFAULT), list[Placement]()
+        for op in ops:
+            placement = batch.add(op)
+            if placement is None:
+                return  # declined: the planner places the rest one by one
+            kept.append(placement)
+        assert (encode(decode(text).with_body(batch.text()), DEFAULT), kept) == one_by_one
