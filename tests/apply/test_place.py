@@ -87,10 +87,10 @@ def _chunks(draw: st.DrawFn, lines: list[str], numbered: bool) -> tuple[Chunk, .
 
 
 @st.composite
-def edits(draw: st.DrawFn, lines: list[str], served: type | None = None) -> Edit:
+def edits(draw: st.DrawFn, lines: list[str], served: str | None = None) -> Edit:
     """An edit of any kind the table serves, mostly of text the file has; mostly of the
-    class `served` when given (the kind of edit a strategy serves)."""
-    kinds: dict[type | None, list[str]] = {UpdateFile: ["codex", "diff", "diff"], StrReplace: ["replace"] * 3, Insert: ["insert"]}
+    class named `served` when given (the kind of edit a strategy serves)."""
+    kinds: dict[str | None, list[str]] = {"UpdateFile": ["codex", "diff", "diff"], "StrReplace": ["replace"] * 3, "Insert": ["insert"]}
     kind = draw(st.sampled_from(["codex", "diff", "diff", "replace", "replace", "insert", *kinds.get(served, []) * 3]))
     if kind in ("codex", "diff"):
         return UpdateFile("f.txt", None, _chunks(draw, lines, numbered=kind == "diff"), line=1)

@@ -9,16 +9,18 @@ order, answers first. A strategy answers exactly as the general search would (th
 same new text, placements and warnings, or the same refusal) or declines (None); each
 is pinned to the search by one property test that switches it off
 (`tests/apply/test_place.py`).
+
+Each kind of edit's machinery is imported when an edit of that kind is first placed
+(the replacements' `_edits`, the numbered hunks' `_numbered`): a Codex patch, the
+executable's everyday call, loads neither (start-up time).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...format import Chunk, Insert, StrReplace, UpdateFile
-from ._edits import anchored, exact_in_string, insert, replace, tolerant_in_string
+from ...format import Chunk, UpdateFile
 from ._locate import plain_update, update_lines
-from ._numbered import placed_by_numbers, spliced_text
 from ._text import Decoded, Edited, LfText, as_lines, finished
 
 TYPE_CHECKING = False
@@ -26,7 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Final
 
-    from ...format import HashlineEdits
+    from ...format import HashlineEdits, Insert, StrReplace
     from ..._policy import Policy
     from ._names import FileName
 
@@ -36,12 +38,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Strategy:
-    """A shortcut of the general search for the edits of class `kind`: `answer` gives what
-    the search would, or None. `on_lines`: it reads the file's lines, each with its own
+    """A shortcut of the general search for the edits whose model class is named `kind`:
+    `answer` gives what the search would, or None. `on_lines`: it reads the file's lines, each with its own
     ending (`_text.as_lines`, made once for every strategy that asks)."""
 
     name: str
-    kind: type
+    kind: str
     answer: Answer
     on_lines: bool = False
 
@@ -55,6 +57,8 @@ def _by_numbers(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> E
     hunks = tuple(c for c in edit.chunks if isinstance(c, Chunk) and c.near is not None)
     if not hunks or len(hunks) != len(edit.chunks):
         return None
+    from ._numbered import placed_by_numbers, spliced_text  # a unified diff's hunks only
+
     numbered = placed_by_numbers(body.body, hunks, policy)
     if numbered is None:
         return None
@@ -77,22 +81,28 @@ def _at_numbers(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> E
 
 def _exact(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited | None:
     """A replacement found exactly in the one string (`_edits.exact_in_string`)."""
+    from ...format import StrReplace  # (loaded already: `edit` is one)
+    from ._edits import exact_in_string
+
     assert isinstance(edit, StrReplace)
     return exact_in_string(text, edit, policy, where)
 
 
 def _tolerant(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited | None:
     """Whole lines found by a tolerant tier in the one string (`_edits.tolerant_in_string`)."""
+    from ...format import StrReplace  # (loaded already: `edit` is one)
+    from ._edits import tolerant_in_string
+
     assert isinstance(edit, StrReplace)
     return tolerant_in_string(text, edit, policy, where)
 
 
 STRATEGIES: Final[tuple[Strategy, ...]] = (
-    Strategy("numbered", UpdateFile, _by_numbers),
-    Strategy("plain", UpdateFile, _plain, on_lines=True),
-    Strategy("at numbers", UpdateFile, _at_numbers, on_lines=True),
-    Strategy("exact in one string", StrReplace, _exact),
-    Strategy("tolerant in one string", StrReplace, _tolerant),
+    Strategy("numbered", "UpdateFile", _by_numbers),
+    Strategy("plain", "UpdateFile", _plain, on_lines=True),
+    Strategy("at numbers", "UpdateFile", _at_numbers, on_lines=True),
+    Strategy("exact in one string", "StrReplace", _exact),
+    Strategy("tolerant in one string", "StrReplace", _tolerant),
 )
 
 
@@ -103,9 +113,9 @@ def place(
     the PatchError saying why it cannot be placed. The first strategy that answers
     decides, else the general search."""
     lines: Decoded | None = None  # the file's lines, made once for the strategies that read them
-    answer = None
+    answer, kind = None, type(edit).__name__
     for strategy in strategies:
-        if not isinstance(edit, strategy.kind):
+        if strategy.kind != kind:
             continue
         if strategy.on_lines:
             lines = lines or as_lines(text)
@@ -125,6 +135,9 @@ def by_search(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edi
     """`edit` placed by the general search alone."""
     if isinstance(edit, UpdateFile):
         return update_lines(text, edit, policy, where, at_numbers=False)
+    from ...format import Insert, StrReplace
+    from ._edits import anchored, insert, replace
+
     if isinstance(edit, StrReplace):
         return replace(text, edit, policy, where)
     if isinstance(edit, Insert):
