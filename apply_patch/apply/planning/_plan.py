@@ -596,10 +596,13 @@ class Planner:
             from ..matching import decode, encode, place  # an update's: an added or deleted file goes without (start-up time)
 
             decoded, encoding = self.read_decoded(data, where, op.line)
+            text = decode(decoded)
+            del decoded  # only `text` holds the old text: freed once placed, before the new is encoded (peak memory)
             try:
-                placed = place(decode(decoded), op, self.policy, where)
+                placed = place(text, op, self.policy, where)
             except PatchError as error:
                 raise self.explained(error, where, encoding, _sought(op), op.line) from None
+            del text
             data = self.write_text(encode(placed.text, self.policy), encoding, where, op.line)
             placements = placed.placements
             self.warnings += placed.warnings
