@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
 _BLANKS = " \t"
 
@@ -171,12 +171,27 @@ class UnitFix:
     uncertain: bool = False
 
 
+def indented_counts(lines: Iterable[str]) -> tuple[int, int]:
+    """How many of `lines` start with a tab, and how many with a space, among those with
+    text: what tells a stretch of a file's indentation unit (`in_file_unit`)."""
+    tabs = spaces = 0
+    for line in lines:
+        first = line[:1]
+        if (first == "\t" or first == " ") and line.strip():
+            if first == "\t":
+                tabs += 1
+            else:
+                spaces += 1
+    return tabs, spaces
+
+
 def in_file_unit(
     added: Sequence[str],
     window: Sequence[str],
     file_has: Callable[[str], bool],
     rewrite: bool,
     beside: Sequence[str] = (),
+    counts: tuple[int, int] | None = None,
 ) -> UnitFix | None:
     """`added` (lines an edit adds, its old text found exactly) against the unit of `window`
     (the file's lines around them): None when every indented added line starts with the
@@ -193,10 +208,12 @@ def in_file_unit(
     by the one width of 2, 4 or 8 that puts it at the level of one of those lines (not
     when an added line is unindented: a new definition, whose body's level they do not
     say); none, several, or one the file's own lines start with: as sent, unless the file
-    there is indented with tabs (`uncertain`: refused by the callers).
+    there is indented with tabs (`uncertain`: refused by the callers). `counts` is
+    `indented_counts(window)`, where the caller has it already.
     """
-    tabs = sum(1 for line in window if line[:1] == "\t" and line.strip())
-    spaces = sum(1 for line in window if line[:1] == " " and line.strip())
+    if counts is None:
+        counts = indented_counts(window)
+    tabs, spaces = counts
     if tabs == spaces:
         return None
     unit, other = ("\t", " ") if tabs > spaces else (" ", "\t")

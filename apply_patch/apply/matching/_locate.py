@@ -35,6 +35,8 @@ located"):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate, repeat
+from operator import gt
 
 from ...format import constants as C, Chunk, UpdateFile
 from ._doubts import PatchWarning, Spot, ambiguous_context, doubts, fuzz_warning, slip_warning, unit_warning
@@ -124,6 +126,9 @@ def in_file_units(
     from ._indent import in_file_unit
 
     has: dict[str, bool] = {}
+    counts = _IndentCounts(lines) if len(replacements) * 2 * INDENT_WINDOW > len(lines) else None
+    # (made once for the file when the windows together would read more lines than it has:
+    # many chunks cost O(file + chunks), not O(chunks × window); else each window is counted)
 
     def file_has(prefix: str) -> bool:  # whether a line of the file starts with `prefix` (read once)
         if prefix not in has:
@@ -139,7 +144,9 @@ def in_file_units(
         if any(line[:1] in (" ", "\t") for line in replacement.new_lines):
             window = [*lines[max(0, start - INDENT_WINDOW) : start], *lines[end : end + INDENT_WINDOW]]
             beside = lines[start:end] or [*_nearest(lines, start, -1), *_nearest(lines, end, 1)]
-            fix = in_file_unit(replacement.new_lines, window, file_has, policy.indentation == "match", beside)
+            rewrite = policy.indentation == "match"
+            around = None if counts is None else counts.around(start, end, INDENT_WINDOW)
+            fix = in_file_unit(replacement.new_lines, window, file_has, rewrite, beside, around)
         if fix is not None:
             numbers = tuple(start + shift + i + 1 for i in fix.changed)
             if fix.uncertain:
@@ -154,6 +161,23 @@ def in_file_units(
         shift += len(replacement.new_lines) - replacement.old_len
         result.append(replacement)
     return result, found
+
+
+class _IndentCounts:
+    """A file's lines that start with a tab, and with a space, and are not blank: how many
+    come before each line (`_indent.indented_counts` of any stretch in O(1))."""
+
+    def __init__(self, lines: list[str]) -> None:
+        blank = list(map(str.isspace, lines))  # (a line starting with whitespace is not empty)
+        self._tabs, self._spaces = (
+            list(accumulate(map(gt, map(str.startswith, lines, repeat(unit)), blank), initial=0)) for unit in ("\t", " ")
+        )
+
+    def around(self, start: int, end: int, reach: int) -> tuple[int, int]:
+        """`indented_counts` of the `reach` lines before line `start` and after line `end`."""
+        low, high = max(0, start - reach), min(len(self._tabs) - 1, end + reach)
+        tabs, spaces = self._tabs, self._spaces
+        return tabs[start] - tabs[low] + tabs[high] - tabs[end], spaces[start] - spaces[low] + spaces[high] - spaces[end]
 
 
 def context_chunks(update: UpdateFile) -> tuple[Chunk, ...]:
