@@ -171,14 +171,18 @@ def test_an_old_text_an_earlier_edit_wrote_is_found_where_it_wrote_it() -> None:
 def test_an_edit_made_ambiguous_by_an_earlier_one_is_refused_and_nothing_changes() -> None:
     """Edit 1 writes a second copy of edit 2's old text: edit 2 is refused (two places), as
     it is one edit at a time, and the file keeps its bytes."""
-    original = _numbered(30).encode()
     edits: list[Edit] = [StrReplace("f.txt", "line 20\n", "line 20\nline 5\n"), StrReplace("f.txt", "line 5\n", "five\n")]
+    _refused_as_two_places(_numbered(30).encode(), edits, "lines 6, 22")
+
+
+def _refused_as_two_places(original: bytes, edits: list[Edit], lines: str) -> None:
+    """`edits` refused: edit 2's old text matches two places (on `lines`), the file unchanged."""
     with tempfile.TemporaryDirectory() as folder:
         Path(folder, "f.txt").write_bytes(original)
         with pytest.raises(PatchError) as caught:
             apply_edits(edits, folder)
         assert caught.value.kind == "count"
-        assert str(caught.value).startswith("The old text of edit 2 matches 2 places in f.txt (lines 6, 22)")
+        assert str(caught.value).startswith(f"The old text of edit 2 matches 2 places in f.txt ({lines})")
         assert Path(folder, "f.txt").read_bytes() == original
 
 
@@ -214,13 +218,7 @@ def test_an_old_text_written_over_a_pending_line_is_a_second_place(
     original = (_filler("a") + block + "stale fourth\n" + _filler("b") + block + "the fourth\n" + _filler("c")).encode()
     edits: list[Edit] = [StrReplace("f.txt", "stale fourth\n", "the fourth\n"),
                          StrReplace("f.txt", block + "the fourth\n", block + "THE FOURTH\n")]
-    with tempfile.TemporaryDirectory() as folder:
-        Path(folder, "f.txt").write_bytes(original)
-        with pytest.raises(PatchError) as caught:
-            apply_edits(edits, folder)
-        assert caught.value.kind == "count"
-        assert str(caught.value).startswith("The old text of edit 2 matches 2 places in f.txt (lines 13, 29)")
-        assert Path(folder, "f.txt").read_bytes() == original
+    _refused_as_two_places(original, edits, "lines 13, 29")
 
 
 @pytest.mark.parametrize("index_after", [0, 10**9], ids=["indexed", "searched"])
@@ -233,13 +231,7 @@ def test_an_old_text_whose_pair_of_lines_a_pending_edit_made_is_a_second_place(
     original = (_filler("a") + "the header\nthe body\n" + _filler("b") + "stale header\nthe body\n" + _filler("c")).encode()
     edits: list[Edit] = [StrReplace("f.txt", "stale header\n", "the header\n"),
                          StrReplace("f.txt", "the header\nthe body\n", "the header\nTHE BODY\n")]
-    with tempfile.TemporaryDirectory() as folder:
-        Path(folder, "f.txt").write_bytes(original)
-        with pytest.raises(PatchError) as caught:
-            apply_edits(edits, folder)
-        assert caught.value.kind == "count"
-        assert str(caught.value).startswith("The old text of edit 2 matches 2 places in f.txt (lines 13, 27)")
-        assert Path(folder, "f.txt").read_bytes() == original
+    _refused_as_two_places(original, edits, "lines 13, 27")
 
 
 def test_a_batch_writes_the_file_unit_as_one_edit_does() -> None:
