@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from apply_patch import DEFAULT, PatchError, Policy
 from apply_patch.apply import matching
 from apply_patch.apply.matching import FileName, Placement, Strategy
-from apply_patch.apply.matching import _deferred
+from apply_patch.apply.matching import _deferred, _locate
 from apply_patch.apply.matching._deferred import Deferred
 from apply_patch.apply.matching._text import Decoded, LfText, as_lines, decode, encode
 from apply_patch.format import Chunk, Insert, StrReplace, UpdateFile
@@ -142,6 +142,21 @@ def test_a_strategy_answers_as_the_search_without_it(name: str, data: st.DataObj
     text = decode(decoded)
     without = tuple(s for s in matching.STRATEGIES if s.name != name)
     assert _answer(text, edit, policy, matching.STRATEGIES) == _answer(text, edit, policy, without)
+
+
+@PROPERTY
+@given(st.data(), POLICIES)
+def test_plain_chunks_counted_in_the_file_once_answer_as_counted_each(data: st.DataObject, policy: Policy) -> None:
+    """`plain` counts a chunk's lines in the file one `count` at a time, then (a large file,
+    many chunks) in counts of the file's lines made once: the same answer either way."""
+    lines, decoded = data.draw(files())
+    edit = data.draw(edits(lines, "UpdateFile"))
+    text = decode(decoded)
+    each = _answer(text, edit, policy, matching.STRATEGIES)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(_locate, "_PLAIN_READS", 0)
+        patched.setattr(_locate, "_PLAIN_LINES", 0)
+        assert _answer(text, edit, policy, matching.STRATEGIES) == each
 
 
 @PROPERTY

@@ -34,6 +34,7 @@ located"):
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import gt
@@ -320,8 +321,10 @@ def _plain(
     replacements: list[Replacement] = []
     placements: list[Placement] = []
     start = 0
-    # Each `count` reads the whole file: a few for a large one (the search reads it once).
+    # Each `count` reads the whole file: a few, then the file's lines counted once for all
+    # (many chunks in a large file: O(file + chunks), not a read of it per chunk).
     counts = _PLAIN_READS + _PLAIN_LINES // (len(lines) + 1)
+    counted: Counter[str] | None = None
     for chunk in chunks:
         if chunk.contexts or chunk.near is not None or chunk.is_end_of_file or chunk.endings:
             return None
@@ -333,9 +336,9 @@ def _plain(
             return None  # not there as written: the whole search (tiers, retries, slips)
         for line in pattern:
             counts -= 1
-            if counts < 0:
-                return None
-            if lines.count(line) == 1:
+            if counts < 0 and counted is None:
+                counted = Counter(lines)
+            if (lines.count(line) if counted is None else counted[line]) == 1:
                 break
         else:
             return None  # every line occurs elsewhere too: the chunk may also fit there
@@ -365,7 +368,7 @@ def _first_place(lines: list[str], pattern: list[str], start: int) -> int | None
     return None
 
 
-_PLAIN_READS = 8  # whole-file counts a plain chunk may take (`_plain`), at least
+_PLAIN_READS = 8  # whole-file counts `_plain` makes before it counts the file's lines once, at least
 _PLAIN_LINES = 100_000  # and as many more as a file's lines go into this
 _PLAIN_TRIES = 32  # places of a chunk's first line compared (`_first_place`)
 
