@@ -1,5 +1,6 @@
 """Helpers shared by the tests: run the installed executable, snapshot a tree."""
 
+import importlib.util
 import os
 import shutil
 import stat
@@ -7,6 +8,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from hypothesis import HealthCheck, settings
 
@@ -110,4 +112,33 @@ PROPERTY = settings(
     derandomize=True,
     database=None,
     suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+def benchmark_script(name: str) -> ModuleType:
+    """The script `benchmarks/<name>.py` loaded as the module `name` (a script beside the
+    others, not a package; registered first: its dataclasses look their module up)."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# A small Python file the oracle's tests (`test_robustness`, `test_ambiguity`) edit.
+SMALL_PY = (
+    "import os",
+    "",
+    "",
+    "def area(width, height):",
+    '    """The area of a rectangle."""',
+    "    if width < 0:",
+    "        raise ValueError('negative width')",
+    "",
+    "    return width * height",
+    "",
+    "",
+    "def main():",
+    '    print("hi")',
 )

@@ -3,40 +3,11 @@ plausible original edits give the model's text and different files, certain when
 one gives the same file, unexplained when the case's own edit is not among them
 (issue 34, item 2). Synthetic cases only: nothing here reads the history."""
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
+from _support import SMALL_PY, benchmark_script
 
-REPO = Path(__file__).resolve().parent.parent
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("ambiguity", REPO / "benchmarks" / "ambiguity.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["ambiguity"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-am = _load()
+am = benchmark_script("ambiguity")
 rb = am.oracle
-PRE = (
-    "import os",
-    "",
-    "",
-    "def area(width, height):",
-    '    """The area of a rectangle."""',
-    "    if width < 0:",
-    "        raise ValueError('negative width')",
-    "",
-    "    return width * height",
-    "",
-    "",
-    "def main():",
-    '    print("hi")',
-)
+PRE = SMALL_PY
 
 
 def _case(start: int, model: tuple[tuple[str, str], ...], expected: tuple[str, ...]) -> object:

@@ -5,48 +5,20 @@ the model's text and not the truth; a tiny run on the real history adds up.
 Nothing here depends on how well the engine does on a mistake (issue 20 changes that):
 only clean edits, edits no engine can place, and crafted verdicts are asserted."""
 
-import importlib.util
 import json
 import random
-import sys
 from dataclasses import replace
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from _support import SMALL_PY, benchmark_script
 from apply_patch import PatchError
 
-REPO = Path(__file__).resolve().parent.parent
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("robustness", REPO / "benchmarks" / "robustness.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["robustness"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-rb = _load()
+rb = benchmark_script("robustness")
 FORMATS = ("codex", "str_replace", "search_replace", "unified_diff")
-PRE = (
-    "import os",
-    "",
-    "",
-    "def area(width, height):",
-    '    """The area of a rectangle."""',
-    "    if width < 0:",
-    "        raise ValueError('negative width')",
-    "",
-    "    return width * height",
-    "",
-    "",
-    "def main():",
-    '    print("hi")',
-)
+PRE = SMALL_PY
 LINES = (
     (" ", "def area(width, height):"),
     (" ", '    """The area of a rectangle."""'),
