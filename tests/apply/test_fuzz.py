@@ -119,21 +119,37 @@ def test_three_stale_lines_at_one_edge_are_refused(tmp_path: Path) -> None:
     _refused(tmp_path, before, diff, ContextNotFoundError)
 
 
-def test_a_fuzzed_hunk_that_fits_twice_is_refused_naming_both_places(tmp_path: Path) -> None:
-    block = ["a", "b", "c", "d", "e"]
-    lines = ["top", *block, "middle", *block, "bottom"]
-    before = _tree(tmp_path, lines)
-    # Its numbers point at the second copy, but without its stale first line it fits both.
-    diff = _diff("@@ -8,5 +8,5 @@\n stale\n b\n-c\n+C\n d\n e\n")
-    error = _refused(tmp_path, before, diff, AmbiguousChunkError)
+# The same hunk with a stale line at its edge (edge fuzz) or in its middle (a look-alike).
+TWICE = {
+    "edge": (["a", "b", "c", "d", "e"], "@@ -8,5 +8,5 @@\n stale\n b\n-c\n+C\n d\n e\n"),
+    "middle": (
+        ["alpha", "beta", "gamma", "delta", "epsilon"],
+        "@@ -8,5 +8,5 @@\n alpha\n-beta\n+BETA\n gammas\n-delta\n+DELTA\n epsilon\n",
+    ),
+}
+FAR = {
+    "edge": "@@ -10,5 +10,5 @@\n lines 1500\n line 1501\n-line 1502\n+changed\n line 1503\n line 1504\n",
+    "middle": "@@ -10,5 +10,5 @@\n line 1500\n-line 1501\n+changed\n lines 1502\n line 1503\n",
+}
+NEAR = {
+    "edge": "@@ -18,7 +18,7 @@\n lines 18\n line 19\n line 20\n-line 21\n+twenty-one\n line 22\n line 23\n line 24\n",
+    "middle": "@@ -18,6 +18,6 @@\n line 18\n-line 19\n+nineteen\n lines 20\n-line 21\n+twenty-one\n line 22\n line 23\n",
+}
+
+
+@pytest.mark.parametrize("stale", list(TWICE))
+def test_a_fuzzed_hunk_that_fits_twice_is_refused_naming_both_places(tmp_path: Path, stale: str) -> None:
+    block, hunk = TWICE[stale]
+    before = _tree(tmp_path, ["top", *block, "middle", *block, "bottom"])
+    # Its numbers point at the second copy, but with its stale line fuzzed it fits both.
+    error = _refused(tmp_path, before, _diff(hunk), AmbiguousChunkError)
     assert error.candidates == (2, 8)
 
 
-def test_a_fuzzed_place_far_from_the_numbers_is_refused(tmp_path: Path) -> None:
-    lines = [f"line {n}" for n in range(1, 2001)]
-    before = _tree(tmp_path, lines)
-    diff = _diff("@@ -10,5 +10,5 @@\n lines 1500\n line 1501\n-line 1502\n+changed\n line 1503\n line 1504\n")
-    _refused(tmp_path, before, diff, ContextNotFoundError)
+@pytest.mark.parametrize("stale", list(FAR))
+def test_a_fuzzed_place_far_from_the_numbers_is_refused(tmp_path: Path, stale: str) -> None:
+    before = _tree(tmp_path, [f"line {n}" for n in range(1, 2001)])
+    _refused(tmp_path, before, _diff(FAR[stale]), ContextNotFoundError)
 
 
 def test_a_hunk_whose_unfuzzed_lines_are_only_added_lines_is_refused(tmp_path: Path) -> None:
@@ -142,12 +158,12 @@ def test_a_hunk_whose_unfuzzed_lines_are_only_added_lines_is_refused(tmp_path: P
     _refused(tmp_path, before, diff, ContextNotFoundError)
 
 
+@pytest.mark.parametrize("stale", list(NEAR))
 @pytest.mark.parametrize("options", [{"policy": CODEX}, {"slips": "refuse"}])
-def test_no_fuzz_under_codex_or_slips_refuse(tmp_path: Path, options: dict[str, object]) -> None:
+def test_no_fuzz_under_codex_or_slips_refuse(tmp_path: Path, options: dict[str, object], stale: str) -> None:
     before = _tree(tmp_path, LINES)
-    diff = _diff("@@ -18,7 +18,7 @@\n lines 18\n line 19\n line 20\n-line 21\n+twenty-one\n line 22\n line 23\n line 24\n")
     with pytest.raises(ContextNotFoundError):
-        apply_unified_diff(diff, tmp_path, **options)  # type: ignore[arg-type]
+        apply_unified_diff(_diff(NEAR[stale]), tmp_path, **options)  # type: ignore[arg-type]
     assert (tmp_path / "f.txt").read_bytes() == before
 
 
@@ -267,31 +283,6 @@ def test_a_stale_line_with_a_single_exact_line_beside_it_is_refused(tmp_path: Pa
     before = _tree(tmp_path, LINES)
     diff = _diff("@@ -18,2 +18,3 @@\n lines 18\n+new\n line 19\n")
     _refused(tmp_path, before, diff, ContextNotFoundError)
-
-
-def test_a_stale_middle_line_that_fits_two_places_near_is_refused_naming_both(tmp_path: Path) -> None:
-    block = ["alpha", "beta", "gamma", "delta", "epsilon"]
-    lines = ["top", *block, "middle", *block, "bottom"]
-    before = _tree(tmp_path, lines)
-    diff = _diff("@@ -8,5 +8,5 @@\n alpha\n-beta\n+BETA\n gammas\n-delta\n+DELTA\n epsilon\n")
-    error = _refused(tmp_path, before, diff, AmbiguousChunkError)
-    assert error.candidates == (2, 8)
-
-
-def test_a_stale_middle_line_far_from_the_numbers_is_refused(tmp_path: Path) -> None:
-    lines = [f"line {n}" for n in range(1, 2001)]
-    before = _tree(tmp_path, lines)
-    diff = _diff("@@ -10,5 +10,5 @@\n line 1500\n-line 1501\n+changed\n lines 1502\n line 1503\n")
-    _refused(tmp_path, before, diff, ContextNotFoundError)
-
-
-@pytest.mark.parametrize("options", [{"policy": CODEX}, {"slips": "refuse"}])
-def test_no_middle_fuzz_under_codex_or_slips_refuse(tmp_path: Path, options: dict[str, object]) -> None:
-    before = _tree(tmp_path, LINES)
-    diff = _diff("@@ -18,6 +18,6 @@\n line 18\n-line 19\n+nineteen\n lines 20\n-line 21\n+twenty-one\n line 22\n line 23\n")
-    with pytest.raises(ContextNotFoundError):
-        apply_unified_diff(diff, tmp_path, **options)  # type: ignore[arg-type]
-    assert (tmp_path / "f.txt").read_bytes() == before
 
 
 def test_a_stale_middle_line_in_formats_without_numbers_is_refused(tmp_path: Path) -> None:
