@@ -133,6 +133,15 @@ def _answer(text: Decoded, edit: Edit, policy: Policy, table: tuple[Strategy, ..
     return encode(placed.text, policy), placements, [str(w) for w in placed.warnings]
 
 
+def test_every_strategy_names_a_kind_of_edit_place_takes() -> None:
+    """A strategy serves the edits whose class is named `kind`: a name no edit class has
+    would never be tried (and the test below could not fail for it)."""
+    from apply_patch.format import HashlineEdits
+
+    kinds = {cls.__name__ for cls in (UpdateFile, StrReplace, Insert, HashlineEdits)}
+    assert {strategy.kind for strategy in matching.STRATEGIES} <= kinds
+
+
 @pytest.mark.parametrize("name", list(STRATEGIES))
 @PROPERTY
 @given(st.data(), POLICIES)
