@@ -127,13 +127,20 @@ def in_file_units(
     from ._indent import in_file_unit
 
     has: dict[str, bool] = {}
-    counts = _IndentCounts(lines) if len(replacements) * 2 * INDENT_WINDOW > len(lines) else None
-    # (made once for the file when the windows together would read more lines than it has:
-    # many chunks cost O(file + chunks), not O(chunks × window); else each window is counted)
+    counts: _IndentCounts | None = None
+    count_once = len(replacements) * 2 * INDENT_WINDOW > len(lines)
+    # (the counts are made once for the file when the windows together would read more
+    # lines than it has: many chunks cost O(file + chunks), not O(chunks × window); else
+    # each window is counted)
+
+    absent: set[str] = set()  # the units no line holds at all, once `has` holds anything
 
     def file_has(prefix: str) -> bool:  # whether a line of the file starts with `prefix` (read once)
+        if not has:  # (most files hold no tab at all: one search of the joined text says so)
+            text = "".join(lines)
+            absent.update(unit for unit in (" ", "\t") if unit not in text)
         if prefix not in has:
-            has[prefix] = any(line.startswith(prefix) for line in lines)
+            has[prefix] = prefix[0] not in absent and any(map(str.startswith, lines, repeat(prefix)))
         return has[prefix]
 
     result: list[Replacement] = []
@@ -142,10 +149,12 @@ def in_file_units(
     for replacement in sorted(replacements, key=lambda r: r.start):
         start, end = replacement.start, replacement.start + replacement.old_len
         fix = None
-        if any(line[:1] in (" ", "\t") for line in replacement.new_lines):
+        if _may_change_unit(replacement.new_lines, file_has):
             window = [*lines[max(0, start - INDENT_WINDOW) : start], *lines[end : end + INDENT_WINDOW]]
             beside = lines[start:end] or [*_nearest(lines, start, -1), *_nearest(lines, end, 1)]
             rewrite = policy.indentation == "match"
+            if count_once and counts is None:
+                counts = _IndentCounts(lines)
             around = None if counts is None else counts.around(start, end, INDENT_WINDOW)
             fix = in_file_unit(replacement.new_lines, window, file_has, rewrite, beside, around)
         if fix is not None:
@@ -162,6 +171,20 @@ def in_file_units(
         shift += len(replacement.new_lines) - replacement.old_len
         result.append(replacement)
     return result, found
+
+
+def _may_change_unit(added: Sequence[str], file_has: Callable[[str], bool]) -> bool:
+    """Whether `_indent.in_file_unit` could find lines of `added` in the other unit than
+    the file's lines around them: not when no added line with text is indented, nor when
+    all are indented with one character and no line of the file starts with the other
+    (no window of the file then counts more lines of the other unit: the answer is None
+    without reading one)."""
+    sent = {line[:1] for line in added if line[:1] in (" ", "\t") and line.strip()}
+    if not sent:
+        return False
+    if len(sent) == 1:
+        return file_has("\t" if " " in sent else " ")
+    return True
 
 
 class _IndentCounts:
@@ -322,8 +345,11 @@ def _plain(
     placements: list[Placement] = []
     start = 0
     # Each `count` reads the whole file: a few, then the file's lines counted once for all
-    # (many chunks in a large file: O(file + chunks), not a read of it per chunk).
+    # (many chunks in a large file: O(file + chunks), not a read of it per chunk); counted
+    # at once when there are more chunks than counts allowed (each takes one at least).
     counts = _PLAIN_READS + _PLAIN_LINES // (len(lines) + 1)
+    if len(chunks) > counts:
+        counts = 0
     counted: Counter[str] | None = None
     for chunk in chunks:
         if chunk.contexts or chunk.near is not None or chunk.is_end_of_file or chunk.endings:
@@ -337,7 +363,7 @@ def _plain(
         for line in pattern:
             counts -= 1
             if counts < 0 and counted is None:
-                counted = Counter(lines)
+                counted = _counted(lines, chunks)
             if (lines.count(line) if counted is None else counted[line]) == 1:
                 break
         else:
@@ -348,6 +374,13 @@ def _plain(
         placements.append(Placement(chunk.line, at + 1, TIERS[0].name, added, removed))
         start = at + len(pattern)
     return replacements, placements, []
+
+
+def _counted(lines: list[str], chunks: tuple[Chunk, ...]) -> Counter[str]:
+    """How often each line `chunks` expect occurs in `lines` (the others are not counted:
+    hashing every line once is the cost, not a count of each)."""
+    wanted = {s[1:] for chunk in chunks for s in chunk.lines if s[0] != C.ADDED}
+    return Counter(filter(wanted.__contains__, lines))
 
 
 def _first_place(lines: list[str], pattern: list[str], start: int) -> int | None:
@@ -368,7 +401,7 @@ def _first_place(lines: list[str], pattern: list[str], start: int) -> int | None
     return None
 
 
-_PLAIN_READS = 8  # whole-file counts `_plain` makes before it counts the file's lines once, at least
+_PLAIN_READS = 4  # whole-file counts `_plain` makes before it counts the file's lines once, at least
 _PLAIN_LINES = 100_000  # and as many more as a file's lines go into this
 _PLAIN_TRIES = 32  # places of a chunk's first line compared (`_first_place`)
 
