@@ -88,3 +88,17 @@ def test_tree_sitter_only_for_text_that_starts_like_a_shell_command(tmp_path: Pa
 def test_policy_choices_are_those_of_the_annotations() -> None:
     hints = typing.get_type_hints(_policy.Policy, localns={"Literal": typing.Literal})
     assert _policy.CHOICES == {name: typing.get_args(hints[name]) for name in _policy.CHOICES}
+
+
+# What a one-file Add through the executable never uses, so never imports (issue 35: the
+# start-up budget buys the standard library and Lark, not modules of other paths).
+UNUSED_BY_AN_ADD = (
+    "apply_patch.apply.records._receipt_check",  # receipts read back; a commit only writes one
+)
+
+
+def test_a_tiny_add_leaves_unimported_what_it_does_not_use(tmp_path: Path) -> None:
+    loaded = _loaded_applying("*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch\n", tmp_path)
+    assert (tmp_path / "a.txt").read_bytes() == b"hi\n"
+    assert "apply_patch.apply.records._receipts" in loaded  # the receipt was written: its module ran
+    assert not set(UNUSED_BY_AN_ADD) & loaded
