@@ -94,6 +94,7 @@ def test_policy_choices_are_those_of_the_annotations() -> None:
 # start-up budget buys the standard library and Lark, not modules of other paths).
 UNUSED_BY_AN_ADD = (
     "apply_patch.apply.records._receipt_check",  # receipts read back; a commit only writes one
+    "apply_patch.apply.matching._placement",  # where an edit landed in a file's text
 )
 
 
