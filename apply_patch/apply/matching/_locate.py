@@ -353,31 +353,33 @@ def _plain(
     # Each `count` reads the whole file: a few, then the file's lines counted once for all
     # (many chunks in a large file: O(file + chunks), not a read of it per chunk); counted
     # at once when there are more chunks than counts allowed (each takes one at least).
-    counts = _PLAIN_READS + _PLAIN_LINES // (len(lines) + 1)
-    if len(chunks) > counts:
-        counts = 0
-    counted: Counter[str] | None = None
     if not all(map(_may_be_plain, chunks)):
         return None
+    counts = _PLAIN_READS + _PLAIN_LINES // (len(lines) + 1)
+    counted = _counted(lines, chunks) if len(chunks) > counts else None
     for chunk in chunks:
-        pattern = [s[1:] for s in chunk.lines if s[0] != C.ADDED]
+        pattern = chunk.old_lines
         if not pattern:
             return None
-        at = _first_place(lines, pattern, start)
-        if at is None:
-            return None  # not there as written: the whole search (tiers, retries, slips)
-        for line in pattern:
-            counts -= 1
-            if counts < 0 and counted is None:
-                counted = _counted(lines, chunks)
-            if (lines.count(line) if counted is None else counted[line]) == 1:
-                break
-        else:
-            return None  # every line occurs elsewhere too: the chunk may also fit there
+        if counted is None:
+            at = _first_place(lines, pattern, start)
+            if at is None:
+                return None  # not there as written: the whole search (tiers, retries, slips)
+            for line in pattern:
+                counts -= 1
+                if counts < 0 and counted is None:
+                    counted = _counted(lines, chunks)
+                if (lines.count(line) if counted is None else counted[line]) == 1:
+                    break
+            else:
+                return None  # every line occurs elsewhere too: the chunk may also fit there
+        else:  # (many chunks: each found by a line the file holds once)
+            at = _only_place(lines, pattern, start, counted)
+            if at is None:
+                return None
         made = chunk_replacements(chunk.lines, at)
         replacements += made
-        added, removed = sum(len(r.new_lines) for r in made), sum(r.old_len for r in made)
-        placements.append(Placement(chunk.line, at + 1, TIERS[0].name, added, removed))
+        placements.append(Placement(chunk.line, at + 1, TIERS[0].name, chunk.added, chunk.removed))
         start = at + len(pattern)
     return replacements, placements, []
 
@@ -393,6 +395,22 @@ def _counted(lines: list[str], chunks: tuple[Chunk, ...]) -> Counter[str]:
     hashing every line once is the cost, not a count of each)."""
     wanted = {s[1:] for chunk in chunks for s in chunk.lines if s[0] != C.ADDED}
     return Counter(filter(wanted.__contains__, lines))
+
+
+def _only_place(lines: list[str], pattern: list[str], start: int, counted: Counter[str]) -> int | None:
+    """The index at or after `start` where `lines` hold `pattern`, found by its first line
+    that the file holds once (`counted`): its only place. None when no line of it is
+    alone in the file, or it is not there as written after `start`."""
+    for offset, line in enumerate(pattern):
+        if counted[line] == 1:
+            break
+    else:
+        return None
+    try:
+        at = lines.index(line, start + offset) - offset
+    except ValueError:  # (only before `start`: the search will say why)
+        return None
+    return at if lines[at : at + len(pattern)] == pattern else None
 
 
 def _first_place(lines: list[str], pattern: list[str], start: int) -> int | None:
