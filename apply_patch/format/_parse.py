@@ -6,6 +6,7 @@ The parser is the one Lark builds from `grammar/apply_patch.lark` (`_grammar.par
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from lark import Token, Transformer
@@ -164,9 +165,10 @@ def _added_lines(run: str) -> tuple[tuple[str, ...], tuple[tuple[int, str], ...]
 
 def _chunks(tokens: list[Token]) -> tuple[Chunk, ...]:
     """The chunks of the tokens of `_chunks` (the grammar's: `END_OF_FILE* _first_chunk?
-    _chunk*`, taken by the parser): each chunk's tokens end with its CHUNK or CHANGE_LINES
-    token, and an END_OF_FILE right after them pins it to the end of the file (one before
-    the first chunk ends nothing, and the BLANK lines after one are nothing)."""
+    _chunk*`, taken by the parser): a chunk's tokens end with its CHANGE_LINES token, or a
+    CHUNKS token holds chunks one after the other; an END_OF_FILE right after a chunk pins
+    it to the end of the file (one before the first chunk ends nothing, and the BLANK
+    lines after one are nothing)."""
     runs: list[list[Token]] = []
     at_end: list[bool] = []
     headers: list[Token] = []
@@ -174,18 +176,39 @@ def _chunks(tokens: list[Token]) -> tuple[Chunk, ...]:
         kind = token.type
         if kind == "CHUNK_HEADER":
             headers.append(token)
-        elif kind in ("CHANGE_LINES", "CHUNK"):
+        elif kind == "CHANGE_LINES":
             runs.append([*headers, token])
             at_end.append(False)
             headers = []
+        elif kind == "CHUNKS":
+            for chunk in _each_chunk(token):
+                runs.append([chunk])
+                at_end.append(False)
         elif kind == "END_OF_FILE" and runs:
             at_end[-1] = True
     return tuple(map(chunk_of, runs, at_end))
 
 
+def _each_chunk(run: Token) -> list[Token]:
+    """The chunks of a CHUNKS token, each a token of its own patch line: a chunk starts at
+    each `@@` line that does not follow another (no change line starts so)."""
+    heads = [match.start() + 1 for match in _HEADER_LINE.finditer(run)]
+    starts = [0, *(at for before, at in zip([0, *heads], heads) if run.rfind("\n", 0, at - 1) + 1 != before)]
+    chunks: list[Token] = []
+    line = _line(run)
+    for start, end in zip(starts, [*starts[1:], len(run)]):
+        text = run[start:end]
+        chunks.append(Token("CHUNK", text, line=line))
+        line += text.count("\n")
+    return chunks
+
+
+_HEADER_LINE: Final = re.compile(re.escape("\n" + C.CHUNK_HEADER))  # (a literal: searched at C speed)
+
+
 def chunk_of(tokens: list[Token], end_of_file: bool) -> Chunk:
     """The chunk of the tokens the parser took for it: its `@@` lines (CHUNK_HEADER) and its
-    change lines (CHANGE_LINES), or one CHUNK; `end_of_file` when `*** End of File` followed.
+    change lines (CHANGE_LINES), or one chunk of a CHUNKS run; `end_of_file` when `*** End of File` followed.
     Its patch line is the first token's. (The streaming reader builds its chunks here too.)"""
     text = "".join(tokens)
     lines = text.split("\n")[:-1]
