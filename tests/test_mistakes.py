@@ -11,6 +11,8 @@ import pytest
 from apply_patch import CODEX, AmbiguousChunkError, IndentUnitError, PatchError, apply_patch
 from apply_patch.edits import StrReplace, apply_edits, apply_search_replace, apply_unified_diff
 
+from _support import run_cli
+
 FORMATS = ("codex", "str_replace", "search_replace", "unified_diff")
 Line = tuple[str, str]
 
@@ -469,3 +471,15 @@ def test_an_old_text_within_one_line_may_still_start_and_end_inside_words(tmp_pa
     target.write_text(STALE_WORD)
     apply_edits([StrReplace("m.py", "he say", "she say")], tmp_path)
     assert target.read_text() == STALE_WORD.replace("he says", "she says")
+
+
+@pytest.mark.parametrize("added", ["\ty = 3", "y = 3"])
+def test_a_line_added_before_a_blank_line_past_the_end_is_written_in_the_file_unit(tmp_path: Path, added: str) -> None:
+    """A hunk whose last context line is a blank line the file lacks at its end puts its
+    added line after the file's last line; one indented in the other unit is written in
+    the file's (it crashed with an internal error: the unit counts read past the end)."""
+    (tmp_path / "f.py").write_text("    x = 1\n")
+    diff = f"--- a/f.py\n+++ b/f.py\n@@ -3,1 +3,2 @@\n+{added}\n \n"
+    result = run_cli(["--format", "unified-diff"], tmp_path, stdin=diff.encode())
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "f.py").read_text() == "    x = 1\n" + added.replace("\t", "    ") + "\n"

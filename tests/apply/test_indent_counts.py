@@ -15,8 +15,8 @@ LINES = st.lists(st.sampled_from(["", "x", "\tx", "  x", " ", "\t", "\t ", " \t"
 @PROPERTY
 @given(LINES, st.data())
 def test_the_counts_around_a_change_are_the_window_counted(lines: list[str], data: st.DataObject) -> None:
-    start = data.draw(st.integers(0, len(lines)))
-    end = data.draw(st.integers(start, len(lines)))
+    start = data.draw(st.integers(0, len(lines) + 2))  # (past the end: an insertion after a blank
+    end = data.draw(st.integers(start, len(lines) + 3))  # line the file lacks at its end)
     reach = data.draw(st.integers(0, 8))
     window = [*lines[max(0, start - reach) : start], *lines[end : end + reach]]
     assert _IndentCounts(lines).around(start, end, reach) == indented_counts(window)

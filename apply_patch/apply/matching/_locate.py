@@ -204,8 +204,12 @@ class _IndentCounts:
         )
 
     def around(self, start: int, end: int, reach: int) -> tuple[int, int]:
-        """`indented_counts` of the `reach` lines before line `start` and after line `end`."""
-        low, high = max(0, start - reach), min(len(self._tabs) - 1, end + reach)
+        """`indented_counts` of the `reach` lines before line `start` and after line `end`
+        (either may be past the last line, as a slice of the lines is: a chunk's blank line
+        the file lacks at its end puts its added lines there)."""
+        size = len(self._tabs) - 1  # the file's lines
+        start, end = min(start, size), min(end, size)
+        low, high = max(0, start - reach), min(size, end + reach)
         tabs, spaces = self._tabs, self._spaces
         return tabs[start] - tabs[low] + tabs[high] - tabs[end], spaces[start] - spaces[low] + spaces[high] - spaces[end]
 
