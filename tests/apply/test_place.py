@@ -144,9 +144,11 @@ def _answer(text: Decoded, edit: Edit, policy: Policy, table: tuple[Strategy, ..
 
 
 def _written(text: Decoded, policy: Policy) -> bytes:
-    """The bytes `encode` gives for `text` (a text held as its UTF-8 gives them itself)."""
+    """The bytes `encode` gives for `text` (a text held as its UTF-8 gives them itself), a
+    string encoded as the planner does with `non_utf8="preserve"` (its lone surrogates the
+    bytes it could not decode)."""
     encoded = encode(text, policy)
-    return encoded if isinstance(encoded, bytes) else encoded.encode("utf-8", "surrogatepass")
+    return encoded if isinstance(encoded, bytes) else encoded.encode("utf-8", "surrogateescape")
 
 
 def test_every_strategy_names_a_kind_of_edit_place_takes() -> None:
@@ -166,6 +168,21 @@ def test_a_strategy_answers_as_the_search_without_it(name: str, data: st.DataObj
     edit = data.draw(edits(lines, STRATEGIES[name].kind))
     text = held(data, decoded)
     without = tuple(s for s in matching.STRATEGIES if s.name != name)
+    assert _answer(text, edit, policy, matching.STRATEGIES) == _answer(text, edit, policy, without)
+
+
+@PROPERTY
+@given(st.data())
+def test_the_numbered_strategy_on_bytes_not_utf8_answers_as_the_search_without_it(data: st.DataObject) -> None:
+    """A file read with `non_utf8="preserve"`: its str holds the bytes it cannot decode as
+    lone surrogates, its bytes are kept beside it, and the hunks are spliced in those bytes."""
+    lines, _ = data.draw(files())
+    lines = [data.draw(st.sampled_from([line, line, "\udcff", line + "\udcfe"])) for line in lines]
+    decoded = "".join(line + "\n" for line in lines)
+    text = decode(decoded, decoded.encode("utf-8", "surrogateescape"))
+    edit = data.draw(edits(lines, "UpdateFile"))
+    without = tuple(s for s in matching.STRATEGIES if s.name != "numbered")
+    policy = Policy(non_utf8="preserve")
     assert _answer(text, edit, policy, matching.STRATEGIES) == _answer(text, edit, policy, without)
 
 
@@ -192,6 +209,18 @@ def test_the_text_as_decoded_answers_as_its_lines(data: st.DataObject, policy: P
     edit = data.draw(edits(lines))
     text = held(data, decoded)
     assert _answer(text, edit, policy, matching.STRATEGIES) == _answer(as_lines(text), edit, policy, ())
+
+
+@PROPERTY
+@given(st.data(), POLICIES)
+def test_a_text_held_as_bytes_reads_and_writes_as_its_string(data: st.DataObject, policy: Policy) -> None:
+    """The text held as the planner holds it (`held`: its UTF-8 bytes alone are decoded when
+    first read) has the string's lines and, encoded, gives the string's bytes."""
+    _, decoded = data.draw(files())
+    text, string = held(data, decoded), decode(decoded)
+    assert _written(text, policy) == _written(string, policy)
+    assert text.lines() == string.lines()
+    assert _written(text, policy) == _written(string, policy)  # (the same once decoded)
 
 
 # Each strategy answers on an everyday edit (a strategy that always declined would pass the
