@@ -6,7 +6,9 @@ the policy on them (`line_endings`, `final_newline`, `bom`) to the edited text. 
 the two, every edit keeps the facts found at decode (`Decoded`): a new line takes the
 file's line break as it was read, whatever an earlier edit of the same call did to the
 lines around it, so the same edits give the same bytes whichever representation of the
-text (`LfText` or `TextFile`) they were made on.
+text (`LfText` or `TextFile`) they were made on. An `LfText` is held as a str, as the
+file's UTF-8 bytes, or both (a unified diff's hunks are spliced in the bytes of a file
+never decoded: memory).
 """
 
 from __future__ import annotations
