@@ -6,6 +6,7 @@ The parser is the one Lark builds from `grammar/apply_patch.lark` (`_grammar.par
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from lark import Token, Transformer
@@ -95,10 +96,6 @@ class _EnvironmentId(str):
     """The value of `*** Environment ID:` on its way up to `start`."""
 
 
-class _EndOfFile:
-    """Marks `*** End of File` on its way up to its chunk."""
-
-
 def _text(token: Token, prefix: str) -> str:
     return token[len(prefix) :].removesuffix("\n")
 
@@ -136,36 +133,22 @@ class _ToModel(Transformer[Token, object]):
         """delete_file: DELETE_FILE"""
         return DeleteFile(_text(children[0], C.DELETE_FILE), line=_line(children[0]))
 
-    def update_file(self, children: list[object]) -> UpdateFile:
+    def update_file(self, children: list[Token]) -> UpdateFile:
         """update_file: UPDATE_FILE MOVE_TO? _chunks"""
-        header: Token = children[0]  # type: ignore[assignment]
+        header = children[0]
         path = _text(header, C.UPDATE_FILE)
-        move_to = next(
-            (_text(c, C.MOVE_TO) for c in children if isinstance(c, Token) and c.type == "MOVE_TO"),
-            None,
-        )
-        chunks = tuple(c for c in children if isinstance(c, Chunk))
+        moved = len(children) > 1 and children[1].type == "MOVE_TO"
+        move_to = _text(children[1], C.MOVE_TO) if moved else None
+        chunks = _chunks(children[2 if moved else 1 :])
         if move_to is None and not chunks:
             raise BareSyntaxError(
                 EMPTY_UPDATE.format(path), line=_line(header), text=header.removesuffix("\n")
             )
         return UpdateFile(path, move_to, chunks, line=_line(header))
 
-    def update_diff(self, children: list[object]) -> UpdateFile:
+    def update_diff(self, children: list[Token]) -> UpdateFile:
         """update_diff: _chunks (path and move are the operation's: set by the caller)"""
-        return UpdateFile("", None, tuple(c for c in children if isinstance(c, Chunk)), line=1)
-
-    def first_chunk(self, children: list[object]) -> Chunk:
-        """first_chunk: CHANGE_LINES end_of_file?"""
-        return _chunk(children)
-
-    def chunk(self, children: list[object]) -> Chunk:
-        """chunk: (CHUNK | CHUNK_HEADER+ CHANGE_LINES) end_of_file?"""
-        return _chunk(children)
-
-    def end_of_file(self, children: list[Token]) -> _EndOfFile:
-        """end_of_file: END_OF_FILE BLANK*"""
-        return _EndOfFile()
+        return UpdateFile("", None, _chunks(children), line=1)
 
 
 _TO_MODEL: Final = _ToModel(visit_tokens=False)  # no method is named after a terminal
@@ -180,16 +163,52 @@ def _added_lines(run: str) -> tuple[tuple[str, ...], tuple[tuple[int, str], ...]
     return tuple(texts), endings
 
 
-def _chunk(children: list[object]) -> Chunk:
-    """The children of `chunk` or `first_chunk`: `@@` lines, the change lines, maybe the end mark."""
-    end_of_file = isinstance(children[-1], _EndOfFile)
-    tokens: list[Token] = children[:-1] if end_of_file else children  # type: ignore[assignment]
-    return chunk_of(tokens, end_of_file)
+def _chunks(tokens: list[Token]) -> tuple[Chunk, ...]:
+    """The chunks of the tokens of `_chunks` (the grammar's: `END_OF_FILE* _first_chunk?
+    _chunk*`, taken by the parser): a chunk's tokens end with its CHANGE_LINES token, or a
+    CHUNKS token holds chunks one after the other; an END_OF_FILE right after a chunk pins
+    it to the end of the file (one before the first chunk ends nothing, and the BLANK
+    lines after one are nothing)."""
+    runs: list[list[Token]] = []
+    at_end: list[bool] = []
+    headers: list[Token] = []
+    for token in tokens:
+        kind = token.type
+        if kind == "CHUNK_HEADER":
+            headers.append(token)
+        elif kind == "CHANGE_LINES":
+            runs.append([*headers, token])
+            at_end.append(False)
+            headers = []
+        elif kind == "CHUNKS":
+            for chunk in _each_chunk(token):
+                runs.append([chunk])
+                at_end.append(False)
+        elif kind == "END_OF_FILE" and runs:
+            at_end[-1] = True
+    return tuple(map(chunk_of, runs, at_end))
+
+
+def _each_chunk(run: Token) -> list[Token]:
+    """The chunks of a CHUNKS token, each a token of its own patch line: a chunk starts at
+    each `@@` line that does not follow another (no change line starts so)."""
+    heads = [match.start() + 1 for match in _HEADER_LINE.finditer(run)]
+    starts = [0, *(at for before, at in zip([0, *heads], heads) if run.rfind("\n", 0, at - 1) + 1 != before)]
+    chunks: list[Token] = []
+    line = _line(run)
+    for start, end in zip(starts, [*starts[1:], len(run)]):
+        text = run[start:end]
+        chunks.append(Token("CHUNK", text, line=line))
+        line += text.count("\n")
+    return chunks
+
+
+_HEADER_LINE: Final = re.compile(re.escape("\n" + C.CHUNK_HEADER))  # (a literal: searched at C speed)
 
 
 def chunk_of(tokens: list[Token], end_of_file: bool) -> Chunk:
     """The chunk of the tokens the parser took for it: its `@@` lines (CHUNK_HEADER) and its
-    change lines (CHANGE_LINES), or one CHUNK; `end_of_file` when `*** End of File` followed.
+    change lines (CHANGE_LINES), or one chunk of a CHUNKS run; `end_of_file` when `*** End of File` followed.
     Its patch line is the first token's. (The streaming reader builds its chunks here too.)"""
     text = "".join(tokens)
     lines = text.split("\n")[:-1]

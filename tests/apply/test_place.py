@@ -201,6 +201,22 @@ def test_plain_chunks_counted_in_the_file_once_answer_as_counted_each(data: st.D
         assert _answer(text, edit, policy, matching.STRATEGIES) == each
 
 
+def test_plain_chunks_counted_once_are_found_after_the_chunk_before() -> None:
+    """Many chunks find each its place by a line the file holds once (`_only_place`): a
+    later chunk whose only such line follows the chunk before, but whose lines before it
+    overlap that chunk, is not placed there (the search refuses it, as without `plain`)."""
+    text = decode("a\nb\nc\nd\ne\nf\nd\n")
+    first = Chunk((), (" a", " b", "-c", "+C", " d"), line=2)
+    overlapping = Chunk((), (" d", "-e", "+E"), line=8)  # its `d` is the first's last line
+    edit = UpdateFile("f.txt", None, (first, overlapping), line=1)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(_locate, "_PLAIN_READS", 0)
+        patched.setattr(_locate, "_PLAIN_LINES", 0)
+        answer = _answer(text, edit, DEFAULT, matching.STRATEGIES)
+    assert answer == _answer(text, edit, DEFAULT, ())
+    assert isinstance(answer, tuple) and answer[0] == "refused"
+
+
 @PROPERTY
 @given(st.data(), POLICIES)
 def test_the_text_as_decoded_answers_as_its_lines(data: st.DataObject, policy: Policy) -> None:

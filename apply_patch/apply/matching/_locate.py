@@ -45,7 +45,7 @@ from ._names import FileName
 from ._placement import Placement
 from ..._policy import Policy
 from ._seek import TIERS, Match, LineIndex
-from ._text import Decoded, Edited, as_lines
+from ._text import Decoded, Edited, LfText, as_lines
 from ._textfile import BOM, TextFile
 
 TYPE_CHECKING = False
@@ -83,7 +83,10 @@ def update_lines(text: Decoded, update: UpdateFile, policy: Policy, where: FileN
 
 def plain_update(text: Decoded, update: UpdateFile, policy: Policy, where: FileName) -> Edited | None:
     """`update_lines`'s answer when every chunk of `update` is plain (`_plain`), by a shorter
-    way; else None."""
+    way; else None. Whether every chunk may be plain is told before the file is split into
+    lines (most chunks with `@@` lines decline here, for the strategies after it)."""
+    if not all(map(_may_be_plain, context_chunks(update))):
+        return None
     return _written(text, update, _plain, policy, where)
 
 
@@ -97,6 +100,7 @@ def _written(
     """The chunks of `update` where `found` places them in `text`'s lines (None when it
     declines), written into the file's lines, each with its own ending (`_text.as_lines`:
     a chunk's explicit endings are the file's bytes)."""
+    joined = text.body.body if isinstance(text.body, LfText) else None
     text = as_lines(text)
     lines = text.lines()
     chunks = context_chunks(update)
@@ -104,7 +108,7 @@ def _written(
     if located is None:
         return None
     replacements, placements, warnings = located
-    replacements, unit_warnings = in_file_units(lines.lines, replacements, policy, where, placements)
+    replacements, unit_warnings = in_file_units(lines.lines, replacements, policy, where, placements, joined)
     new_lines = with_explicit_endings(splice(lines, replacements, text.ending, policy), replacements, policy)
     new_lines = _ended(new_lines, chunks, text.ending)
     return Edited(text.with_body(new_lines), tuple(placements), (*warnings, *unit_warnings))
@@ -116,6 +120,7 @@ def in_file_units(
     policy: Policy,
     where: FileName,
     placements: Sequence[Placement] = (),
+    joined: str | None = None,
 ) -> tuple[list[Replacement], list[PatchWarning]]:
     """`replacements` whose added lines are in the file's indentation unit, and a warning for
     each run of added lines sent in the other one (`_indent.in_file_unit`: tabs in a file
@@ -123,7 +128,8 @@ def in_file_units(
     are rewritten in the file's unit where it uses one throughout (policy
     `indentation="match"`), else written as sent; IndentUnitError where they were to be
     rewritten and the width of a level cannot be told (naming the patch line of the chunk
-    of `placements` that put them there)."""
+    of `placements` that put them there). `joined`: `lines` joined by LF, where the caller
+    has it (else they are joined here when a unit must be looked for)."""
     from ._indent import in_file_unit
 
     has: dict[str, bool] = {}
@@ -137,7 +143,7 @@ def in_file_units(
 
     def file_has(prefix: str) -> bool:  # whether a line of the file starts with `prefix` (read once)
         if not has:  # (most files hold no tab at all: one search of the joined text says so)
-            text = "".join(lines)
+            text = "".join(lines) if joined is None else joined
             absent.update(unit for unit in (" ", "\t") if unit not in text)
         if prefix not in has:
             has[prefix] = prefix[0] not in absent and any(map(str.startswith, lines, repeat(prefix)))
@@ -347,33 +353,41 @@ def _plain(
     # Each `count` reads the whole file: a few, then the file's lines counted once for all
     # (many chunks in a large file: O(file + chunks), not a read of it per chunk); counted
     # at once when there are more chunks than counts allowed (each takes one at least).
+    if not all(map(_may_be_plain, chunks)):
+        return None
     counts = _PLAIN_READS + _PLAIN_LINES // (len(lines) + 1)
-    if len(chunks) > counts:
-        counts = 0
-    counted: Counter[str] | None = None
+    counted = _counted(lines, chunks) if len(chunks) > counts else None
     for chunk in chunks:
-        if chunk.contexts or chunk.near is not None or chunk.is_end_of_file or chunk.endings:
-            return None
-        pattern = [s[1:] for s in chunk.lines if s[0] != C.ADDED]
+        pattern = chunk.old_lines
         if not pattern:
             return None
-        at = _first_place(lines, pattern, start)
-        if at is None:
-            return None  # not there as written: the whole search (tiers, retries, slips)
-        for line in pattern:
-            counts -= 1
-            if counts < 0 and counted is None:
-                counted = _counted(lines, chunks)
-            if (lines.count(line) if counted is None else counted[line]) == 1:
-                break
-        else:
-            return None  # every line occurs elsewhere too: the chunk may also fit there
+        if counted is None:
+            at = _first_place(lines, pattern, start)
+            if at is None:
+                return None  # not there as written: the whole search (tiers, retries, slips)
+            for line in pattern:
+                counts -= 1
+                if counts < 0 and counted is None:
+                    counted = _counted(lines, chunks)
+                if (lines.count(line) if counted is None else counted[line]) == 1:
+                    break
+            else:
+                return None  # every line occurs elsewhere too: the chunk may also fit there
+        else:  # (many chunks: each found by a line the file holds once)
+            at = _only_place(lines, pattern, start, counted)
+            if at is None:
+                return None
         made = chunk_replacements(chunk.lines, at)
         replacements += made
-        added, removed = sum(len(r.new_lines) for r in made), sum(r.old_len for r in made)
-        placements.append(Placement(chunk.line, at + 1, TIERS[0].name, added, removed))
+        placements.append(Placement(chunk.line, at + 1, TIERS[0].name, chunk.added, chunk.removed))
         start = at + len(pattern)
     return replacements, placements, []
+
+
+def _may_be_plain(chunk: Chunk) -> bool:
+    """Whether `chunk` has what `_plain` answers for, by its own text: no `@@` line, no line
+    numbers, not pinned to the end, no explicit ending."""
+    return not (chunk.contexts or chunk.near is not None or chunk.is_end_of_file or chunk.endings)
 
 
 def _counted(lines: list[str], chunks: tuple[Chunk, ...]) -> Counter[str]:
@@ -381,6 +395,22 @@ def _counted(lines: list[str], chunks: tuple[Chunk, ...]) -> Counter[str]:
     hashing every line once is the cost, not a count of each)."""
     wanted = {s[1:] for chunk in chunks for s in chunk.lines if s[0] != C.ADDED}
     return Counter(filter(wanted.__contains__, lines))
+
+
+def _only_place(lines: list[str], pattern: list[str], start: int, counted: Counter[str]) -> int | None:
+    """The index at or after `start` where `lines` hold `pattern`, found by its first line
+    that the file holds once (`counted`): its only place. None when no line of it is
+    alone in the file, or it is not there as written after `start`."""
+    for offset, line in enumerate(pattern):
+        if counted[line] == 1:
+            break
+    else:
+        return None
+    try:
+        at = lines.index(line, start + offset) - offset
+    except ValueError:  # (only before `start`: the search will say why)
+        return None
+    return at if lines[at : at + len(pattern)] == pattern else None
 
 
 def _first_place(lines: list[str], pattern: list[str], start: int) -> int | None:

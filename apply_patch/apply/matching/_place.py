@@ -107,7 +107,7 @@ def _tolerant(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edi
 
 STRATEGIES: Final[tuple[Strategy, ...]] = (
     Strategy("numbered", "UpdateFile", _by_numbers),
-    Strategy("plain", "UpdateFile", _plain, on_lines=True),
+    Strategy("plain", "UpdateFile", _plain),  # (it splits the file itself, once it may answer)
     Strategy("at numbers", "UpdateFile", _at_numbers, on_lines=True),
     Strategy("exact in one string", "StrReplace", _exact),
     Strategy("tolerant in one string", "StrReplace", _tolerant),
