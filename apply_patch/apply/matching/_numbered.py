@@ -10,7 +10,9 @@ string per line, no index, no decoding, one copy (the new bytes).
 It works on the UTF-8 bytes of the file's text as one LF string (`_text.LfText`,
 CRLF files aside) and is one of the strategies `_place.place` tries. UTF-8 is
 self-synchronising: the encoded lines of a hunk are at the start of a line of the
-bytes exactly where its text is at the start of that line of the text.
+bytes exactly where its text is at the start of that line of the text (bytes a
+file read with `non_utf8="preserve"` cannot decode never match a hunk's lines, as
+their lone surrogates never match in the text).
 
 It answers only where the locator (`_locate`) would give the same result
 without a doubt; it returns None otherwise, and the file goes to the
