@@ -169,7 +169,8 @@ class Replay:
         `cd` folder is taken from `workdir`.
         """
         folders = (os.path.join(self.root, workdir), ".")
-        parsed = patch if isinstance(patch, Patch) else _parsed(patch, folders)
+        with PausedCollector():  # a patch's tokens and lines (and Lark, loaded with the first): no cycles
+            parsed = patch if isinstance(patch, Patch) else _parsed(patch, folders)
         if parsed.workdir is not None:
             workdir = os.path.normpath(os.path.join(workdir, parsed.workdir))
         # A repaired patch is planned as edits, one result per file: a repair is tried only

@@ -7,6 +7,7 @@ The parser is the one Lark builds from `grammar/apply_patch.lark` (`_grammar.par
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Final
 
 from lark import Token, Transformer
@@ -169,7 +170,8 @@ def _chunks(tokens: list[Token]) -> tuple[Chunk, ...]:
     CHUNKS token holds chunks one after the other; an END_OF_FILE right after a chunk pins
     it to the end of the file (one before the first chunk ends nothing, and the BLANK
     lines after one are nothing)."""
-    runs: list[list[Token]] = []
+    texts: list[str] = []
+    lines: list[int] = []
     at_end: list[bool] = []
     headers: list[Token] = []
     for token in tokens:
@@ -177,40 +179,40 @@ def _chunks(tokens: list[Token]) -> tuple[Chunk, ...]:
         if kind == "CHUNK_HEADER":
             headers.append(token)
         elif kind == "CHANGE_LINES":
-            runs.append([*headers, token])
+            texts.append("".join([*headers, token]))
+            lines.append(_line(headers[0] if headers else token))
             at_end.append(False)
             headers = []
         elif kind == "CHUNKS":
-            for chunk in _each_chunk(token):
-                runs.append([chunk])
+            for text, line in _each_chunk(token):
+                texts.append(text)
+                lines.append(line)
                 at_end.append(False)
-        elif kind == "END_OF_FILE" and runs:
+        elif kind == "END_OF_FILE" and texts:
             at_end[-1] = True
-    return tuple(map(chunk_of, runs, at_end))
+    return tuple(map(chunk_of, texts, lines, at_end))
 
 
-def _each_chunk(run: Token) -> list[Token]:
-    """The chunks of a CHUNKS token, each a token of its own patch line: a chunk starts at
-    each `@@` line that does not follow another (no change line starts so)."""
+def _each_chunk(run: Token) -> Iterator[tuple[str, int]]:
+    """The chunks of a CHUNKS token, each its text and patch line: a chunk starts at each
+    `@@` line that does not follow another (no change line starts so)."""
     heads = [match.start() + 1 for match in _HEADER_LINE.finditer(run)]
     starts = [0, *(at for before, at in zip([0, *heads], heads) if run.rfind("\n", 0, at - 1) + 1 != before)]
-    chunks: list[Token] = []
     line = _line(run)
     for start, end in zip(starts, [*starts[1:], len(run)]):
         text = run[start:end]
-        chunks.append(Token("CHUNK", text, line=line))
+        yield text, line
         line += text.count("\n")
-    return chunks
 
 
 _HEADER_LINE: Final = re.compile(re.escape("\n" + C.CHUNK_HEADER))  # (a literal: searched at C speed)
 
 
-def chunk_of(tokens: list[Token], end_of_file: bool) -> Chunk:
-    """The chunk of the tokens the parser took for it: its `@@` lines (CHUNK_HEADER) and its
-    change lines (CHANGE_LINES), or one chunk of a CHUNKS run; `end_of_file` when `*** End of File` followed.
-    Its patch line is the first token's. (The streaming reader builds its chunks here too.)"""
-    text = "".join(tokens)
+def chunk_of(text: str, line: int, end_of_file: bool) -> Chunk:
+    """The chunk of the text the parser took for it, from patch line `line`: its `@@` lines
+    (CHUNK_HEADER) and its change lines (CHANGE_LINES), as one chunk of a CHUNKS run or
+    apart; `end_of_file` when `*** End of File` followed. (The streaming reader builds its
+    chunks here too.)"""
     lines = text.split("\n")[:-1]
     headers = 0
     while lines[headers].startswith(C.CHUNK_HEADER):  # no change line starts so
@@ -230,7 +232,7 @@ def chunk_of(tokens: list[Token], end_of_file: bool) -> Chunk:
         texts = [line or C.CONTEXT for line in texts]
     # A line without ending ends the file: the chunk is pinned there.
     end_of_file = end_of_file or any(ending == "" for _, ending in endings)
-    return Chunk(tuple(contexts), tuple(texts), end_of_file, line=_line(tokens[0]), endings=endings)
+    return Chunk(tuple(contexts), tuple(texts), end_of_file, line=line, endings=endings)
 
 
 # A `\` line after a `+` line: `\ Line ending: CRLF` or `\ No newline at end of file`.

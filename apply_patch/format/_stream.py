@@ -306,7 +306,7 @@ class PartialReader:
         self._chunk, self._chunk_at_end, self._chunk_refused, self._chunk_line = [], False, False, 0
         if refused or not self._chunks or not any(token.type == "CHANGE_LINES" for token in tokens):
             return None
-        return chunk_of(tokens, at_end)
+        return chunk_of("".join(tokens), tokens[0].line or 1, at_end)
 
     def _choices(self) -> dict[str, object]:
         """The terminals (and rules) the parser may take next: its LALR table row, O(1)."""

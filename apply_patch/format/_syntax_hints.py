@@ -22,14 +22,14 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
     from typing import Final
 
 SHOWN_WIDTH: Final = 160  # longer lines are cut when shown
-_UNIFIED_DIFF: Final = re.compile(r"^(--- \S.*\n\+\+\+ \S|@@ -\d+(,\d+)? \+\d+(,\d+)? @@)", re.M)
+# Patterns, not compiled patterns: `re` compiles each the first time it is used (and keeps
+# it), and only text that does not parse uses them (a patch that parses compiles none).
+_UNIFIED_DIFF: Final = r"(?m)^(--- \S.*\n\+\+\+ \S|@@ -\d+(,\d+)? \+\d+(,\d+)? @@)"
 # The first line of a shell command that may call apply_patch: `apply_patch <<'EOF'`,
 # `cd src && ...`, `bash -lc "..."`, `/bin/sh -c '...'`.
-SHELL_START: Final = re.compile(
-    r"[ \t]*(?:\S*/)?(?:apply_?patch|applypatch|cd|bash|sh|zsh|dash|ksh)(?:[ \t]|$)"
-)
+_SHELL_START: Final = r"[ \t]*(?:\S*/)?(?:apply_?patch|applypatch|cd|bash|sh|zsh|dash|ksh)(?:[ \t]|$)"
 # ... or any first line that runs apply_patch with a heredoc (`echo hi && apply_patch <<EOF`).
-_HEREDOC_CALL: Final = re.compile(r"\b(?:apply_patch|applypatch)\b[^\n]*<<")
+_HEREDOC_CALL: Final = r"\b(?:apply_patch|applypatch)\b[^\n]*<<"
 SHELL_SCRIPT_HINT: Final = (
     "The text is a shell script that does more than call apply_patch with a heredoc "
     "(`cd DIR && apply_patch <<'EOF'` is the most it may hold): send the patch alone, "
@@ -51,9 +51,9 @@ def with_facts(text: str, bare: PatchSyntaxError) -> PatchSyntaxError:
 def looks_like_shell(text: str) -> bool:
     """Whether `text`'s first line starts like a shell command that may call apply_patch."""
     first = text[: text.find("\n")] if "\n" in text else text
-    if _HEREDOC_CALL.search(first):
+    if re.search(_HEREDOC_CALL, first):
         return True
-    return SHELL_START.match(first) is not None and "apply" in text
+    return re.match(_SHELL_START, first) is not None and "apply" in text
 
 
 def syntax_details(text: str, error: PatchSyntaxError) -> tuple[str, ...]:
@@ -95,7 +95,7 @@ def syntax_hints(text: str, line: int | None) -> tuple[str, ...]:
         )
     if C.BEGIN_PATCH in body and C.END_PATCH not in body and "\\n" not in body:
         hints.append(f"The patch looks truncated: '{C.END_PATCH}' is missing.")
-    if _UNIFIED_DIFF.search(body):
+    if re.search(_UNIFIED_DIFF, body):
         hints.append(
             "This looks like a unified diff (---/+++ and @@ -1,3 +1,4 @@ lines). This tool "
             "takes the apply_patch format: '*** Update File: path', then '@@', then lines "

@@ -9,7 +9,7 @@ import pytest
 
 from _support import run_cli
 from apply_patch.apply import Staged, pending, stage, state_hash
-from apply_patch.apply.records._receipt_check import ID_LENGTH, is_id, parse_name
+from apply_patch.apply.records._receipts import ID_LENGTH, is_id, parse_name
 
 PATCH = "*** Begin Patch\n*** Add File: {}.txt\n+x\n*** End Patch\n"
 

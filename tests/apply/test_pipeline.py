@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from _support import snapshot
-from apply_patch import CODEX, DEFAULT, FilePolicyError, apply_patch, apply_to_mapping, parse_patch
+from apply_patch import CODEX, DEFAULT, FilePolicyError, PatchSyntaxError, apply_patch, apply_to_mapping, parse_patch
 from apply_patch.apply import _pipeline
 from apply_patch.apply.planning._disk_tree import DiskTree
 from apply_patch.apply.planning._memory_tree import MemoryTree
@@ -91,3 +91,35 @@ def test_a_dry_run_of_several_patches_sees_the_ones_before(tmp_path: Path) -> No
         ("new/a.txt", b"newer\n"), ("keep.txt", None)
     ]
     assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_is_paused_while_a_patch_is_parsed_and_left_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, enabled: bool
+) -> None:
+    """`_gc`: a patch's text is parsed with the collector off (its tokens and lines make no
+    cycles), then it is as the caller had it, after a patch applied or one refused."""
+    import gc
+
+    seen = []
+    parse = _pipeline.parse_patch
+
+    def watched(text: str, *, decode: bool = False) -> object:
+        seen.append(gc.isenabled())
+        return parse(text, decode=decode)
+
+    monkeypatch.setattr(_pipeline, "parse_patch", watched)
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        apply_patch(ADD, tmp_path)
+        after_applied = gc.isenabled()
+        before = snapshot(tmp_path)
+        with pytest.raises(PatchSyntaxError):
+            apply_patch("*** Begin Patch\n*** Frobnicate File: b.txt\n*** End Patch\n", tmp_path)
+        after_refused = gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen == [False, False]
+    assert (after_applied, after_refused) == (enabled, enabled)
+    assert snapshot(tmp_path) == before and (tmp_path / "a.txt").read_bytes() == b"new\n"

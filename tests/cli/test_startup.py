@@ -14,6 +14,8 @@ import sys
 import typing
 from pathlib import Path
 
+import pytest
+
 from _support import executable, run_cli
 from apply_patch import _policy
 
@@ -88,3 +90,41 @@ def test_tree_sitter_only_for_text_that_starts_like_a_shell_command(tmp_path: Pa
 def test_policy_choices_are_those_of_the_annotations() -> None:
     hints = typing.get_type_hints(_policy.Policy, localns={"Literal": typing.Literal})
     assert _policy.CHOICES == {name: typing.get_args(hints[name]) for name in _policy.CHOICES}
+
+
+# What a one-file Add through the executable never uses, so never imports (issue 35: the
+# start-up budget buys the standard library and Lark, not modules of other paths).
+UNUSED_BY_AN_ADD = (
+    "apply_patch.apply.records._receipt_check",  # receipts read back; a commit only writes one
+    "apply_patch.apply.matching._placement",  # where an edit landed in a file's text
+)
+
+
+def test_a_tiny_add_leaves_unimported_what_it_does_not_use(tmp_path: Path) -> None:
+    loaded = _loaded_applying("*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch\n", tmp_path)
+    assert (tmp_path / "a.txt").read_bytes() == b"hi\n"
+    assert "apply_patch.apply.records._receipts" in loaded  # the receipt was written: its module ran
+    assert not set(UNUSED_BY_AN_ADD) & loaded
+
+
+# The console script's entry in a fresh interpreter, `_main.run` replaced by a probe of the
+# collector as the run finds it: on or off (as the process had it), and what was frozen.
+_COLLECTOR_PROBE = """
+import gc, sys
+{before}
+from apply_patch.cli import _entry, _main
+_main.run = lambda: print(gc.isenabled(), gc.get_freeze_count() > 0) or 0
+sys.argv = ["apply_patch"]
+sys.exit(_entry.run())
+"""
+
+
+@pytest.mark.parametrize("before", ["", "gc.disable()"])
+def test_the_engine_is_imported_without_collections_then_frozen(tmp_path: Path, before: str) -> None:
+    """What the executable imports lives as long as the process: imported with the collector
+    off and frozen, so that no collection of the run walks it; then the collector is as the
+    process had it."""
+    result = subprocess.run([sys.executable, "-c", _COLLECTOR_PROBE.format(before=before)],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ("False True\n" if before else "True True\n")

@@ -10,13 +10,13 @@ from __future__ import annotations
 from ..._lazy import on_first_use
 from ._endings import ENDINGS, forced_ending
 from ._names import FileName
-from ._placement import Placement
 from ._textfile import BOM, common_ends, split_text, TextFile
 
 # Imported when one of their names is first asked for (start-up time): names written once, here.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._locate import locate, searched
+    from ._placement import Placement
     from ._doubts import PatchWarning
     from ._seek import LineIndex
     from ._deferred import Deferred, DEFERRED_FROM
@@ -24,4 +24,7 @@ if TYPE_CHECKING:
     from ._text import as_lines, decode, Decoded, encode, LfText
     from ._notebook import CELL_TYPES, edit_notebook, MODES, text_edit_refusal
 
-__getattr__ = on_first_use(__name__, globals(), ("._locate", "._doubts", "._seek", "._deferred", "._place", "._text", "._notebook"))
+__getattr__ = on_first_use(
+    __name__, globals(),
+    ("._locate", "._placement", "._doubts", "._seek", "._deferred", "._place", "._text", "._notebook"),
+)

@@ -379,7 +379,8 @@ def _plain(
                 return None
         made = chunk_replacements(chunk.lines, at)
         replacements += made
-        placements.append(Placement(chunk.line, at + 1, TIERS[0].name, chunk.added, chunk.removed))
+        removed = sum(r.old_len for r in made)  # (and added: the lines not in `pattern`)
+        placements.append(Placement(chunk.line, at + 1, TIERS[0].name, len(chunk.lines) - len(pattern), removed))
         start = at + len(pattern)
     return replacements, placements, []
 

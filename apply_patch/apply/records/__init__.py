@@ -13,11 +13,10 @@ from ._journal import (
     TEMP_SUFFIX as JOURNAL_TEMP_SUFFIX,
 )
 from ._session import running_session
-from ._receipt_check import VERSION as RECEIPT_VERSION
 from ._receipts import (
     base_folder, digest, folder_of, known_sizes, name_after, names_in,
     OPEN_DIR, OPEN_READ, private_folder, receipt_text, relative_to_root, saved_size, SIZES,
-    Store, SWEEP_EVERY, sweep_due, SWEPT, Unavailable,
+    Store, SWEEP_EVERY, sweep_due, SWEPT, Unavailable, VERSION as RECEIPT_VERSION,
 )
 
 # Imported when one of their names is first asked for (start-up time): names written once, here.

@@ -25,8 +25,7 @@ import re
 import stat
 
 from dataclasses import dataclass
-from ._receipt_check import parse_name
-from ._receipts import OPEN_READ, Store, Unavailable, private_folder
+from ._receipts import OPEN_READ, Store, Unavailable, parse_name, private_folder
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

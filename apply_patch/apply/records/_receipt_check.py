@@ -17,15 +17,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ._receipts import HEX, VERSION, is_id, parse_name
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Final
 
-VERSION: Final = 2  # written now; version 1 is read
-ID_LENGTH: Final = 8  # a new id's characters (at most 12 are read)
-ID_ALPHABET: Final = "0123456789abcdefghjkmnpqrstvwxyz"  # no i, l, o, u: read aloud without doubt
 MIN_PREFIX: Final = 4  # the shortest start of an id that names a receipt
-_HEX: Final = frozenset("0123456789abcdef")
 _LETTERS: Final = frozenset("ADMR")
 
 
@@ -78,26 +76,6 @@ class Record:
     operations: tuple[str, ...]
     files: tuple[Entry, ...]
     folders: tuple[str, ...]
-
-
-def parse_name(name: str) -> tuple[int, str] | None:
-    """A receipt's name → (sequence, id): `SEQUENCE-ID` (version 2), or a version 1 id
-    `YYYYMMDD-HHMMSS-NNNNNNNNN-xxxx` (sequence 0); None for any other name."""
-    parts = name.split("-")
-    if len(parts) == 2 and 1 <= len(parts[0]) <= 12 and parts[0].isdigit() and parts[0].isascii():
-        if is_id(parts[1]):
-            return int(parts[0]), parts[1]
-        return None
-    lengths = [len(part) for part in parts]
-    if lengths == [8, 6, 9, 4] and "".join(parts[:3]).isdigit() and "".join(parts[:3]).isascii():
-        if set(parts[3]) <= _HEX:
-            return 0, name
-    return None
-
-
-def is_id(text: str) -> bool:
-    """Whether `text` is a version 2 id (4 to 12 characters of `ID_ALPHABET`)."""
-    return 4 <= len(text) <= 12 and all(c in ID_ALPHABET for c in text)
 
 
 def check(name: str, document: object, root: str) -> Record:
@@ -189,11 +167,11 @@ def _side(value: object, version: int, *, saved: bool) -> Side | None:
         raise BadRecord("a file's state is not an object")
     if "link" in value:
         link = value["link"]
-        if not isinstance(link, str) or not set(link) <= _HEX or len(link) % 2 or not link:
+        if not isinstance(link, str) or not set(link) <= HEX or len(link) % 2 or not link:
             raise BadRecord("a symlink's target is not hex")
         return Side(link=bytes.fromhex(link))
     digest = value.get("sha256")
-    if not isinstance(digest, str) or len(digest) != 64 or not set(digest) <= _HEX:
+    if not isinstance(digest, str) or len(digest) != 64 or not set(digest) <= HEX:
         raise BadRecord("a digest is not a SHA-256")
     mode = value.get("mode")  # (None: a new file's, as the commit made it)
     if mode is not None and (type(mode) is not int or not 0 <= mode <= 0o7777):

@@ -13,7 +13,7 @@ the names a receipt takes).
 A receipt is `SEQUENCE-ID.json` (its id, its sequence, the time, the
 operations, each file's before and after: SHA-256, mode, owner, symlink
 text) and the folder `SEQUENCE-ID/` with the bytes to restore. The id is
-short and random, for people (`_receipt_check.ID_LENGTH` characters); the
+short and random, for people (`ID_LENGTH` characters); the
 sequence, one more than the root's last, orders the receipts, never the
 clock (which may step back). A saved file is the replaced or deleted file
 itself, hard-linked, only when it had one name: after the commit only the
@@ -48,13 +48,16 @@ import time
 
 from ..._errors import os_reason
 from . import _digest
-from ._receipt_check import ID_ALPHABET, ID_LENGTH, parse_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from typing import Any, Final
 
+VERSION: Final = 2  # written now; version 1 is read (`_receipt_check`)
+ID_LENGTH: Final = 8  # a new id's characters (at most 12 are read)
+ID_ALPHABET: Final = "0123456789abcdefghjkmnpqrstvwxyz"  # no i, l, o, u: read aloud without doubt
+HEX: Final = frozenset("0123456789abcdef")  # a digest's digits, and a version 1 id's last part's
 ENV: Final = "APPLY_PATCH_STATE_DIR"
 # Each receipt's saved bytes, a line "ID SIZE" each: pruning reads this one file rather than
 # looking at every saved file of every kept receipt at each commit (1,000s of stats).
@@ -156,6 +159,26 @@ class Store:
         """The saved bytes of each receipt as the index `SIZES` last recorded them (receipts
         never change once written); {} when there is no index or it cannot be read."""
         return known_sizes(self.fd)
+
+
+def parse_name(name: str) -> tuple[int, str] | None:
+    """A receipt's name → (sequence, id): `SEQUENCE-ID` (version 2), or a version 1 id
+    `YYYYMMDD-HHMMSS-NNNNNNNNN-xxxx` (sequence 0); None for any other name."""
+    parts = name.split("-")
+    if len(parts) == 2 and 1 <= len(parts[0]) <= 12 and parts[0].isdigit() and parts[0].isascii():
+        if is_id(parts[1]):
+            return int(parts[0]), parts[1]
+        return None
+    lengths = [len(part) for part in parts]
+    if lengths == [8, 6, 9, 4] and "".join(parts[:3]).isdigit() and "".join(parts[:3]).isascii():
+        if set(parts[3]) <= HEX:
+            return 0, name
+    return None
+
+
+def is_id(text: str) -> bool:
+    """Whether `text` is a version 2 id (4 to 12 characters of `ID_ALPHABET`)."""
+    return 4 <= len(text) <= 12 and all(c in ID_ALPHABET for c in text)
 
 
 def names_in(folder: int) -> list[str]:
