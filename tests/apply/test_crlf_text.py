@@ -27,10 +27,10 @@ from _support import PROPERTY
 LINES = st.lists(st.sampled_from(["a", "b", "ab", "", "  a", "ba b", "b  ", "\t'x'"]), min_size=1, max_size=20)
 
 
-def _as_lines(decoded: str) -> _text.Decoded:
+def _as_lines(decoded: bytes | str, utf8: bytes | None = None) -> _text.Decoded:
     """The way before: a text with a CR edited as its lines, each with its own ending."""
-    text = _text.decode(decoded)
-    return _text.as_lines(text) if "\r" in decoded else text
+    text = _text.decode(decoded, utf8)
+    return _text.as_lines(text) if text.crlf else text  # (a CR not in every break: lines already)
 
 
 def _outcome(edits: list[Edit], original: bytes, options: object) -> tuple[object, ...]:
@@ -126,7 +126,9 @@ def _by_lines(decoded: str, edits: list[StrReplace], options: object) -> bytes:
     assert isinstance(text.body, matching.TextFile)
     for edit in edits:  # by the general search alone (no strategy)
         text = matching.place(text, edit, options, matching.FileName("f.txt", "f.txt"), ()).text  # type: ignore[arg-type]
-    return _text.encode(text, options).encode()  # type: ignore[arg-type]
+    encoded = _text.encode(text, options)  # type: ignore[arg-type]
+    assert isinstance(encoded, str)  # (lines: a string to encode)
+    return encoded.encode()
 
 
 @pytest.mark.parametrize(("final_newline", "expected"), [("keep", b"z\r\n"), ("add", b"z\r\n\r\n")])

@@ -1,8 +1,11 @@
-"""A unified diff's hunks placed by their numbers in the file's unsplit text (`_numbered`): the
-same new text and placements as the locator, or no answer; `line_below` against the lines."""
+"""A unified diff's hunks placed by their numbers in the file's unsplit UTF-8 bytes (`_numbered`):
+the same new bytes and placements as the locator, or no answer; `line_below` against the lines;
+the peak memory of a large file's diff."""
 
 from __future__ import annotations
 
+import gc
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -12,7 +15,7 @@ from hypothesis import strategies as st
 from apply_patch import DEFAULT, FilePolicyError, Policy
 from apply_patch._errors import EncodingError
 from apply_patch.apply import Location, matching, split_text
-from apply_patch.apply.matching._numbered import line_below, placed_by_numbers, spliced_text
+from apply_patch.apply.matching._numbered import line_below, placed_by_numbers, spliced_bytes
 from apply_patch.edits import apply_unified_diff
 from apply_patch.format import Chunk, UpdateFile, unified_operations
 
@@ -46,10 +49,12 @@ def diffs(draw: st.DrawFn) -> tuple[list[str], str]:
     return lines, "\n".join(body) + "\n"
 
 
-def _by_locator(text: str, update: UpdateFile, policy: Policy) -> tuple[str, list[tuple[int, int, str, int, int]]]:
+def _by_locator(text: str, update: UpdateFile, policy: Policy) -> tuple[bytes, list[tuple[int, int, str, int, int]]]:
     located = matching.place(matching.decode(split_text(text)), update, policy, WHERE)
     placements = [(p.patch_line, p.file_line, p.tier, p.added, p.removed) for p in located.placements]
-    return matching.encode(located.text, policy), placements
+    encoded = matching.encode(located.text, policy)
+    assert isinstance(encoded, str)  # (the file's lines)
+    return encoded.encode(), placements
 
 
 @settings(max_examples=300, deadline=None)
@@ -60,12 +65,12 @@ def test_same_text_and_placements_as_the_locator(case: tuple[list[str], str]) ->
     (update,) = unified_operations(diff)
     assert isinstance(update, UpdateFile)
     hunks = _hunks(update)
-    numbered = placed_by_numbers(text, hunks, DEFAULT)
+    numbered = placed_by_numbers(text.encode(), hunks, DEFAULT)
     if numbered is None:  # added lines only, or no hunk at all: the locator's
         assert all(not chunk.old_lines for chunk in hunks) or not hunks
         return
     expected_text, expected_placements = _by_locator(text, update, DEFAULT)
-    assert spliced_text(text, numbered.spans) == expected_text
+    assert spliced_bytes(text.encode(), numbered.spans) == expected_text
     placements = [(p.patch_line, p.file_line, p.tier, p.added, p.removed) for p in numbered.placements]
     assert placements == expected_placements
 
@@ -84,11 +89,11 @@ def test_files_and_policies_it_leaves_to_the_locator() -> None:
     (update,) = unified_operations(DIFF)
     assert isinstance(update, UpdateFile)
     hunks = _hunks(update)
-    assert placed_by_numbers("a\nb\nc\nd\n", hunks, DEFAULT) is not None
+    assert placed_by_numbers(b"a\nb\nc\nd\n", hunks, DEFAULT) is not None
     for text in ("a\r\nb\r\nc\r\nd\r\n", "a\nb\nc\nd", "\ufeffa\nb\nc\nd\n", "", "a\nb\nX\nd\n", "b\nc\nd\n"):
-        assert placed_by_numbers(text, hunks, DEFAULT) is None, text
+        assert placed_by_numbers(text.encode(), hunks, DEFAULT) is None, text
     for options in ({"ambiguous": "first"}, {"line_endings": "crlf"}):
-        assert placed_by_numbers("a\nb\nc\nd\n", hunks, DEFAULT.with_options(**options)) is None
+        assert placed_by_numbers(b"a\nb\nc\nd\n", hunks, DEFAULT.with_options(**options)) is None
 
 
 def test_files_it_leaves_to_the_locator_are_still_applied(tmp_path: Path) -> None:
@@ -106,7 +111,7 @@ def test_non_ascii_file_and_added_lines(tmp_path: Path) -> None:
 
 @given(st.lists(st.integers(0, 300), min_size=1, max_size=200), st.data())
 def test_line_below_is_the_offset_of_that_line(widths: list[int], data: st.DataObject) -> None:
-    text = "".join("x" * width + "\n" for width in widths)
+    text = "".join("x" * width + "\n" for width in widths).encode()
     starts = [0]
     for width in widths[:-1]:
         starts.append(starts[-1] + width + 1)
@@ -121,7 +126,7 @@ def test_line_below_is_the_offset_of_that_line(widths: list[int], data: st.DataO
 def test_line_below_over_a_long_line_then_short_ones() -> None:
     # A stretch that holds no LF at one length and too many at twice that length: the
     # search once went back and forth between the two for ever.
-    text = "x" * 300 + "\n" + "\n" * 100
+    text = b"x" * 300 + b"\n" + b"\n" * 100
     assert line_below(text, 0, 20, 16.6) == 301 + 19
     assert line_below(text, 0, 101, 16.6) == len(text)
     assert line_below(text, 0, 102, 16.6) == -1
@@ -142,8 +147,9 @@ def test_a_file_with_a_nul_byte_is_refused_as_before(tmp_path: Path) -> None:
     assert (tmp_path / "f.txt").read_bytes() == b"a\nb\0\nC\nd\n"
 
 
-def test_undecodable_bytes_kept_by_the_locator(tmp_path: Path) -> None:
-    # `non_utf8="preserve"`: the file is not UTF-8; the bytes it cannot decode are kept.
+def test_undecodable_bytes_kept(tmp_path: Path) -> None:
+    # `non_utf8="preserve"`: the file is not UTF-8; the bytes it cannot decode are kept
+    # (its bytes spliced: a hunk's lines, UTF-8, match where the decoded text does).
     (tmp_path / "f.txt").write_bytes(b"\xff\nb\nc\nd\n")
     apply_unified_diff(DIFF, tmp_path, non_utf8="preserve")
     assert (tmp_path / "f.txt").read_bytes() == b"\xff\nb\nC\nd\n"
@@ -152,15 +158,55 @@ def test_undecodable_bytes_kept_by_the_locator(tmp_path: Path) -> None:
 def test_lines_that_also_occur_before_their_place() -> None:
     # The hunk's lines are first found above the line its numbers name: that line is then
     # counted down to, and compared.
-    text = "x\nb\nc\nd\n" * 3
+    text = b"x\nb\nc\nd\n" * 3
     diff = "--- a/f.txt\n+++ b/f.txt\n@@ -10,3 +10,3 @@\n b\n-c\n+C\n d\n"
     (update,) = unified_operations(diff)
     assert isinstance(update, UpdateFile)
     numbered = placed_by_numbers(text, _hunks(update), DEFAULT)
     assert numbered is not None
-    assert spliced_text(text, numbered.spans) == "x\nb\nc\nd\n" * 2 + "x\nb\nC\nd\n"
+    assert spliced_bytes(text, numbered.spans) == b"x\nb\nc\nd\n" * 2 + b"x\nb\nC\nd\n"
     assert [p.file_line for p in numbered.placements] == [10]
     moved = diff.replace("-10,3 +10,3", "-9,3 +9,3")  # one line too high: not there
     (update,) = unified_operations(moved)
     assert isinstance(update, UpdateFile)
     assert placed_by_numbers(text, _hunks(update), DEFAULT) is None
+
+
+def _peak_of_diff(tmp_path: Path, content: str) -> tuple[int, bytes]:
+    """The traced peak of applying a diff of one hunk every 1,000 lines to a file of `content`
+    (lines `n`), above what was allocated before; and the expected new bytes."""
+    lines = content.split("\n")[:-1]
+    body, expected = ["--- a/f.txt", "+++ b/f.txt"], list(lines)
+    for shift, at in enumerate(range(500, len(lines) - 3, 1000)):
+        body += [f"@@ -{at},3 +{at + shift},4 @@", " " + lines[at - 1], "-" + lines[at], "+" + lines[at] + "!", "+added", " " + lines[at + 1]]
+        expected[at + shift : at + shift + 1] = [lines[at] + "!", "added"]
+    diff = "\n".join(body) + "\n"
+    (tmp_path / "f.txt").write_text(content, encoding="utf-8")
+    gc.collect()
+    tracemalloc.start()
+    try:
+        apply_unified_diff(diff, tmp_path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return peak, "".join(line + "\n" for line in expected).encode()
+
+
+def test_an_ascii_file_is_spliced_in_its_bytes_never_decoded(tmp_path: Path) -> None:
+    # Issue 35 (bench row "peak memory, unified diff"): the hunks were spliced in the decoded
+    # str, in pieces copied before the join: the file's bytes, its str, the pieces and the
+    # new str at once (4.5x the file). Now its bytes and the new bytes (2x), and a little.
+    content = "".join(f"    line {n} of a file that is long enough to weigh\n" for n in range(100_000))
+    peak, expected = _peak_of_diff(tmp_path, content)
+    assert (tmp_path / "f.txt").read_bytes() == expected
+    assert peak < 2.5 * len(expected), peak / len(expected)
+
+
+def test_a_non_ascii_file_is_spliced_in_its_bytes(tmp_path: Path) -> None:
+    # A non-ASCII file is decoded when read (that checks its UTF-8): a str of 2 bytes a
+    # character here (6.9x the file in all before). The hunks are spliced in the file's
+    # bytes kept beside it, not in pieces of that str, nor in its bytes encoded again.
+    content = "".join(f"    line {n} of a file that is long enough to weigh: — (a dash)\n" for n in range(100_000))
+    peak, expected = _peak_of_diff(tmp_path, content)
+    assert (tmp_path / "f.txt").read_bytes() == expected
+    assert peak < 4.5 * len(expected), peak / len(expected)

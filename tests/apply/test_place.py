@@ -6,11 +6,12 @@ is placed with the whole table and with the table less that entry, and the answe
 must be the same: the same bytes once encoded, the same placements and warnings, or the
 same refusal (class and message). The files drawn repeat a few lines on purpose (so that
 edits fit at several places, overlap, run past the end or fit nowhere), have LF, CRLF or
-mixed line breaks, a final newline or not, a BOM or not, and are edited under several
+mixed line breaks, a final newline or not, a BOM or not, are held as the planner holds
+them (a str, the file's UTF-8 bytes, or both: `held`), and are edited under several
 policies.
 
 Beside the table, two shortcuts outside it are pinned the same way: the representation
-`_text.decode` chooses (one string, a CRLF file edited as LF) against the file's lines
+`_text.decode` chooses (one string or its UTF-8 bytes, a CRLF file edited as LF) against the file's lines
 each with its own ending (`_text.as_lines`), and the batch of exact replacements
 (`_deferred.Deferred`) against the same replacements placed one by one.
 """
@@ -33,7 +34,7 @@ from _support import PROPERTY
 
 WHERE = FileName("f.txt", "f.txt")
 # Few distinct lines: repeated lines make the ambiguous and the misplaced cases common.
-LINE = st.sampled_from(["a", "b", "c", "def f():", "    x = 1", "    return x", "    x = 1", "\tx = 2", "", "  a  "])
+LINE = st.sampled_from(["a", "b", "c", "def f():", "    x = 1", "    return x", "    x = 1", "\tx = 2", "", "  a  ", "é — 1"])
 ADDED = st.sampled_from(["new", "", "    y = 3", "\ty = 3", "a", "b = 2"])  # added lines: some indented
 POLICIES = st.sampled_from([
     DEFAULT,
@@ -62,6 +63,15 @@ def files(draw: st.DrawFn) -> tuple[list[str], str]:
         last = number == len(lines) - 1
         text += line + ("" if last and draw(st.booleans()) else ending)
     return lines, ("\ufeff" if draw(st.booleans()) else "") + text
+
+
+def held(data: st.DataObject, decoded: str) -> Decoded:
+    """The text as the planner decodes a file: a str, the file's UTF-8 bytes alone (an ASCII
+    file), or the str with those bytes beside it (a non-ASCII one)."""
+    how = data.draw(st.sampled_from(["str", "bytes", "both"]))
+    if how == "bytes":
+        return decode(decoded.encode())
+    return decode(decoded, decoded.encode() if how == "both" else None)
 
 
 def _chunks(draw: st.DrawFn, lines: list[str], numbered: bool) -> tuple[Chunk, ...]:
@@ -130,7 +140,15 @@ def _answer(text: Decoded, edit: Edit, policy: Policy, table: tuple[Strategy, ..
     except PatchError as error:
         return ("refused", type(error).__name__, str(error))
     placements = [(p.patch_line, p.file_line, p.tier, p.added, p.removed) for p in placed.placements]
-    return encode(placed.text, policy), placements, [str(w) for w in placed.warnings]
+    return _written(placed.text, policy), placements, [str(w) for w in placed.warnings]
+
+
+def _written(text: Decoded, policy: Policy) -> bytes:
+    """The bytes `encode` gives for `text` (a text held as its UTF-8 gives them itself), a
+    string encoded as the planner does with `non_utf8="preserve"` (its lone surrogates the
+    bytes it could not decode)."""
+    encoded = encode(text, policy)
+    return encoded if isinstance(encoded, bytes) else encoded.encode("utf-8", "surrogateescape")
 
 
 def test_every_strategy_names_a_kind_of_edit_place_takes() -> None:
@@ -148,8 +166,23 @@ def test_every_strategy_names_a_kind_of_edit_place_takes() -> None:
 def test_a_strategy_answers_as_the_search_without_it(name: str, data: st.DataObject, policy: Policy) -> None:
     lines, decoded = data.draw(files())
     edit = data.draw(edits(lines, STRATEGIES[name].kind))
-    text = decode(decoded)
+    text = held(data, decoded)
     without = tuple(s for s in matching.STRATEGIES if s.name != name)
+    assert _answer(text, edit, policy, matching.STRATEGIES) == _answer(text, edit, policy, without)
+
+
+@PROPERTY
+@given(st.data())
+def test_the_numbered_strategy_on_bytes_not_utf8_answers_as_the_search_without_it(data: st.DataObject) -> None:
+    """A file read with `non_utf8="preserve"`: its str holds the bytes it cannot decode as
+    lone surrogates, its bytes are kept beside it, and the hunks are spliced in those bytes."""
+    lines, _ = data.draw(files())
+    lines = [data.draw(st.sampled_from([line, line, "\udcff", line + "\udcfe"])) for line in lines]
+    decoded = "".join(line + "\n" for line in lines)
+    text = decode(decoded, decoded.encode("utf-8", "surrogateescape"))
+    edit = data.draw(edits(lines, "UpdateFile"))
+    without = tuple(s for s in matching.STRATEGIES if s.name != "numbered")
+    policy = Policy(non_utf8="preserve")
     assert _answer(text, edit, policy, matching.STRATEGIES) == _answer(text, edit, policy, without)
 
 
@@ -160,7 +193,7 @@ def test_plain_chunks_counted_in_the_file_once_answer_as_counted_each(data: st.D
     many chunks) in counts of the file's lines made once: the same answer either way."""
     lines, decoded = data.draw(files())
     edit = data.draw(edits(lines, "UpdateFile"))
-    text = decode(decoded)
+    text = held(data, decoded)
     each = _answer(text, edit, policy, matching.STRATEGIES)
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(_locate, "_PLAIN_READS", 0)
@@ -190,8 +223,20 @@ def test_the_text_as_decoded_answers_as_its_lines(data: st.DataObject, policy: P
     """One string (a CRLF file's as LF) against the file's lines, each with its own ending."""
     lines, decoded = data.draw(files())
     edit = data.draw(edits(lines))
-    text = decode(decoded)
+    text = held(data, decoded)
     assert _answer(text, edit, policy, matching.STRATEGIES) == _answer(as_lines(text), edit, policy, ())
+
+
+@PROPERTY
+@given(st.data(), POLICIES)
+def test_a_text_held_as_bytes_reads_and_writes_as_its_string(data: st.DataObject, policy: Policy) -> None:
+    """The text held as the planner holds it (`held`: its UTF-8 bytes alone are decoded when
+    first read) has the string's lines and, encoded, gives the string's bytes."""
+    _, decoded = data.draw(files())
+    text, string = held(data, decoded), decode(decoded)
+    assert _written(text, policy) == _written(string, policy)
+    assert text.lines() == string.lines()
+    assert _written(text, policy) == _written(string, policy)  # (the same once decoded)
 
 
 # Each strategy answers on an everyday edit (a strategy that always declined would pass the
@@ -229,7 +274,7 @@ def test_a_batch_of_exact_replacements_answers_as_one_by_one_or_declines(data: s
         for op in ops:
             placed = matching.place(file, op, DEFAULT, WHERE)
             file, placements = placed.text, placements + list(placed.placements)
-        one_by_one = (encode(file, DEFAULT), placements)
+        one_by_one = (_written(file, DEFAULT), placements)
     except PatchError as error:
         one_by_one = ("refused", type(error).__name__, str(error))
     index_after, tail = data.draw(st.sampled_from([(10**9, 8), (0, 1), (0, 8)]))  # searched, indexed (as test_deferred)
@@ -242,4 +287,4 @@ def test_a_batch_of_exact_replacements_answers_as_one_by_one_or_declines(data: s
             if placement is None:
                 return  # declined: the planner places the rest one by one
             kept.append(placement)
-        assert (encode(decode(text).with_body(batch.text()), DEFAULT), kept) == one_by_one
+        assert (_written(decode(text).with_body(batch.text()), DEFAULT), kept) == one_by_one

@@ -49,7 +49,9 @@ class Strategy:
 
 
 def _by_numbers(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited | None:
-    """A unified diff's hunks where their numbers say, in the one string (`_numbered`)."""
+    """A unified diff's hunks where their numbers say, spliced in the text's UTF-8 bytes
+    (`_numbered`): those it holds (an ASCII file as read), else its str encoded. The new
+    text is held as those bytes alone (decoded only if a later edit reads it)."""
     body = text.body
     assert isinstance(edit, UpdateFile)
     if not isinstance(body, LfText) or text.crlf or text.bom:
@@ -57,12 +59,18 @@ def _by_numbers(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> E
     hunks = tuple(c for c in edit.chunks if isinstance(c, Chunk) and c.near is not None)
     if not hunks or len(hunks) != len(edit.chunks):
         return None
-    from ._numbered import placed_by_numbers, spliced_text  # a unified diff's hunks only
+    from ._numbered import placed_by_numbers, spliced_bytes  # a unified diff's hunks only
 
-    numbered = placed_by_numbers(body.body, hunks, policy)
+    data = body.utf8
+    if data is None:
+        try:
+            data = body.body.encode()
+        except UnicodeEncodeError:
+            return None  # a lone surrogate (bytes a file read with non_utf8="preserve" could not decode): the locator's
+    numbered = placed_by_numbers(data, hunks, policy)
     if numbered is None:
         return None
-    return Edited(text.with_body(LfText(spliced_text(body.body, numbered.spans), body.bom)), numbered.placements)
+    return Edited(text.with_body(LfText(None, False, utf8=spliced_bytes(data, numbered.spans))), numbered.placements)
 
 
 def _plain(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited | None:

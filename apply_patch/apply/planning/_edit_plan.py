@@ -149,8 +149,8 @@ def _edit_file(
     planner._refuse_read_only(state, where, first.line)
     policy = planner.policy
     decoded, encoding = planner.read_decoded(state.data, where, first.line)
-    whole = isinstance(decoded, str)  # UTF-8: one string while its lines end with LF
-    text = decode(decoded)
+    whole = isinstance(decoded, (bytes, str))  # UTF-8: one string while its lines end with LF
+    text = decode(decoded, state.data)
     del decoded  # only `text` holds the old text: it is freed as soon as an edit replaces it (peak memory)
     placements: list[Placement] = []
     deferred = None  # exact replacements made to one string, copied at once (`_deferred`)

@@ -358,17 +358,20 @@ class Planner:
     def read_text(self, data: bytes, where: Location, line: int) -> tuple[TextFile, Encoding]:
         """`read_decoded`, the text as lines."""
         text, encoding = self.read_decoded(data, where, line)
+        if isinstance(text, bytes):
+            text = text.decode("ascii")  # (an ASCII file comes as its bytes)
         return (split_text(text) if isinstance(text, str) else text), encoding
 
-    def read_decoded(self, data: bytes, where: Location, line: int) -> tuple[str | TextFile, Encoding]:
+    def read_decoded(self, data: bytes, where: Location, line: int) -> tuple[bytes | str | TextFile, Encoding]:
         """The text of the file at `where` holding `data` (to update at patch `line`) and its
         encoding (`_encoding`): the policy's, else the one the repository declares (unless
         the policy ignores declarations), else a byte-order mark's, else UTF-8; a file not
         UTF-8 whose encoding none of them gives is read line by line (`masked`), unless the
         policy refuses (`non_utf8`: "ascii" refuses only what needs the encoding, "error"
         every file not UTF-8 whose encoding the policy does not give) or preserves its bytes.
-        A file read as UTF-8 comes as one string (the other formats edit it so), any other
-        as its lines."""
+        A file read as UTF-8 comes as one string (the other formats edit it so), or, ASCII,
+        as its bytes (decoded only if an edit reads it as a str: `matching.decode`), any
+        other as its lines."""
         from . import _encoding as enc
 
         encoding = self._encoding_of(data, where, line)
@@ -380,6 +383,9 @@ class Planner:
             enc.refuse_iso_2022(data, where, line)
         try:
             strict = encoding is not None or self.policy.non_utf8 == "error"
+            if data.isascii():  # UTF-8 as it is: not decoded here (a large diffed file never is)
+                decoded_text(data, where, self.policy, line, binary_only=True)  # (a NUL byte refused)
+                return data, enc.UTF8
             return decoded_text(data, where, self.policy, line, strict=strict), enc.UTF8
         except _NotUTF8:
             return enc.masked(data)
@@ -395,13 +401,16 @@ class Planner:
                 hints=(enc.ASK.replace("Give its encoding", "Give the encoding it really has"),),
             ) from None
 
-    def write_text(self, text: str, encoding: Encoding, where: Location, line: int) -> bytes:
+    def write_text(self, text: str | bytes, encoding: Encoding, where: Location, line: int) -> bytes:
         """`text` (from `matching.encode`) as the bytes of the file `read_decoded` read in
-        `encoding`: UTF-8 as the policy says (`encode_text`), another encoding with its
-        own byte-order mark (a U+FEFF in front is the mark, written by the encoding), a file
-        read line by line (`masked`) line by line again."""
+        `encoding`: bytes as they are (a text held as its UTF-8: the file was read as
+        UTF-8), a string in UTF-8 as the policy says (`encode_text`), in another encoding
+        with its own byte-order mark (a U+FEFF in front is the mark, written by the
+        encoding), a file read line by line (`masked`) line by line again."""
         from . import _encoding as enc
 
+        if isinstance(text, bytes):
+            return text
         if enc.is_utf8(encoding):
             return encode_text(text, self.policy)
         text = text.removeprefix(BOM)
@@ -596,7 +605,7 @@ class Planner:
             from ..matching import decode, encode, place  # an update's: an added or deleted file goes without (start-up time)
 
             decoded, encoding = self.read_decoded(data, where, op.line)
-            text = decode(decoded)
+            text = decode(decoded, data)
             del decoded  # only `text` holds the old text: freed once placed, before the new is encoded (peak memory)
             try:
                 placed = place(text, op, self.policy, where)
