@@ -148,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{'format':<14} {'mistake':<14} {'n':>4} | {'correct':>7} {'refused':>7} {'wrong':>5} | "
           f"{'ambiguous':>9} {'of them at one place':>20} {'certain':>7} {'unexplained':>11}")  # fmt: skip
     examples: list[str] = []
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, oracle.scratch_state():
         for fmt in oracle.FORMATS:
             for mistake in mistakes:
                 outcomes: Counter[str] = Counter()

@@ -11,6 +11,7 @@ call campaigns make 100 calls for each run.
 """
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -26,14 +27,18 @@ def main() -> int:
     parser.add_argument("--deadline", type=float, default=120.0, help="seconds per campaign (default 120)")
     options = parser.parse_args()
     bad = 0
-    for number, campaign in enumerate(_hostile.CAMPAIGNS):
-        runs = options.runs if number < len(_hostile.WAYS) else options.runs * 100
-        with tempfile.TemporaryDirectory() as folder:
-            tally = campaign(Path(folder), runs, options.deadline)
-        print(tally.line(), flush=True)
-        for note in tally.notes[:20]:
-            print(f"  {note}")
-        bad += tally.bad()
+    # The campaigns' receipts and journals (every process they start inherits this): never
+    # the user's state folder.
+    with tempfile.TemporaryDirectory(prefix="apply_patch-hostile-state-") as state:
+        os.environ["APPLY_PATCH_STATE_DIR"] = state
+        for number, campaign in enumerate(_hostile.CAMPAIGNS):
+            runs = options.runs if number < len(_hostile.WAYS) else options.runs * 100
+            with tempfile.TemporaryDirectory() as folder:
+                tally = campaign(Path(folder), runs, options.deadline)
+            print(tally.line(), flush=True)
+            for note in tally.notes[:20]:
+                print(f"  {note}")
+            bad += tally.bad()
     return 1 if bad else 0
 
 

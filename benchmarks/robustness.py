@@ -94,6 +94,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import os
 import random
 import re
 import subprocess
@@ -101,6 +102,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -881,6 +883,26 @@ class Run:
         return out
 
 
+@contextmanager
+def scratch_state() -> Iterator[str]:
+    """For the life of the block, the receipts and journals of the cases' commits go to a
+    temporary folder, removed after: thousands of roots of a run never reach the user's
+    state folder (each would keep a folder there, with the files it replaced)."""
+    saved = os.environ.get(STATE_VARIABLE)
+    with tempfile.TemporaryDirectory(prefix="apply_patch-oracle-state-") as folder:
+        os.environ[STATE_VARIABLE] = folder
+        try:
+            yield folder
+        finally:
+            if saved is None:
+                del os.environ[STATE_VARIABLE]
+            else:
+                os.environ[STATE_VARIABLE] = saved
+
+
+STATE_VARIABLE = "APPLY_PATCH_STATE_DIR"
+
+
 def run_cases(cases: Sequence[Case], formats: Sequence[str] = FORMATS, keep: int = 0) -> Run:
     """Every case in every format, ours and the baseline, in one temporary folder (a
     subfolder per case); `keep` examples of each format x mistake x bad outcome kept."""
@@ -1003,7 +1025,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"robustness: no hunks: this needs the git history up to {args.rev} (--rev)", file=sys.stderr)
         return 1
     cases = build_cases(hunks, limit, args.seed, mistakes)
-    run = run_cases(cases, keep=args.examples)
+    with scratch_state():
+        run = run_cases(cases, keep=args.examples)
     seconds = time.perf_counter() - began
     info: dict[str, object] = {
         "rev": args.rev, "seed": args.seed, "limit": limit, "usable_hunks": len(hunks),

@@ -9,6 +9,7 @@ clean errors after which nothing changed.
 """
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -24,13 +25,17 @@ def main() -> int:
     parser.add_argument("--deadline", type=float, default=120.0, help="seconds per campaign (default 120)")
     options = parser.parse_args()
     bad = 0
-    for campaign in _races.CAMPAIGNS:
-        with tempfile.TemporaryDirectory() as folder:
-            counts = campaign(Path(folder), options.runs, options.deadline)
-        print(counts.line(), flush=True)
-        for note in counts.notes:
-            print(f"  {note}")
-        bad += counts.lost + counts.outside + counts.tracebacks + counts.mixed + counts.leftovers
+    # The campaigns' receipts and journals (every process they start inherits this): never
+    # the user's state folder.
+    with tempfile.TemporaryDirectory(prefix="apply_patch-stress-state-") as state:
+        os.environ["APPLY_PATCH_STATE_DIR"] = state
+        for campaign in _races.CAMPAIGNS:
+            with tempfile.TemporaryDirectory() as folder:
+                counts = campaign(Path(folder), options.runs, options.deadline)
+            print(counts.line(), flush=True)
+            for note in counts.notes:
+                print(f"  {note}")
+            bad += counts.lost + counts.outside + counts.tracebacks + counts.mixed + counts.leftovers
     return 1 if bad else 0
 
 

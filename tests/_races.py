@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from _support import Entry, executable, snapshot
+from _support import Entry, executable, mcp_server, snapshot
 
 from apply_patch import PatchError, apply_patch
 
@@ -185,12 +185,12 @@ def two_threads(tmp: Path, runs: int, deadline: float) -> Counts:
 def pipelined_mcp_calls(tmp: Path, runs: int, deadline: float) -> Counts:
     """One MCP client sends two `tools/call` requests without waiting for the first answer."""
     from mcp import ClientSession
-    from mcp.client.stdio import StdioServerParameters, stdio_client
+    from mcp.client.stdio import stdio_client
 
     counts = Counts("two pipelined MCP calls (serve)")
     root = tmp / "mcp"
     root.mkdir()
-    server = StdioServerParameters(command=executable(), args=["serve", "--root", str(root)])
+    server = mcp_server(["serve", "--root", str(root)])
 
     async def campaign() -> None:
         more = _bounded(runs, deadline)

@@ -9,6 +9,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from hypothesis import HealthCheck, settings
 
@@ -48,6 +49,23 @@ def executable() -> str:
     path = Path(sys.executable).parent / "apply_patch"
     assert path.is_file(), f"apply_patch is not installed in {path.parent}: run `make test`"
     return str(path)
+
+
+# The suite's state folder (conftest.py) as the environment names it: passed on to servers.
+STATE_VARIABLES = ("XDG_STATE_HOME", "APPLY_PATCH_STATE_DIR")
+
+
+def mcp_server(args: list[str], command: str | None = None, home: Path | None = None) -> Any:
+    """The MCP SDK's parameters that start `command` (the installed `apply_patch`) with
+    `args`, in the suite's state folder. The SDK gives a server only a few variables of the
+    environment (HOME, PATH...): without these, the receipts of its commits would go to
+    the real home's state folder. `home`: the HOME it gets (a test's own)."""
+    from mcp.client.stdio import StdioServerParameters
+
+    env = {name: os.environ[name] for name in STATE_VARIABLES if name in os.environ}
+    if home is not None:
+        env["HOME"] = str(home)
+    return StdioServerParameters(command=command or executable(), args=args, env=env)
 
 
 def run_cli(

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from _support import NOTHING_CHANGED, run_cli, snapshot
+from _support import NOTHING_CHANGED, mcp_server, run_cli, snapshot
 from apply_patch import PatchError, Policy, apply_patch
 from apply_patch._errors import EncodingError
 from apply_patch.anthropic import TextEditor
@@ -259,15 +259,13 @@ def test_the_mcp_server_takes_the_encoding(tmp_path: Path) -> None:
     import asyncio
 
     from mcp import ClientSession
-    from mcp.client.stdio import StdioServerParameters, stdio_client
-
-    from _support import executable
+    from mcp.client.stdio import stdio_client
 
     path, _, expected = _lay_out(tmp_path, "gbk", "option")
     _, _, old, new = FILES["gbk"]
 
     async def session() -> tuple[bool, str]:
-        server = StdioServerParameters(command=executable(), args=["serve", "--root", str(tmp_path), "--encoding", "gbk"])
+        server = mcp_server(["serve", "--root", str(tmp_path), "--encoding", "gbk"])
         async with stdio_client(server) as (read, write), ClientSession(read, write) as client:
             await client.initialize()
             arguments = {"command": "str_replace", "path": "data/file.gbk", "old_str": old, "new_str": new}

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from _support import run_cli, snapshot
+from _support import mcp_server, run_cli, snapshot
 from apply_patch import HashlineError, PatchError, StaleAnchorError
 from apply_patch.edits import apply_hashline, view_hashline
 from apply_patch.format import hashline
@@ -195,14 +195,12 @@ def test_the_executable_refuses_and_changes_nothing(tmp_path: Path) -> None:
 
 def test_the_mcp_server_views_and_edits_by_anchors(tmp_path: Path) -> None:
     from mcp import ClientSession
-    from mcp.client.stdio import StdioServerParameters, stdio_client
-
-    from _support import executable
+    from mcp.client.stdio import stdio_client
 
     (tmp_path / "app.py").write_text(APP)
 
     async def session() -> list[tuple[bool, str]]:
-        server = StdioServerParameters(command=executable(), args=["serve", "--root", str(tmp_path)])
+        server = mcp_server(["serve", "--root", str(tmp_path)])
         out = []
         async with stdio_client(server) as (read, write), ClientSession(read, write) as client:
             await client.initialize()

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 from mcp import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.stdio import stdio_client
 
-from _support import executable, snapshot
+from _support import mcp_server, snapshot
 from apply_patch.anthropic import TextEditor
 from apply_patch.edits import EditError, ReplacementCountError, StrReplace, apply_edits
 
@@ -135,7 +135,7 @@ def test_the_text_editor_takes_occurrence_and_near_line(tmp_path: Path) -> None:
 
 
 async def _serve(root: Path, calls: list[dict[str, Any]]) -> list[tuple[bool, str, dict[str, Any]]]:
-    server = StdioServerParameters(command=executable(), args=["serve", "--root", str(root)])
+    server = mcp_server(["serve", "--root", str(root)])
     results = []
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from mcp import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.stdio import stdio_client
 
-from _support import FIXTURES, executable
+from _support import FIXTURES, mcp_server
 from apply_patch.anthropic import TextEditor
 
 SYNTAX = FIXTURES / "syntax"
@@ -85,7 +85,7 @@ def test_a_file_too_big_to_parse_shows_its_first_lines(tmp_path: Path) -> None:
 
 
 async def _mcp_view(root: Path, path: str = "inventory.py") -> str:
-    server = StdioServerParameters(command=executable(), args=["serve", "--root", str(root), "--max-characters", "500"])
+    server = mcp_server(["serve", "--root", str(root), "--max-characters", "500"])
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         result = await session.call_tool("str_replace_based_edit_tool", {"command": "view", "path": path})

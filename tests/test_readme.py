@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from _support import REPO, run_cli
+from _support import REPO, mcp_server, run_cli
 
 BLOCK = re.compile(r"```(\w+)\n(.*?)```\n", re.S)
 PAGES = ["README.md", *sorted(str(path.relative_to(REPO)) for path in (REPO / "docs").glob("*.md"))]
@@ -108,7 +108,7 @@ def test_the_mcp_configurations_start_the_server(tmp_path: Path) -> None:
     import sys
 
     from mcp import ClientSession
-    from mcp.client.stdio import StdioServerParameters, stdio_client
+    from mcp.client.stdio import stdio_client
 
     text = (REPO / "docs/agents.md").read_text(encoding="utf-8")
     configurations = [b.group(2) for b in BLOCK.finditer(text) if b.group(1) == "json" and "mcpServers" in b.group(2)]
@@ -116,7 +116,7 @@ def test_the_mcp_configurations_start_the_server(tmp_path: Path) -> None:
     venv = str(Path(sys.executable).parent.parent)
 
     async def tools(command: str, args: list[str]) -> list[str]:
-        server = StdioServerParameters(command=command, args=args)
+        server = mcp_server(args, command)
         async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
             return [tool.name for tool in (await session.list_tools()).tools]

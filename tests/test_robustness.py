@@ -229,3 +229,4 @@ def test_a_tiny_run_on_the_history(capsys: pytest.CaptureFixture[str]) -> None:
             assert cell["ours"]["correct"] == cell["exact"]["correct"] == 1
         if cell["mistake"] == "twice":  # the baseline refuses: right, but for a diff's numbered place
             assert cell["exact"]["correct" if cell["format"] != "unified_diff" else "refused"] == 1
+

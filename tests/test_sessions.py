@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp import ClientSession, StdioServerParameters
+from mcp import ClientSession
 from mcp.client.stdio import stdio_client
 
-from _support import executable, snapshot
+from _support import mcp_server, snapshot
 from apply_patch import PolicyValueError
 from apply_patch.anthropic import TOOL_TYPES, TextEditor
 from apply_patch.openai_agents import Editor
@@ -106,7 +106,7 @@ def test_the_current_tool_versions_have_no_undo_edit(tmp_path: Path) -> None:
 
 
 async def _mcp(root: Path, calls: list[tuple[str, dict[str, Any]]], *options: str) -> list[tuple[bool, str, Any]]:
-    server = StdioServerParameters(command=executable(), args=["serve", "--root", str(root), *options])
+    server = mcp_server(["serve", "--root", str(root), *options])
     results = []
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()

@@ -10,9 +10,9 @@ from typing import Any
 
 from agents.editor import ApplyPatchOperation
 from mcp import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.stdio import stdio_client
 
-from _support import executable, run_cli, snapshot
+from _support import mcp_server, run_cli, snapshot
 from apply_patch import apply_patch
 from apply_patch.anthropic import TextEditor
 from apply_patch.openai_agents import Editor
@@ -99,7 +99,7 @@ def test_responses_outputs_put_the_warning_on_the_call_that_wrote_the_file(tmp_p
 
 
 async def _mcp(root: Path, options: list[str], patch: str) -> tuple[bool, str, Any]:
-    server = StdioServerParameters(command=executable(), args=["serve", "--root", str(root), *options])
+    server = mcp_server(["serve", "--root", str(root), *options])
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         result = await session.call_tool("apply_patch", {"patch": patch})

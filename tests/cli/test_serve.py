@@ -2,6 +2,7 @@
 
 import asyncio
 import json
+import os
 import signal
 import subprocess
 from importlib import metadata
@@ -11,9 +12,9 @@ from typing import Any
 import pytest
 
 from mcp import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.stdio import stdio_client
 
-from _support import NOTHING_CHANGED, executable, run_cli, snapshot
+from _support import NOTHING_CHANGED, executable, mcp_server, run_cli, snapshot
 from apply_patch.tools import DESCRIPTION, INSTRUCTIONS
 
 ADD = "*** Begin Patch\n*** Add File: notes/hello.md\n+# Hello\n*** End Patch\n"
@@ -24,7 +25,7 @@ Outcome = tuple[bool, str, Any]  # is_error, the text, structuredContent
 async def _session(
     root: Path, calls: list[tuple[str, dict[str, Any]]], seen: dict[str, Any], options: list[str]
 ) -> list[Outcome]:
-    server = StdioServerParameters(command=executable(), args=["serve", "--root", str(root), *options])
+    server = mcp_server(["serve", "--root", str(root), *options])
     results = []
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         initialized = await session.initialize()
@@ -324,3 +325,24 @@ def test_an_idle_server_stops_on_a_signal(tmp_path: Path, name: str) -> None:
         server.send_signal(number)
         assert server.wait(timeout=20) == -number
         assert server.stderr is not None and server.stderr.read() == b""
+
+
+def test_a_server_the_suite_starts_keeps_its_receipts_in_the_suites_state_folder(tmp_path: Path) -> None:
+    """The MCP SDK starts a server with only a few variables of the environment (HOME,
+    PATH...): the suite's servers are given its state folder (`_support.mcp_server`), so
+    their commits' receipts never go to the home's (they did: the real home's, on every run
+    of the suite)."""
+    home, root = tmp_path / "home", tmp_path / "root"
+    home.mkdir()
+    root.mkdir()
+
+    async def add() -> bool:
+        server = mcp_server(["serve", "--root", str(root)], home=home)
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            return (await session.call_tool("apply_patch", {"patch": ADD})).is_error
+
+    assert asyncio.run(add()) is False
+    assert (root / "notes" / "hello.md").read_text() == "# Hello\n"
+    assert not list(home.rglob("*")), sorted(map(str, home.rglob("*")))[:3]
+    assert list(Path(os.environ["XDG_STATE_HOME"]).rglob("*.json"))  # the receipt, where the suite keeps them
