@@ -344,8 +344,8 @@ def _plain(
 ) -> tuple[list[Replacement], list[Placement], list[PatchWarning]] | None:
     """What `locate` finds for `chunks` when every one is plain, by a shorter way; else None.
 
-    Plain: no `@@` line, no line numbers, not pinned to the end, no explicit ending,
-    some line to find; found exactly as written after the chunk before it (the first
+    Plain: no `@@` line, no line numbers, not pinned to the end, no explicit ending
+    (`_may_be_plain`, which `plain_update` asks before the file is split), some line to find; found exactly as written after the chunk before it (the first
     place, as the exact tier takes it); and holding a line that occurs once in the file,
     so that it can be nowhere else (`doubts` then looks no further, `_sure` pins it,
     and no tier, order or policy has anything to weigh: no warning). Most chunks a model
@@ -354,11 +354,11 @@ def _plain(
     replacements: list[Replacement] = []
     placements: list[Placement] = []
     start = 0
+    if not all(map(_may_be_plain, chunks)):
+        return None
     # Each `count` reads the whole file: a few, then the file's lines counted once for all
     # (many chunks in a large file: O(file + chunks), not a read of it per chunk); counted
     # at once when there are more chunks than counts allowed (each takes one at least).
-    if not all(map(_may_be_plain, chunks)):
-        return None
     counts = _PLAIN_READS + _PLAIN_LINES // (len(lines) + 1)
     counted = _counted(lines, chunks) if len(chunks) > counts else None
     for chunk in chunks:
@@ -398,7 +398,7 @@ def _may_be_plain(chunk: Chunk) -> bool:
 def _counted(lines: list[str], chunks: tuple[Chunk, ...]) -> Counter[str]:
     """How often each line `chunks` expect occurs in `lines` (the others are not counted:
     hashing every line once is the cost, not a count of each)."""
-    wanted = {s[1:] for chunk in chunks for s in chunk.lines if s[0] != C.ADDED}
+    wanted = {line for chunk in chunks for line in chunk.old_lines}
     return Counter(filter(wanted.__contains__, lines))
 
 
