@@ -51,12 +51,19 @@ def test_python_example_prints_what_the_page_shows(
     page: str, number: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    # A server an example starts with the MCP SDK gets HOME and little else of the
+    # environment (not the suite's state folder): its receipts go to this home, not the
+    # real one.
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
     code, printed = _examples(page)[number - 1]
     output = io.StringIO()
     with contextlib.redirect_stdout(output):
         exec(compile(code, f"{page} python example {number}", "exec"), {"__name__": "__main__"})
     if printed is not None:
         assert output.getvalue() == printed, f"{page} python example {number}"
+    if "stdio_client(" in code:  # the server committed: in the home it was given
+        assert list((home / ".local" / "state" / "apply_patch").rglob("*.json"))
 
 
 def test_readme_says_where_its_first_example_runs() -> None:
