@@ -360,9 +360,9 @@ def _plain(
     # (many chunks in a large file: O(file + chunks), not a read of it per chunk); counted
     # at once when there are more chunks than counts allowed (each takes one at least).
     counts = _PLAIN_READS + _PLAIN_LINES // (len(lines) + 1)
-    counted = _counted(lines, chunks) if len(chunks) > counts else None
-    for chunk in chunks:
-        pattern = chunk.old_lines
+    patterns = [chunk.old_lines for chunk in chunks]
+    counted = _counted(lines, patterns) if len(chunks) > counts else None
+    for chunk, pattern in zip(chunks, patterns):
         if not pattern:
             return None
         if counted is None:
@@ -372,7 +372,7 @@ def _plain(
             for line in pattern:
                 counts -= 1
                 if counts < 0 and counted is None:
-                    counted = _counted(lines, chunks)
+                    counted = _counted(lines, patterns)
                 if (lines.count(line) if counted is None else counted[line]) == 1:
                     break
             else:
@@ -395,10 +395,10 @@ def _may_be_plain(chunk: Chunk) -> bool:
     return not (chunk.contexts or chunk.near is not None or chunk.is_end_of_file or chunk.endings)
 
 
-def _counted(lines: list[str], chunks: tuple[Chunk, ...]) -> Counter[str]:
-    """How often each line `chunks` expect occurs in `lines` (the others are not counted:
-    hashing every line once is the cost, not a count of each)."""
-    wanted = {line for chunk in chunks for line in chunk.old_lines}
+def _counted(lines: list[str], patterns: list[list[str]]) -> Counter[str]:
+    """How often each line of `patterns` (the lines chunks expect) occurs in `lines` (the
+    others are not counted: hashing every line once is the cost, not a count of each)."""
+    wanted = {line for pattern in patterns for line in pattern}
     return Counter(filter(wanted.__contains__, lines))
 
 
