@@ -84,10 +84,49 @@ def update_lines(text: Decoded, update: UpdateFile, policy: Policy, where: FileN
 def plain_update(text: Decoded, update: UpdateFile, policy: Policy, where: FileName) -> Edited | None:
     """`update_lines`'s answer when every chunk of `update` is plain (`_plain`), by a shorter
     way; else None. Whether every chunk may be plain is told before the file is split into
-    lines (most chunks with `@@` lines decline here, for the strategies after it)."""
-    if not all(map(_may_be_plain, context_chunks(update))):
+    lines (most chunks with `@@` lines decline here, for the strategies after it).
+
+    A text held as one string (`LfText`) stays one: the chunks' lines are spliced into it
+    (`_spliced`), not into lists of lines and endings joined again. Plain chunks carry no
+    explicit ending and are not pinned to the end, so the only ending to decide is the
+    last line's, as `splice` does: without one only where the file had none and the
+    policy keeps that (`final_newline="keep"`)."""
+    chunks = context_chunks(update)
+    if not all(map(_may_be_plain, chunks)):
         return None
-    return _written(text, update, _plain, policy, where)
+    body = text.body
+    if not isinstance(body, LfText):
+        return _written(text, update, _plain, policy, where)
+    string = body.body
+    lines = string.split("\n")
+    ended = lines[-1] == ""  # its last line ends with LF (or it is empty)
+    if ended:
+        lines.pop()
+    located = _plain(lines, chunks)
+    if located is None:
+        return None
+    replacements, placements, warnings = located
+    replacements, unit_warnings = in_file_units(lines, replacements, policy, where, placements, string)
+    new = _spliced(string if ended else string + "\n", lines, replacements)
+    if new and not ended and policy.final_newline == "keep":
+        new = new[:-1]  # the last line, old or new, without an ending, as the file's was
+    return Edited(text.with_body(LfText(new, body.bom)), tuple(placements), (*warnings, *unit_warnings))
+
+
+def _spliced(string: str, lines: list[str], replacements: list[Replacement]) -> str:
+    """`string` (`lines`, each ending with LF) with each replacement's lines in place of the
+    lines it replaces, each new line ending with LF; the lines kept are copied once."""
+    pieces: list[str] = []
+    line, offset = 0, 0  # `string[offset:]` holds `lines[line:]`, not copied yet
+    for replacement in sorted(replacements, key=lambda r: r.start):
+        start = offset + sum(map(len, lines[line : replacement.start])) + replacement.start - line
+        pieces.append(string[offset:start])
+        if replacement.new_lines:
+            pieces.append("\n".join(replacement.new_lines) + "\n")
+        line = replacement.start + replacement.old_len
+        offset = start + sum(map(len, lines[replacement.start : line])) + replacement.old_len
+    pieces.append(string[offset:])
+    return "".join(pieces)
 
 
 def _written(
