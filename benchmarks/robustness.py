@@ -883,6 +883,9 @@ class Run:
         return out
 
 
+STATE_VARIABLE = "APPLY_PATCH_STATE_DIR"
+
+
 @contextmanager
 def scratch_state() -> Iterator[str]:
     """For the life of the block, the receipts and journals of the cases' commits go to a
@@ -898,9 +901,6 @@ def scratch_state() -> Iterator[str]:
                 del os.environ[STATE_VARIABLE]
             else:
                 os.environ[STATE_VARIABLE] = saved
-
-
-STATE_VARIABLE = "APPLY_PATCH_STATE_DIR"
 
 
 def run_cases(cases: Sequence[Case], formats: Sequence[str] = FORMATS, keep: int = 0) -> Run:

@@ -9,9 +9,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hypothesis import HealthCheck, settings
+
+if TYPE_CHECKING:
+    from mcp.client.stdio import StdioServerParameters
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
@@ -55,12 +58,12 @@ def executable() -> str:
 STATE_VARIABLES = ("XDG_STATE_HOME", "APPLY_PATCH_STATE_DIR")
 
 
-def mcp_server(args: list[str], command: str | None = None, home: Path | None = None) -> Any:
+def mcp_server(args: list[str], command: str | None = None, home: Path | None = None) -> "StdioServerParameters":
     """The MCP SDK's parameters that start `command` (the installed `apply_patch`) with
     `args`, in the suite's state folder. The SDK gives a server only a few variables of the
     environment (HOME, PATH...): without these, the receipts of its commits would go to
     the real home's state folder. `home`: the HOME it gets (a test's own)."""
-    from mcp.client.stdio import StdioServerParameters
+    from mcp.client.stdio import StdioServerParameters  # (the tests without a server do without mcp)
 
     env = {name: os.environ[name] for name in STATE_VARIABLES if name in os.environ}
     if home is not None:

@@ -7,7 +7,6 @@ The parser is the one Lark builds from `grammar/apply_patch.lark` (`_grammar.par
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Final
 
 from lark import Token, Transformer
@@ -20,6 +19,10 @@ from ._model import AddFile, Chunk, DeleteFile, Patch, UpdateFile
 from .._errors import BareSyntaxError
 from ._syntax_hints import with_facts
 from ._unwrap import Unwrapped, unwrap
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 INVALID_HEADER: Final = (
     "'{}' is not a valid hunk header. Valid hunk headers: "
@@ -170,33 +173,27 @@ def _chunks(tokens: list[Token]) -> tuple[Chunk, ...]:
     CHUNKS token holds chunks one after the other; an END_OF_FILE right after a chunk pins
     it to the end of the file (one before the first chunk ends nothing, and the BLANK
     lines after one are nothing)."""
-    texts: list[str] = []
-    lines: list[int] = []
-    at_end: list[bool] = []
+    runs: list[tuple[str, int]] = []  # each chunk's text and patch line
+    pinned: set[int] = set()  # the runs an END_OF_FILE follows
     headers: list[Token] = []
     for token in tokens:
         kind = token.type
         if kind == "CHUNK_HEADER":
             headers.append(token)
         elif kind == "CHANGE_LINES":
-            texts.append("".join([*headers, token]))
-            lines.append(_line(headers[0] if headers else token))
-            at_end.append(False)
+            runs.append(("".join([*headers, token]), _line(headers[0] if headers else token)))
             headers = []
         elif kind == "CHUNKS":
-            for text, line in _each_chunk(token):
-                texts.append(text)
-                lines.append(line)
-                at_end.append(False)
-        elif kind == "END_OF_FILE" and texts:
-            at_end[-1] = True
-    return tuple(map(chunk_of, texts, lines, at_end))
+            runs += _each_chunk(token)
+        elif kind == "END_OF_FILE" and runs:
+            pinned.add(len(runs) - 1)
+    return tuple(chunk_of(text, line, number in pinned) for number, (text, line) in enumerate(runs))
 
 
 def _each_chunk(run: Token) -> Iterator[tuple[str, int]]:
     """The chunks of a CHUNKS token, each its text and patch line: a chunk starts at each
     `@@` line that does not follow another (no change line starts so)."""
-    heads = [match.start() + 1 for match in _HEADER_LINE.finditer(run)]
+    heads = [match.start() + 1 for match in re.finditer(_HEADER_LINE, run)]
     starts = [0, *(at for before, at in zip([0, *heads], heads) if run.rfind("\n", 0, at - 1) + 1 != before)]
     line = _line(run)
     for start, end in zip(starts, [*starts[1:], len(run)]):
@@ -205,7 +202,8 @@ def _each_chunk(run: Token) -> Iterator[tuple[str, int]]:
         line += text.count("\n")
 
 
-_HEADER_LINE: Final = re.compile(re.escape("\n" + C.CHUNK_HEADER))  # (a literal: searched at C speed)
+# A literal, searched at C speed; compiled by `re` when a CHUNKS token is first cut.
+_HEADER_LINE: Final = re.escape("\n" + C.CHUNK_HEADER)
 
 
 def chunk_of(text: str, line: int, end_of_file: bool) -> Chunk:

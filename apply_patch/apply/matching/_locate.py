@@ -98,10 +98,8 @@ def plain_update(text: Decoded, update: UpdateFile, policy: Policy, where: FileN
     if not isinstance(body, LfText):
         return _written(text, update, _plain, policy, where)
     string = body.body
-    lines = string.split("\n")
-    ended = lines[-1] == ""  # its last line ends with LF (or it is empty)
-    if ended:
-        lines.pop()
+    split = body.split()
+    lines, ended = split.lines, split.has_final_newline
     located = _plain(lines, chunks)
     if located is None:
         return None
