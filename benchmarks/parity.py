@@ -71,7 +71,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import robustness as oracle  # noqa: E402  (a script beside this one, not a package)
 
 CAMPAIGNS = ("oracle", "shapes")
-LIMIT = 12  # cases per oracle mistake and per shape: about 1,100 cases, near 5 minutes on 2 shared cores
+LIMIT = 60  # cases per oracle mistake and per shape: 2,340 cases, about 4-5 minutes on 2 shared cores
 SEED = oracle.SEED
 TIMEOUT = 30.0  # seconds for one process: a run that takes longer is a "timed out" difference
 ROOT_NAME = "root"  # the root's folder inside each case's temporary folder (the folder around it shows writes outside)
