@@ -343,7 +343,7 @@ def searched(
         if first:
             warnings += _context_doubts(chunk, anchors, (pattern, match), index, where)
         if match.tier is not TIERS[0]:
-            used = without_copied_whitespace(used, match.index, lines)
+            used = without_copied_whitespace(used, match.index, lines, policy)
             used = reindented(used, match.index, lines, chunk, policy, where)
         placed.append((chunk, pattern, match))
         pinned = by_numbers or chunk.is_end_of_file or not pattern  # an empty pattern is placed, not found
@@ -652,10 +652,15 @@ def _context_doubts(
 
 
 def without_copied_whitespace(
-    used: tuple[str, ...], start: int, lines: list[str]
+    used: tuple[str, ...], start: int, lines: list[str], policy: Policy
 ) -> tuple[str, ...]:
     """`used` with trailing whitespace off the added lines that replace a removed line
-    whose patch text has trailing whitespace and whose file line has none."""
+    whose patch text has trailing whitespace and whose file line has none (whitespace
+    copied from nowhere). A whitespace-only added line is all whitespace, not a copy's:
+    it is written as sent, as every line is under `indentation="verbatim"` (`--codex`:
+    the reference writes added lines as sent)."""
+    if policy.indentation == "verbatim":
+        return used
     result = list(used)
     position = start
     removed: list[tuple[str, str]] = []  # (patch text, file line) of the run's removed lines
@@ -669,7 +674,8 @@ def without_copied_whitespace(
         else:
             if taken < len(removed):
                 patch_text, file_line = removed[taken]
-                if patch_text != patch_text.rstrip() and file_line == file_line.rstrip():
+                sent = line[1:]
+                if sent.strip() and patch_text != patch_text.rstrip() and file_line == file_line.rstrip():
                     result[number] = line.rstrip()
             taken += 1
     return tuple(result)
