@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from ._reference import Addition
 
 
-
 def parse_patch(text: str, *, decode: bool = False, reference: bool = False) -> Patch:
     """Parse patch text (lenient surface, see `_unwrap`) into the typed model.
 
@@ -75,14 +74,7 @@ def _first_addition(source: Unwrapped) -> Addition | None:
     """The first addition to the envelope in `source` that the reference stops on."""
     from ._reference import first_addition  # with --codex only
 
-    raw_lines: list[str] = []
-
-    def raw_line(number: int) -> str:
-        if not raw_lines:
-            raw_lines.extend(source.raw_lines)
-        return raw_lines[number - 1]
-
-    return first_addition(source.text, raw_line)
+    return first_addition(source.text, lambda number: source.raw_lines[number - 1])
 
 
 class ParseError(Exception):

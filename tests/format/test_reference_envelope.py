@@ -188,3 +188,17 @@ def test_what_the_reference_reads_codex_reads(tmp_path: Path, name: str) -> None
     done = run_cli(["--codex", READ_BY_THE_REFERENCE[name]], tmp_path)
     assert done.returncode == 0, done.stderr.decode()
     assert done.stdout.decode().startswith("Success. Updated the following files:\n")
+
+
+def test_parse_patch_reads_as_the_reference_when_asked() -> None:
+    """The library's reader: `reference=True` is `--codex`'s reading, the default reads the
+    addition."""
+    from apply_patch import Chunk, UpdateFile, parse_patch
+
+    patch, message = ADDITIONS["consecutive @@"]
+    update = parse_patch(patch).operations[0]
+    assert isinstance(update, UpdateFile) and isinstance(chunk := update.chunks[0], Chunk)
+    assert chunk.contexts == ("class A:", "    def f(self):")
+    with pytest.raises(PatchSyntaxError) as raised:
+        parse_patch(patch, reference=True)
+    assert raised.value.headline == message
