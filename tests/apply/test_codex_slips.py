@@ -90,3 +90,25 @@ def test_codex_writes_the_added_lines_as_sent_after_a_trailing_whitespace_match(
     (tmp_path / "f.py").write_text(TRAILING_FILE)
     apply_patch(TRAILING_PATCH, root=tmp_path, policy=policy)
     assert (tmp_path / "f.py").read_text() == "def g():\n    return x\n    \nb \n"
+
+
+AT_HEADER_FILE = "def f():\n    return 1\n"
+AT_HEADER_PATCH = "*** Begin Patch\n*** Update File: f.py\n@@ def f():\n def f():\n-    return 1\n+    return 2\n*** End Patch\n"
+
+
+def test_the_default_tries_a_chunk_at_its_at_at_line_too(tmp_path: Path) -> None:
+    """A chunk whose first context line repeats its `@@` line is not found after that line;
+    the default tries it at the line (models often repeat it)."""
+    (tmp_path / "f.py").write_text(AT_HEADER_FILE)
+    apply_patch(AT_HEADER_PATCH, root=tmp_path, policy=DEFAULT)
+    assert (tmp_path / "f.py").read_text() == "def f():\n    return 2\n"
+
+
+@pytest.mark.parametrize("policy", [CODEX, DEFAULT.with_options(slips="refuse")], ids=["codex", "slips-refuse"])
+def test_codex_searches_a_chunk_only_after_its_at_at_line(tmp_path: Path, policy: Policy) -> None:
+    """The reference (codex-cli 0.169.0) searches the chunk after its `@@` line only:
+    "Failed to find expected lines", nothing changed."""
+    (tmp_path / "f.py").write_text(AT_HEADER_FILE)
+    with pytest.raises(ContextNotFoundError):
+        apply_patch(AT_HEADER_PATCH, root=tmp_path, policy=policy)
+    assert (tmp_path / "f.py").read_bytes() == AT_HEADER_FILE.encode()

@@ -703,7 +703,7 @@ def _find_chunk(
     near: int | None = None,
     target: int | None = None,
 ) -> tuple[tuple[str, ...], tuple[str | None, ...], list[str], Match, str | None]:
-    """Search the chunk, then retry at its `@@` line, then without a trailing blank line,
+    """Search the chunk, then retry at its `@@` line (not under `slips="refuse"`), then without a trailing blank line,
     then with a model's slips undone (`slips`; `near`: where a hunk's numbers place it),
     then, for a hunk whose numbers name the 0-based line `target` (no `@@` line), with its
     context lines fuzzed (`fuzzed`: one stale look-alike line, or its outer lines).
@@ -717,7 +717,9 @@ def _find_chunk(
         endings = tuple(explicit.get(i) for i in range(len(chunk.lines)))
     else:
         endings = (None,) * len(chunk.lines)
-    starts = [line_index] if anchor is None else [line_index, anchor]
+    # At its `@@` line too: models often repeat it as the chunk's first line (a slip the
+    # reference, searching after it only, does not undo).
+    starts = [line_index] if anchor is None or policy.slips == "refuse" else [line_index, anchor]
     pattern = [s[1:] for s in chunk.lines if s[0] != C.ADDED]
     for start in starts:  # the chunk as written first: the retries are made only if it fails
         match = index.seek(pattern, start, eof=chunk.is_end_of_file)
