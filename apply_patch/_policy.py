@@ -69,15 +69,18 @@ class Policy:
     )
     indentation: Literal["match", "verbatim"] = _option(
         "match",
-        "added lines of a chunk matched only once leading whitespace was ignored "
-        "(match: indented as the file's matched lines; verbatim: as sent)",
+        "added lines of a chunk matched only once leading or trailing whitespace was ignored "
+        "(match: indented as the file's matched lines, without trailing whitespace copied from a "
+        "removed line the file has without it; verbatim: as sent)",
     )
     slips: Literal["undo", "refuse"] = _option(
         "undo",
         "a model's slips the reference refuses: line numbers copied from a view, blank lines "
-        "dropped or added, an elided middle, a unified diff's context lines changed near its line "
+        "dropped or added, an elided middle, a chunk whose first line repeats its @@ line, a unified diff's context lines changed near its line "
         "numbers: one look-alike line anywhere, or up to two at each edge (undo: applied where exactly one reading fits, with a warning; "
-        "refuse: refused, as the reference)",
+        "refuse: refused, as the reference); and a Codex patch's text: consecutive @@ lines, a Move with no "
+        "chunk, an empty line in an Add File, backslash lines, a fence or a heredoc other than <<EOF around "
+        "it, JSON or a shell command holding it (undo: read; refuse: refused with the reference's message)",
     )
     message_paths: Literal["relative", "absolute"] = _option(
         "relative", "how messages name files: relative to the root, or absolute as the reference"

@@ -170,7 +170,7 @@ class Replay:
         """
         folders = (os.path.join(self.root, workdir), ".")
         with PausedCollector():  # a patch's tokens and lines (and Lark, loaded with the first): no cycles
-            parsed = patch if isinstance(patch, Patch) else _parsed(patch, folders)
+            parsed = patch if isinstance(patch, Patch) else _parsed(patch, folders, self.policy)
         if parsed.workdir is not None:
             workdir = os.path.normpath(os.path.join(workdir, parsed.workdir))
         # A repaired patch is planned as edits, one result per file: a repair is tried only
@@ -422,22 +422,23 @@ def _crash_warnings(recovery: Recovery | None, unjournaled: str | None = None) -
     )
 
 
-def parse_patch(text: str, *, decode: bool = False) -> Patch:
+def parse_patch(text: str, *, decode: bool = False, reference: bool = False) -> Patch:
     """`format.parse_patch`, imported with the first patch parsed: applying the other
     formats parses none, and loads neither the parser nor its tables (start-up time)."""
     from ..format import parse_patch as parse
 
-    return parse(text, decode=decode)
+    return parse(text, decode=decode, reference=reference)
 
 
-def _parsed(text: str, folders: tuple[str, ...]) -> Patch:
-    """The patch in `text` (decoded from JSON or a shell form if need be).
+def _parsed(text: str, folders: tuple[str, ...], policy: Policy) -> Patch:
+    """The patch in `text` (decoded from JSON or a shell form if need be; read as the
+    reference reads it under `slips="refuse"`, which is `--codex`'s).
 
     A one-line text naming a file in one of `folders` gets a hint: the text
     is the patch, not a file name (as in the reference).
     """
     try:
-        return parse_patch(text, decode=True)
+        return parse_patch(text, decode=True, reference=policy.slips == "refuse")
     except PatchSyntaxError as error:
         name = text.strip()
         if not name or "\n" in name or not any(os.path.isfile(os.path.join(f, name)) for f in folders):
@@ -487,7 +488,7 @@ def apply_to_mapping(
     with _boundary(), PausedCollector():
         files_in = {path: _as_bytes(path, content) for path, content in files.items()}
         if isinstance(text, (str, Patch)):
-            patch = text if isinstance(text, Patch) else _parsed(text, ())
+            patch = text if isinstance(text, Patch) else _parsed(text, (), chosen)
             tree = MemoryTree(files_in, chosen, patch.workdir)
             plan = make_plan(patch, tree)
         else:  # the other formats' operations, planned as `apply_operations` plans them

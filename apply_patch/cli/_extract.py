@@ -268,6 +268,10 @@ def _apply_one(item: Extracted, replay: Replay) -> ApplyResult | PatchError:
             # (a reply's blocks carry their format's terms: the planner undoes their slips,
             # as apply_search_replace does)
             return replay_edits(item.edits, replay, folder)
+        if item.envelope and replay.policy.slips == "refuse":  # --codex: read as the reference reads it
+            from ..format import parse_patch
+
+            parse_patch(item.patch, reference=True)
         return replay.apply(item.parsed, folder)
     except PatchError as error:
         return error

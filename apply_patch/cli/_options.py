@@ -101,7 +101,7 @@ def add_policies(parser: argparse.ArgumentParser, options: argparse._ActionsCont
     options.add_argument(
         "--codex",
         action="store_true",
-        help="the reference implementation's file policies (the options below override it)",
+        help="the reference implementation's file policies and reading of the patch text (the options below override it)",
     )
     options.add_argument(
         "--unique",

@@ -37,7 +37,8 @@ class FoundPatch:
     in; `line` the 1-based line of the call in the text; `source` the kind of
     text around it: `script`, `terminal`, `markdown`, `argv` (a JSON argv
     array) or `log` (a JSON record of an agent log); `parsed` the patch, its
-    absolute paths inside a log's session folder made relative to `workdir`.
+    absolute paths inside a log's session folder made relative to `workdir`;
+    `envelope` False when `patch` is a reply's unified diff, not a Codex patch.
     """
 
     patch: str
@@ -46,6 +47,7 @@ class FoundPatch:
     source: str
     parsed: Patch
     logged_outcome: str = "unknown"
+    envelope: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +234,7 @@ def _unified(call: ShellCall, source: str) -> Extracted:
     except PatchError as error:
         broken = PatchSyntaxError(error.message, line=error.patch_line, details=error.details, hints=error.hints)
         return BrokenPatch(call.text, call.workdir, call.line, source, broken)
-    return FoundPatch(call.text, call.workdir, call.line, source, patch)
+    return FoundPatch(call.text, call.workdir, call.line, source, patch, envelope=False)
 
 
 def _inside_session(patch: Patch, base: str, workdir: str) -> Patch:

@@ -31,6 +31,19 @@ ENDING_NAMES: Final = {"\r\n": "CRLF", "\n": "LF", "\r": "CR"}
 # The envelope errors, in the reference's words.
 FIRST_LINE_ERROR: Final = f"The first line of the patch must be '{BEGIN_PATCH}'"
 LAST_LINE_ERROR: Final = f"The last line of the patch must be '{END_PATCH}'"
+# The reference's messages for a patch's body (their line and text are the error's).
+INVALID_HEADER: Final = (
+    "'{}' is not a valid hunk header. Valid hunk headers: "
+    "'*** Add File: {{path}}', '*** Delete File: {{path}}', '*** Update File: {{path}}'"
+)
+UNEXPECTED_LINE: Final = (
+    "Unexpected line found in update hunk: '{}'. Every line should start with "
+    "' ' (context line), '+' (added line), or '-' (removed line)"
+)
+EXPECTED_CHUNK_HEADER: Final = "Expected update hunk to start with a @@ context marker, got: '{}'"
+EMPTY_CHUNK: Final = "Update hunk does not contain any lines"
+EMPTY_UPDATE: Final = "Update file hunk for path '{}' is empty"
+REPEATED_ENVIRONMENT: Final = "apply_patch environment_id cannot be specified more than once"
 EMPTY_ENVIRONMENT: Final = "apply_patch environment_id cannot be empty"
 
 FILE_HEADERS: Final = (ADD_FILE, DELETE_FILE, UPDATE_FILE)

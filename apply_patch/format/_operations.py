@@ -34,7 +34,8 @@ from . import _constants as C
 from .._errors import OperationSyntaxError, PatchSyntaxError, escaped
 from ._format import Format
 from ._model import AddFile, Chunk, DeleteFile, Operation, UpdateFile
-from ._parse import EMPTY_CHUNK, EMPTY_UPDATE, UNEXPECTED_LINE, ParseError, parse_canonical
+from ._constants import EMPTY_CHUNK, EMPTY_UPDATE, UNEXPECTED_LINE
+from ._parse import ParseError, parse_canonical
 from ._syntax_hints import quoted, syntax_hints
 from ._unwrap import check_unicode
 

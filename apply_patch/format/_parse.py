@@ -13,7 +13,15 @@ from lark import Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken, VisitError
 
 from . import _constants as C
-from ._constants import LAST_LINE_ERROR
+from ._constants import (
+    EMPTY_CHUNK,
+    EMPTY_UPDATE,
+    EXPECTED_CHUNK_HEADER,
+    INVALID_HEADER,
+    LAST_LINE_ERROR,
+    REPEATED_ENVIRONMENT,
+    UNEXPECTED_LINE,
+)
 from ._grammar import parser
 from ._model import AddFile, Chunk, DeleteFile, Patch, UpdateFile
 from .._errors import BareSyntaxError
@@ -24,37 +32,34 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-INVALID_HEADER: Final = (
-    "'{}' is not a valid hunk header. Valid hunk headers: "
-    "'*** Add File: {{path}}', '*** Delete File: {{path}}', '*** Update File: {{path}}'"
-)
-UNEXPECTED_LINE: Final = (
-    "Unexpected line found in update hunk: '{}'. Every line should start with "
-    "' ' (context line), '+' (added line), or '-' (removed line)"
-)
-EXPECTED_CHUNK_HEADER: Final = "Expected update hunk to start with a @@ context marker, got: '{}'"
-EMPTY_CHUNK: Final = "Update hunk does not contain any lines"
-EMPTY_UPDATE: Final = "Update file hunk for path '{}' is empty"
-REPEATED_ENVIRONMENT: Final = "apply_patch environment_id cannot be specified more than once"
+    from ._reference import Addition
 
 
-def parse_patch(text: str, *, decode: bool = False) -> Patch:
+def parse_patch(text: str, *, decode: bool = False, reference: bool = False) -> Patch:
     """Parse patch text (lenient surface, see `_unwrap`) into the typed model.
 
     Raises PatchSyntaxError with the reference's message and the patch line,
     the offending line when the message does not quote it, and hints. With
     `decode` (as `apply_patch()` does), a patch sent as JSON or as a shell
     command is taken out of it (see `_unwrap`); the shell's `cd` folder is
-    `Patch.workdir` and what was decoded `Patch.notes`.
+    `Patch.workdir` and what was decoded `Patch.notes`. With `reference`
+    (`slips="refuse"`, `--codex`), only what the reference reads is read: this
+    project's additions (docs/format.md) are refused with the reference's error,
+    where the reference would stop on them first (`_reference`); `decode` is then
+    ignored.
     """
     origin = text
     try:
-        source = unwrap(text, decode=decode)
+        source = unwrap(text, decode=decode and not reference, reference=reference)
         origin = source.origin
         try:
             patch = parse_canonical(source.text)
         except ParseError as exc:
-            raise _syntax_error(exc, source) from None
+            error = _syntax_error(exc, source)
+            addition = _first_addition(source) if reference else None
+            raise error if addition is None or addition.found >= exc.line else addition.error from None
+        if reference and (addition := _first_addition(source)) is not None:
+            raise addition.error
         if source.text_after_end:
             raise BareSyntaxError(LAST_LINE_ERROR)
     except BareSyntaxError as bare:  # built once, with its facts, from the text its lines are counted in
@@ -63,6 +68,13 @@ def parse_patch(text: str, *, decode: bool = False) -> Patch:
     if source.workdir is None and not source.notes:
         return patch
     return Patch(patch.operations, patch.environment_id, workdir=source.workdir, notes=source.notes)
+
+
+def _first_addition(source: Unwrapped) -> Addition | None:
+    """The first addition to the envelope in `source` that the reference stops on."""
+    from ._reference import first_addition  # with --codex only
+
+    return first_addition(source.text, lambda number: source.raw_lines[number - 1])
 
 
 class ParseError(Exception):

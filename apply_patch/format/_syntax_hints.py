@@ -44,7 +44,7 @@ def with_facts(text: str, bare: PatchSyntaxError) -> PatchSyntaxError:
         line=bare.line,
         text=bare.text,
         details=syntax_details(text, bare),
-        hints=syntax_hints(text, bare.line),
+        hints=(*bare.hints, *syntax_hints(text, bare.line)),
     )
 
 

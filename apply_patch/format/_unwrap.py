@@ -97,12 +97,15 @@ class Unwrapped:
         return self.raw.split("\n")
 
 
-def unwrap(text: str, *, decode: bool = False) -> Unwrapped:
+def unwrap(text: str, *, decode: bool = False, reference: bool = False) -> Unwrapped:
     """Normalise `text` to canonical lines; raise a `BareSyntaxError` PatchSyntaxError on a bad envelope.
 
     With `decode`, JSON and the shell form are accepted too (see above). An
     error in a patch decoded from JSON or taken out of a shell command is
-    raised complete (`with_facts`, counted in that patch), not bare.
+    raised complete (`with_facts`, counted in that patch), not bare. With
+    `reference`, the only wrapper read is the reference's heredoc: a first line
+    that is exactly `<<EOF`, `<<'EOF'` or `<<"EOF"`, a last line that ends with
+    `EOF`, four lines at least.
     """
     origin = text
     text = text.strip(C.WHITESPACE)
@@ -113,7 +116,7 @@ def unwrap(text: str, *, decode: bool = False) -> Unwrapped:
         inner = _decoded(text) if decode else None
         if inner is not None:
             return _unwrap_inner(*inner)
-        text = "\n".join(_strip_wrappers(text.split("\n") if text else []))
+        text = "\n".join(_strip_wrappers(text.split("\n") if text else [], reference))
     canonical, text_after_end = _canonical(text)
     return Unwrapped(canonical, text, text_after_end, origin)
 
@@ -199,19 +202,30 @@ def _envelope_error(lines: list[str]) -> str | None:
     return None
 
 
-def _strip_wrappers(lines: list[str]) -> list[str]:
-    """Peel a fence and/or heredoc wrapper; the innermost recognised error wins."""
+def _strip_wrappers(lines: list[str], reference: bool = False) -> list[str]:
+    """Peel a fence and/or heredoc wrapper (`reference`: the reference's heredoc only); the
+    innermost recognised error wins."""
     error = _envelope_error(lines)
-    for _ in range(2):  # a fence around a heredoc, or the reverse
+    for _ in range(1 if reference else 2):  # a fence around a heredoc, or the reverse
         if error is None:
             return lines
-        inner = _inside_fence(lines) or _inside_heredoc(lines)
+        inner = _inside_reference_heredoc(lines) if reference else _inside_fence(lines) or _inside_heredoc(lines)
         if inner is None:
             break
         lines, error = inner, _envelope_error(inner)
     if error is None:
         return lines
     raise BareSyntaxError(error)
+
+
+_REFERENCE_HEREDOCS: Final = ("<<EOF", "<<'EOF'", '<<"EOF"')
+
+
+def _inside_reference_heredoc(lines: list[str]) -> list[str] | None:
+    """The lines inside the reference's heredoc (its rule, `xEOF` as the last line included)."""
+    if len(lines) < 4 or lines[0] not in _REFERENCE_HEREDOCS or not lines[-1].endswith("EOF"):
+        return None
+    return lines[1:-1]
 
 
 def _inside_heredoc(lines: list[str]) -> list[str] | None:

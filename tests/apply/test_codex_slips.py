@@ -62,3 +62,53 @@ def test_a_str_replace_slip_is_refused_under_slips_refuse(tmp_path: Path) -> Non
 
 def test_the_codex_preset_refuses_slips_and_says_so_in_its_options() -> None:
     assert CODEX.slips == "refuse" and DEFAULT.slips == "undo"
+
+
+# After a match that ignored trailing whitespace: removed lines the patch sends with
+# trailing whitespace the file's lines have not, each replaced by an added line.
+TRAILING_FILE = "def g():\n    return x\ny - z\na\n"
+TRAILING_PATCH = (
+    "*** Begin Patch\n*** Update File: f.py\n@@\n     return x\n-y - z \n-a \n"
+    "+    \n+b \n*** End of File\n*** End Patch\n"
+)
+
+
+def test_the_default_drops_whitespace_copied_from_nowhere_but_writes_a_whitespace_only_line_as_sent(
+    tmp_path: Path,
+) -> None:
+    """`b ` took the place of `a ` (whose trailing space the file's line has not): the
+    copied space goes. `    ` took the place of `y - z `, but a whitespace-only line is
+    all whitespace: written as sent, as the contract has every line the edit changed (§3)."""
+    (tmp_path / "f.py").write_text(TRAILING_FILE)
+    apply_patch(TRAILING_PATCH, root=tmp_path, policy=DEFAULT)
+    assert (tmp_path / "f.py").read_text() == "def g():\n    return x\n    \nb\n"
+
+
+@pytest.mark.parametrize("policy", [CODEX, DEFAULT.with_options(indentation="verbatim")], ids=["codex", "verbatim"])
+def test_codex_writes_the_added_lines_as_sent_after_a_trailing_whitespace_match(tmp_path: Path, policy: Policy) -> None:
+    """The reference (codex-cli 0.169.0) writes `    ` and `b ` as sent."""
+    (tmp_path / "f.py").write_text(TRAILING_FILE)
+    apply_patch(TRAILING_PATCH, root=tmp_path, policy=policy)
+    assert (tmp_path / "f.py").read_text() == "def g():\n    return x\n    \nb \n"
+
+
+AT_HEADER_FILE = "def f():\n    return 1\n"
+AT_HEADER_PATCH = "*** Begin Patch\n*** Update File: f.py\n@@ def f():\n def f():\n-    return 1\n+    return 2\n*** End Patch\n"
+
+
+def test_the_default_tries_a_chunk_at_its_at_at_line_too(tmp_path: Path) -> None:
+    """A chunk whose first context line repeats its `@@` line is not found after that line;
+    the default tries it at the line (models often repeat it)."""
+    (tmp_path / "f.py").write_text(AT_HEADER_FILE)
+    apply_patch(AT_HEADER_PATCH, root=tmp_path, policy=DEFAULT)
+    assert (tmp_path / "f.py").read_text() == "def f():\n    return 2\n"
+
+
+@pytest.mark.parametrize("policy", [CODEX, DEFAULT.with_options(slips="refuse")], ids=["codex", "slips-refuse"])
+def test_codex_searches_a_chunk_only_after_its_at_at_line(tmp_path: Path, policy: Policy) -> None:
+    """The reference (codex-cli 0.169.0) searches the chunk after its `@@` line only:
+    "Failed to find expected lines", nothing changed."""
+    (tmp_path / "f.py").write_text(AT_HEADER_FILE)
+    with pytest.raises(ContextNotFoundError):
+        apply_patch(AT_HEADER_PATCH, root=tmp_path, policy=policy)
+    assert (tmp_path / "f.py").read_bytes() == AT_HEADER_FILE.encode()

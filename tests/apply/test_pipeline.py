@@ -104,9 +104,9 @@ def test_the_collector_is_paused_while_a_patch_is_parsed_and_left_as_it_was(
     seen = []
     parse = _pipeline.parse_patch
 
-    def watched(text: str, *, decode: bool = False) -> object:
+    def watched(text: str, *, decode: bool = False, reference: bool = False) -> object:
         seen.append(gc.isenabled())
-        return parse(text, decode=decode)
+        return parse(text, decode=decode, reference=reference)
 
     monkeypatch.setattr(_pipeline, "parse_patch", watched)
     was = gc.isenabled()

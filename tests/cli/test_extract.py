@@ -113,3 +113,23 @@ def test_listing_changes_nothing(tmp_path: Path) -> None:
     result = run_cli(["extract"], tmp_path, stdin=f"apply_patch '{PATCH}'\n".encode())
     assert result.returncode == 0
     assert snapshot(tmp_path) == before
+
+
+def test_apply_with_codex_reads_each_patch_as_the_reference(tmp_path: Path) -> None:
+    """`extract --apply --codex` applies what the reference would: a logged call whose patch
+    has two `@@` lines in a row (the reference refuses it at the second) is refused with the
+    reference's message, nothing written; without `--codex` it applies."""
+    log = (
+        "$ apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: a.py\n@@ class A:\n@@     def f(self):\n"
+        "-        return 1\n+        return 2\n*** End Patch\nEOF\n"
+    )
+    (tmp_path / "log.txt").write_text(log)
+    (tmp_path / "a.py").write_text("class A:\n    def f(self):\n        return 1\n")
+    before = snapshot(tmp_path)
+    refused = run_cli(["extract", "--apply", "--codex", "log.txt"], tmp_path)
+    assert refused.returncode == 1
+    assert "Invalid patch hunk on line 4: Unexpected line found in update hunk: '@@     def f(self):'" in refused.stderr.decode()
+    assert snapshot(tmp_path) == before
+    applied = run_cli(["extract", "--apply", "log.txt"], tmp_path)
+    assert applied.returncode == 0, applied.stderr.decode()
+    assert (tmp_path / "a.py").read_text() == "class A:\n    def f(self):\n        return 2\n"

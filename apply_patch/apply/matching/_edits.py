@@ -568,7 +568,7 @@ def _replace_lines(
     chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=op.terms.noun)
     replacements: list[Replacement] = []
     for at in found:
-        used = without_copied_whitespace(chunk.lines, at, text.lines)
+        used = without_copied_whitespace(chunk.lines, at, text.lines, policy)
         _refuse_uncertain_pairs(used, at, text.lines, chunk, where)
         replacements += chunk_replacements(reindented(used, at, text.lines, chunk, policy, where), at)
     numbers = tuple(base + j + 1 for j in found)
@@ -596,7 +596,7 @@ def _slipped(
     if found is None:
         return None
     used, _, pattern, match, slip = found
-    used = without_copied_whitespace(used, match.index, text.lines)
+    used = without_copied_whitespace(used, match.index, text.lines, policy)
     _refuse_uncertain_pairs(used, match.index, text.lines, chunk, where)
     if match.tier is not TIERS[0]:
         used = reindented(used, match.index, text.lines, chunk, policy, where)

@@ -343,7 +343,7 @@ def searched(
         if first:
             warnings += _context_doubts(chunk, anchors, (pattern, match), index, where)
         if match.tier is not TIERS[0]:
-            used = without_copied_whitespace(used, match.index, lines)
+            used = without_copied_whitespace(used, match.index, lines, policy)
             used = reindented(used, match.index, lines, chunk, policy, where)
         placed.append((chunk, pattern, match))
         pinned = by_numbers or chunk.is_end_of_file or not pattern  # an empty pattern is placed, not found
@@ -652,10 +652,15 @@ def _context_doubts(
 
 
 def without_copied_whitespace(
-    used: tuple[str, ...], start: int, lines: list[str]
+    used: tuple[str, ...], start: int, lines: list[str], policy: Policy
 ) -> tuple[str, ...]:
     """`used` with trailing whitespace off the added lines that replace a removed line
-    whose patch text has trailing whitespace and whose file line has none."""
+    whose patch text has trailing whitespace and whose file line has none (whitespace
+    copied from nowhere). A whitespace-only added line is all whitespace, not a copy's:
+    it is written as sent, as every line is under `indentation="verbatim"` (`--codex`:
+    the reference writes added lines as sent)."""
+    if policy.indentation == "verbatim":
+        return used
     result = list(used)
     position = start
     removed: list[tuple[str, str]] = []  # (patch text, file line) of the run's removed lines
@@ -669,7 +674,8 @@ def without_copied_whitespace(
         else:
             if taken < len(removed):
                 patch_text, file_line = removed[taken]
-                if patch_text != patch_text.rstrip() and file_line == file_line.rstrip():
+                sent = line[1:]
+                if sent.strip() and patch_text != patch_text.rstrip() and file_line == file_line.rstrip():
                     result[number] = line.rstrip()
             taken += 1
     return tuple(result)
@@ -697,7 +703,7 @@ def _find_chunk(
     near: int | None = None,
     target: int | None = None,
 ) -> tuple[tuple[str, ...], tuple[str | None, ...], list[str], Match, str | None]:
-    """Search the chunk, then retry at its `@@` line, then without a trailing blank line,
+    """Search the chunk, then retry at its `@@` line (not under `slips="refuse"`), then without a trailing blank line,
     then with a model's slips undone (`slips`; `near`: where a hunk's numbers place it),
     then, for a hunk whose numbers name the 0-based line `target` (no `@@` line), with its
     context lines fuzzed (`fuzzed`: one stale look-alike line, or its outer lines).
@@ -711,7 +717,9 @@ def _find_chunk(
         endings = tuple(explicit.get(i) for i in range(len(chunk.lines)))
     else:
         endings = (None,) * len(chunk.lines)
-    starts = [line_index] if anchor is None else [line_index, anchor]
+    # At its `@@` line too: models often repeat it as the chunk's first line (a slip the
+    # reference, searching after it only, does not undo).
+    starts = [line_index] if anchor is None or policy.slips == "refuse" else [line_index, anchor]
     pattern = [s[1:] for s in chunk.lines if s[0] != C.ADDED]
     for start in starts:  # the chunk as written first: the retries are made only if it fails
         match = index.seek(pattern, start, eof=chunk.is_end_of_file)
