@@ -391,38 +391,46 @@ def pick(draft: Draft, rng: random.Random) -> str:
 
 
 def shape_add_new(draft: Draft, rng: random.Random) -> None:
+    """An Add File of a new path, zero to three lines."""
     draft.ops += [f"*** Add File: new{rng.randint(0, 2)}.txt", *("+" + rng.choice(VOCABULARY) for _ in range(rng.randint(0, 3)))]
 
 
 def shape_add_existing(draft: Draft, rng: random.Random) -> None:
+    """An Add File of a path the tree holds (`--add-existing`)."""
     draft.ops += [f"*** Add File: {pick(draft, rng)}", *("+" + rng.choice(VOCABULARY) for _ in range(rng.randint(1, 3)))]
 
 
 def shape_add_blank_line(draft: Draft, rng: random.Random) -> None:
+    """An Add File with an empty line amid its `+` lines (the reference reads no such line)."""
     lines = ["+" + rng.choice(VOCABULARY) for _ in range(rng.randint(1, 3))]
     lines.insert(rng.randint(0, len(lines)), "")
     draft.ops += ["*** Add File: added.txt", *lines]
 
 
 def shape_delete(draft: Draft, rng: random.Random) -> None:
+    """A Delete File of a path the tree holds."""
     draft.ops.append(f"*** Delete File: {pick(draft, rng)}")
 
 
 def shape_delete_missing(draft: Draft, rng: random.Random) -> None:
+    """A Delete File of a path the tree lacks."""
     draft.ops.append("*** Delete File: missing.txt")
 
 
 def shape_update(draft: Draft, rng: random.Random) -> None:
+    """An Update File of one to three chunks, copied lines slipped now and then."""
     path = pick(draft, rng)
     draft.ops += [f"*** Update File: {path}", *update_chunks(draft.files[path].lines, rng, rng.randint(1, 3))]
 
 
 def shape_update_exact(draft: Draft, rng: random.Random) -> None:
+    """An Update File of one to three chunks copied exactly."""
     path = pick(draft, rng)
     draft.ops += [f"*** Update File: {path}", *update_chunks(draft.files[path].lines, rng, rng.randint(1, 3), 0.0)]
 
 
 def shape_pure_addition(draft: Draft, rng: random.Random) -> None:
+    """An Update File whose chunk is `@@ ctx` and added lines only."""
     path = pick(draft, rng)
     draft.ops += [f"*** Update File: {path}", *pure_addition(draft.files[path].lines, rng)]
 
@@ -435,6 +443,7 @@ def shape_two_files(draft: Draft, rng: random.Random) -> None:
 
 
 def _move(draft: Draft, rng: random.Random, target: str, chunks: int) -> None:
+    """An Update File moved to `target` ("same": its own path; "existing": a path of the tree), with up to `chunks` chunks."""
     path = pick(draft, rng)
     if target == "same":
         target = path
@@ -447,22 +456,27 @@ def _move(draft: Draft, rng: random.Random, target: str, chunks: int) -> None:
 
 
 def shape_move_new(draft: Draft, rng: random.Random) -> None:
+    """An Update File moved to a new path."""
     _move(draft, rng, "moved/x.txt", rng.randint(1, 2))
 
 
 def shape_move_existing(draft: Draft, rng: random.Random) -> None:
+    """An Update File moved to a path of the tree (its own, now and then)."""
     _move(draft, rng, "existing", rng.randint(1, 2))
 
 
 def shape_move_same(draft: Draft, rng: random.Random) -> None:
+    """An Update File moved to its own path."""
     _move(draft, rng, "same", rng.randint(1, 2))
 
 
 def shape_move_no_chunk(draft: Draft, rng: random.Random) -> None:
+    """An Update File with a Move and no chunk (the reference refuses it)."""
     _move(draft, rng, "moved/x.txt", 0)
 
 
 def shape_consecutive_headers(draft: Draft, rng: random.Random) -> None:
+    """An Update File whose chunk has two `@@` lines in a row."""
     path = pick(draft, rng)
     lines = draft.files[path].lines
     body = update_chunks(lines, rng, 1, 0.0)
@@ -471,6 +485,7 @@ def shape_consecutive_headers(draft: Draft, rng: random.Random) -> None:
 
 
 def shape_backslash_line(draft: Draft, rng: random.Random) -> None:
+    """An Update File whose chunk holds a `\\ No newline at end of file` line."""
     path = pick(draft, rng)
     body = update_chunks(draft.files[path].lines, rng, 1, 0.0)
     body.insert(rng.randint(1, len(body)), "\\ No newline at end of file")
@@ -478,12 +493,14 @@ def shape_backslash_line(draft: Draft, rng: random.Random) -> None:
 
 
 def shape_read_only(draft: Draft, rng: random.Random) -> None:
+    """An exact Update File of a file made read-only."""
     path = pick(draft, rng)
     draft.read_only.add(path)
     draft.ops += [f"*** Update File: {path}", *update_chunks(draft.files[path].lines, rng, 1, 0.0)]
 
 
 def shape_outside_root(draft: Draft, rng: random.Random) -> None:
+    """An Add File of a path that leaves the root (into the folder around it)."""
     target = rng.choice(("../outside.txt", "sub/../../outside.txt"))
     draft.outside.add(target)
     draft.ops += [f"*** Add File: {target}", "+escaped"]
