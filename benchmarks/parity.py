@@ -25,16 +25,19 @@ The campaigns:
   leading whitespace changed, typographic punctuation, a line that differs), Update and
   Move to (a new, an existing and the same path), files with CRLF, a BOM or no final
   newline, whitespace around the markers, CRLF patch text, a read-only file, a path
-  leaving the root; and the parse leniencies the reference lacks: consecutive `@@`
-  lines, a Move with no chunk, a blank line in an Add File, a `\\ No newline` line, the
-  patch in a Markdown fence, a heredoc, a shell command or a JSON string.
+  leaving the root; and the leniencies the reference lacks: consecutive `@@` lines, a
+  chunk whose first line repeats its `@@` line, a Move with no chunk, a blank line in an
+  Add File, a `\\ No newline` line, the patch in a Markdown fence, a heredoc, a shell
+  command or a JSON string.
 
 Compared per case: success or failure (exit status 0 or not), the bytes of every file
 of the tree after (the root and the folder around it), and on success the summary on
 stdout, which must be the reference's exactly. Each case is then:
 
 - `same`;
-- `deliberate`, naming its row of the file-policy table: "a later hunk fails" (the
+- `deliberate`, naming its row of the file-policy table: "UTF-8 BOM kept out of
+  matching" (the reference, given the files without their BOM, does what ours did: it
+  matches a BOM as part of the first line, ours never, in both modes), "a later hunk fails" (the
   reference exits non-zero keeping the earlier hunks' changes, ours changes nothing),
   "Move to the same path" (the reference deletes the file, ours updates it; a later
   operation on that path then fails in the reference alone), "read-only
@@ -64,7 +67,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -84,6 +87,8 @@ LATER_HUNK = "a later hunk fails"
 SAME_PATH = "Move to the same path"
 READ_ONLY = "read-only file"
 OUTSIDE = "path leaving the root"
+BOM = "UTF-8 BOM kept out of matching"
+UTF8_BOM = b"\xef\xbb\xbf"
 
 REF_ONLY = "ref applied / ours refused"
 OURS_ONLY = "ref refused / ours applied"
@@ -253,10 +258,34 @@ def run_case(command: Sequence[str], case: Case, timeout: float = TIMEOUT) -> Ou
 
 
 def compare(case: Case, reference: Sequence[str], ours: Sequence[str], timeout: float = TIMEOUT) -> Compared:
-    """`case` run by both executables, and the verdict."""
+    """`case` run by both executables, and the verdict (a difference where a file starts
+    with a UTF-8 BOM is the BOM row when `_bom_row` says so)."""
     ref_outcome = run_case(reference, case, timeout)
     ours_outcome = run_case(ours, case, timeout)
-    return Compared(case, ref_outcome, ours_outcome, classify(case, ref_outcome, ours_outcome))
+    verdict = classify(case, ref_outcome, ours_outcome)
+    if verdict.sort == DIFFERENT and _bom_row(case, reference, ours_outcome, timeout):
+        verdict = Verdict(DELIBERATE, BOM)
+    return Compared(case, ref_outcome, ours_outcome, verdict)
+
+
+def _without_bom(tree: Mapping[str, bytes], paths: frozenset[str]) -> dict[str, bytes]:
+    """`tree` with the UTF-8 BOM off the start of the files `paths`."""
+    return {path: data.removeprefix(UTF8_BOM) if path in paths else data for path, data in tree.items()}
+
+
+def _bom_row(case: Case, reference: Sequence[str], ours: Outcome, timeout: float) -> bool:
+    """Whether a difference is the file-policy table's BOM row ("kept, invisible to
+    matching", in both modes): the reference, given the same files without their BOM,
+    does what ours did (ours' files read without it), or differs from it only by another
+    deliberate row. The reference matches a BOM as part of the first line, so a chunk at
+    the top of the file is not found there."""
+    marked = frozenset(path for path, data in case.files.items() if data.startswith(UTF8_BOM))
+    if not marked:
+        return False
+    bare = replace(case, files=_without_bom(case.files, marked))
+    again = run_case(reference, bare, timeout)
+    made = frozenset(path for path in ours.tree if path not in case.files)  # a moved file keeps its BOM
+    return classify(bare, again, replace(ours, tree=_without_bom(ours.tree, marked | made))).sort != DIFFERENT
 
 
 # ----------------------------------------------------------------------------- the oracle's cases
@@ -484,6 +513,18 @@ def shape_consecutive_headers(draft: Draft, rng: random.Random) -> None:
     draft.ops += [f"*** Update File: {path}", *heads, *(line for line in body if not line.startswith("@@"))]
 
 
+def shape_header_repeated(draft: Draft, rng: random.Random) -> None:
+    """An Update File whose chunk's `@@ ctx` line is also its first context line (the
+    reference searches the chunk after that line only)."""
+    path = pick(draft, rng)
+    lines = draft.files[path].lines
+    at = rng.randrange(len(lines))
+    end = min(len(lines), at + rng.randint(1, 3))
+    body = [" " + line for line in lines[at:end]]
+    body.insert(rng.randint(1, len(body)), "+" + rng.choice(ADDED))
+    draft.ops += [f"*** Update File: {path}", f"@@ {lines[at]}", *body]
+
+
 def shape_backslash_line(draft: Draft, rng: random.Random) -> None:
     """An Update File whose chunk holds a `\\ No newline at end of file` line."""
     path = pick(draft, rng)
@@ -522,6 +563,7 @@ SHAPES: dict[str, Shape] = {
     "move-same": shape_move_same,
     "move-no-chunk": shape_move_no_chunk,
     "consecutive-@@": shape_consecutive_headers,
+    "@@-line-repeated": shape_header_repeated,
     "backslash-line": shape_backslash_line,
     "read-only": shape_read_only,
     "outside-root": shape_outside_root,

@@ -72,6 +72,30 @@ def test_a_reference_that_keeps_an_earlier_hunk(tmp_path: Path) -> None:
     assert applied.verdict == parity.Verdict("different", "ref refused / ours applied")
 
 
+BOM_CASE = parity.Case(
+    "test", "bom", {"f0.txt": b"\xef\xbb\xbf" + F0},
+    "*** Begin Patch\n*** Update File: f0.txt\n@@\n alpha\n-beta\n+BETA\n*** End Patch\n",
+)  # fmt: skip
+
+
+def test_a_difference_the_bom_makes_is_the_bom_row(tmp_path: Path) -> None:
+    """A reference that matches a BOM as part of the first line (as codex-cli does) refuses
+    a chunk at the top of a file with one; given the file without it, it does what ours did
+    (ours keeps the BOM out of matching, in both modes): the deliberate BOM row."""
+    bom_blind = stand_in(
+        tmp_path, "bom_blind",
+        "if open('f0.txt', 'rb').read(3) == b'\\xef\\xbb\\xbf':\n    sys.exit(1)\n"
+        f"os.execv({executable()!r}, [{executable()!r}, '--codex', *sys.argv[1:]])",
+    )  # fmt: skip
+    result = parity.compare(BOM_CASE, bom_blind, parity.ours_command())
+    assert result.verdict == parity.Verdict("deliberate", "UTF-8 BOM kept out of matching")
+    assert result.ours.tree == {"f0.txt": b"\xef\xbb\xbfalpha\nBETA\ngamma\n"}
+    refuser = stand_in(tmp_path, "refuser", "sys.exit(1)")  # refuses without the BOM too: a difference
+    assert parity.compare(BOM_CASE, refuser, parity.ours_command()).verdict == parity.Verdict(
+        "different", "ref refused / ours applied"
+    )
+
+
 def test_a_reference_that_hangs_is_stopped(tmp_path: Path) -> None:
     hangs = stand_in(tmp_path, "hangs", "import time; time.sleep(60)")
     result = parity.compare(APPLIES, hangs, parity.ours_command(), timeout=1.0)
