@@ -674,8 +674,7 @@ def without_copied_whitespace(
         else:
             if taken < len(removed):
                 patch_text, file_line = removed[taken]
-                sent = line[1:]
-                if sent.strip() and patch_text != patch_text.rstrip() and file_line == file_line.rstrip():
+                if line[1:].strip() and patch_text != patch_text.rstrip() and file_line == file_line.rstrip():
                     result[number] = line.rstrip()
             taken += 1
     return tuple(result)
@@ -703,8 +702,9 @@ def _find_chunk(
     near: int | None = None,
     target: int | None = None,
 ) -> tuple[tuple[str, ...], tuple[str | None, ...], list[str], Match, str | None]:
-    """Search the chunk, then retry at its `@@` line (not under `slips="refuse"`), then without a trailing blank line,
-    then with a model's slips undone (`slips`; `near`: where a hunk's numbers place it),
+    """Search the chunk, then retry at its `@@` line (not under `slips="refuse"`), then
+    without a trailing blank line, then with a model's slips undone (`slips`; `near`:
+    where a hunk's numbers place it),
     then, for a hunk whose numbers name the 0-based line `target` (no `@@` line), with its
     context lines fuzzed (`fuzzed`: one stale look-alike line, or its outer lines).
 
