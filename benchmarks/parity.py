@@ -59,7 +59,6 @@ import argparse
 import json
 import os
 import random
-import re
 import stat
 import subprocess
 import sys

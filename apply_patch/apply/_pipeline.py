@@ -16,7 +16,6 @@ from .._errors import (
     PatchError,
     PatchIOError,
     PatchSyntaxError,
-    UndoError,
     check_text,
     escaped,
 )

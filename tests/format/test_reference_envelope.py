@@ -85,13 +85,33 @@ def _tree(root: Path) -> None:
     (root / "a.py").write_text(FILE)
 
 
+ADDED = {"a.py": FILE, "n.txt": "x\n"}
+READ_BY_THE_DEFAULT = {
+    # name: every file after the default applied the addition
+    "consecutive @@": {"a.py": AFTER},
+    "bare @@ then @@ ctx": {"a.py": AFTER},
+    "move with no chunk": {"b.py": FILE},
+    "move with only End of File": {"b.py": FILE},
+    "empty line in an Add File": {"a.py": FILE, "n.txt": "x\n\ny\n"},
+    "backslash line in an Add File": {"a.py": FILE, "n.txt": "x"},
+    "backslash line in a chunk": {"a.py": AFTER.removesuffix("\n")},
+    "backslash line amid a chunk": {"a.py": "class A:\n    def f(self):\n        x = 0\r\n        return 1\n"},
+    "Markdown fence": ADDED,
+    "heredoc <<'PATCH'": ADDED,
+    "heredoc <<-EOF": ADDED,
+    "heredoc << 'EOF'": ADDED,
+    "heredoc in a fence": ADDED,
+    "JSON string": ADDED,
+    "shell command": ADDED,
+}
+
+
 @pytest.mark.parametrize("name", sorted(ADDITIONS))
 def test_the_default_reads_the_addition(tmp_path: Path, name: str) -> None:
     _tree(tmp_path)
     apply_patch(ADDITIONS[name][0], root=tmp_path, policy=DEFAULT)
-    assert snapshot(tmp_path) != {}
-    changed = (tmp_path / "n.txt").exists() or (tmp_path / "b.py").exists() or (tmp_path / "a.py").read_text() != FILE
-    assert changed
+    files = {path.name: path.read_bytes().decode() for path in tmp_path.iterdir()}
+    assert files == READ_BY_THE_DEFAULT[name]
 
 
 @pytest.mark.parametrize("policy", [CODEX, DEFAULT.with_options(slips="refuse")], ids=["codex", "slips-refuse"])
