@@ -46,8 +46,8 @@ The mistakes (what the model wrote, against the file the engine sees):
 - crlf: the file has CRLF line endings, the edit LF;
 - elided-twice: elided-middle, where the file also holds a copy of the lines after
   the marker further down (at its end): the marker may stand for the lines up to
-  either, two readings, so only a refusal is right (a unified diff's numbers name
-  the intended one: applying it there is right);
+  either, two readings, so only a refusal is right, in every format (both readings
+  start where a unified diff's numbers say: they cannot tell them apart);
 - trailing-ws-blank: trailing-ws-lost where the file's blank old lines hold the
   indentation of the line below them (as editors leave them) and the model's
   copy has them empty, in hunks that add a blank line of their own (written as
@@ -81,9 +81,10 @@ correct; a PatchError (nothing changed): refused; anything else, including a
 PatchError that left the file changed: wrong; any other exception: crashed. For
 `twice`, a refusal is the only right answer and counts as correct; an application
 counts as wrong even where it chose the intended place ("lucky" in `--json` and in
-the table's footnote): the engine guessed. A unified diff is the exception: its
-header's line numbers (real ones here) name the intended place, so applying it
-there is correct and a refusal is a refusal.
+the table's footnote): the engine guessed. A unified diff is the exception for
+`twice`: its header's line numbers (real ones here) name where the intended place
+starts, so applying it there is correct and a refusal is a refusal. Not for
+`elided-twice`, whose two readings start at the same line.
 
 Nothing here is a test and no figure makes anything fail; tests/test_robustness.py
 checks the counting on a small sample.
@@ -324,8 +325,10 @@ def history_hunks(rev: str = PINNED) -> list[Hunk]:
 class Case:
     """One edit to judge: the file the engine sees (`pre`, CRLF or not), the model's hunk
     lines (`model`, meant for the region starting at `pre[start]`), and the right result:
-    `expected` (None: the edit cannot tell its place, only a refusal is right) and
-    `intended` (the result of the edit at the intended place, for "lucky")."""
+    `expected` (None: the edit cannot tell its place, only a refusal is right),
+    `intended` (the result of the edit at the intended place, for "lucky") and
+    `numbered` (for an edit that cannot tell its place by its content: a unified diff's
+    numbers can, as they name where the intended place starts and no other)."""
 
     mistake: str
     variant: str
@@ -338,6 +341,7 @@ class Case:
     expected: tuple[str, ...] | None
     intended: tuple[str, ...]
     crlf: bool = False
+    numbered: bool = False
 
     def before(self) -> bytes:
         """The file's bytes before the edit."""
@@ -558,7 +562,7 @@ def twice(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
     variant = "copy above" if n % 2 else "copy below"
     intended = truth.post()
     where = (truth.source, truth.path, truth.pre, truth.start)
-    return Case("twice", variant, style, *where, hunk.lines, None, intended)
+    return Case("twice", variant, style, *where, hunk.lines, None, intended, numbered=True)
 
 
 def crlf(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
@@ -568,7 +572,8 @@ def crlf(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
 
 def elided_twice(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
     """elided-middle, the file holding a copy of the old lines after the marker at its end:
-    a second reading of the elision, so that only a refusal is right."""
+    a second reading of the elision, so that only a refusal is right (both readings start
+    at the same line, which is all a unified diff's numbers name)."""
     base = elided_middle(hunk, n, rng, style)
     if base is None:
         return None
@@ -788,8 +793,9 @@ def judge(
     Correct when `after` is the expected post-image; for an edit that cannot tell its
     place (`expected` None), a refusal is correct and any result wrong (lucky when it
     is the intended one). In format `fmt` "unified_diff", whose line numbers name the
-    intended place, the intended result is the expected one."""
-    if case.expected is None and fmt == "unified_diff":
+    intended place where it starts apart from the others (`numbered`), the intended
+    result is the expected one."""
+    if case.expected is None and case.numbered and fmt == "unified_diff":
         case = replace(case, expected=case.intended)
     if case.expected is None:
         if after is None:

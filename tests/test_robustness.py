@@ -92,6 +92,17 @@ def test_an_edit_that_cannot_tell_its_place_is_right_only_when_refused() -> None
     assert above.start == HUNK.start + len(HUNK.old) and above.pre[: len(HUNK.old)] == tuple(HUNK.old)
 
 
+def test_an_elision_with_two_readings_is_right_only_when_refused_in_every_format() -> None:
+    # Both readings start where the diff's numbers say (the lines before the marker are
+    # the same in both): the numbers cannot tell them apart, so a unified diff too is
+    # right only when refused (docs/edit-formats.md: numbers name where a reading starts).
+    case = make("elided-twice", 1)
+    for fmt in FORMATS:
+        assert rb.judge(case, None, fmt=fmt).outcome == "correct"
+        lucky = rb.judge(case, case.bytes_of(case.intended), fmt=fmt)
+        assert (lucky.outcome, lucky.lucky) == ("wrong", True)
+
+
 NOWHERE = ((" ", "nothing like this"), ("-", "in the file"), ("+", "x"))
 
 
