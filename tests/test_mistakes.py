@@ -104,6 +104,38 @@ def test_an_elision_stands_for_one_line_or_more(tmp_path: Path, fmt: str) -> Non
     assert target.read_text() == "def first(items):\n        return None\n    x = 1\n        return head\n"
 
 
+def _elided_diff(header: str) -> str:
+    body = "".join(f"{tag}{text}\n" for tag, text in ELIDED)
+    return f"--- a/m.py\n+++ b/m.py\n{header}\n{body}"
+
+
+@pytest.mark.parametrize(
+    ("header", "replaced"),
+    [("@@ -1,5 +1,5 @@", 5), ("@@ -1,3 +1,3 @@ def first(items):", None), ("@@ -1,4 +1,4 @@", None), ("@@ -2,5 +2,5 @@", None)],
+)
+def test_a_diffs_header_counting_the_elided_lines_names_one_reading(
+    tmp_path: Path, header: str, replaced: int | None
+) -> None:
+    # A header that counts more old lines than the hunk shows counts the lines its `...`
+    # stands for: where exactly one reading starting at its line spans that many, it is
+    # the one meant (lines 1-5 here, the later return). A header counting only the lines
+    # shown (the marker as one line) names no reading: the model counted what it wrote,
+    # and the reading where `...` is one line would win by that alone. Nor does a count
+    # at another start.
+    target = tmp_path / "m.py"
+    target.write_text(EARLY_RETURN)
+    if replaced is None:
+        with pytest.raises(AmbiguousChunkError):
+            apply_unified_diff(_elided_diff(header), tmp_path)
+        assert target.read_text() == EARLY_RETURN
+        return
+    result = apply_unified_diff(_elided_diff(header), tmp_path)
+    lines = EARLY_RETURN.split("\n")
+    lines[replaced - 1] = "        return head"
+    assert target.read_text() == "\n".join(lines)
+    assert any("placeholder" in warning.message for warning in result.warnings)
+
+
 # ------------------------------------------------------------- 3. blank-line tolerance
 
 TWO_BLANKS = "import os\n\n\ndef area(width, height):\n    return 1\n"

@@ -53,8 +53,10 @@ class Chunk:
     among several places, and where a chunk of added lines only goes),
     `label` how messages name it ("the hunk at line 7"; default "the chunk
     at patch line N") and `noun` how they name its side of a comparison
-    ("hunk"; default "patch"). None of the three is part of the patch text
-    or of equality.
+    ("hunk"; default "patch"). `counted`: the old lines its header counts
+    where the hunk shows another number of them (the lines of an elision
+    counted): which of several readings starting at `near` its numbers name.
+    None of the four is part of the patch text or of equality.
     """
 
     contexts: tuple[str, ...]
@@ -65,6 +67,7 @@ class Chunk:
     near: int | None = field(default=None, compare=False, repr=False)
     label: str = field(default="", compare=False, repr=False)
     noun: str = field(default="patch", compare=False, repr=False)
+    counted: int | None = field(default=None, compare=False, repr=False)
 
     @property
     def name(self) -> str:

@@ -77,6 +77,10 @@ class Hunk:
     them (prefix and text, a blank line as `" "`): the diff's own strings, no
     copies (a large diff's memory); any other keeps them in `pairs` as `raw`
     gives them. One of the two is empty.
+
+    `counted`: the old lines its header counts where the hunk shows another number of
+    them (a hunk read by its lines' prefixes: a miscount, or the lines an elision stands
+    for); None where the two agree.
     """
 
     old_start: int
@@ -87,6 +91,7 @@ class Hunk:
     pairs: tuple[tuple[str, str], ...]
     line: int
     plain: tuple[str, ...] = ()
+    counted: int | None = None
 
     @property
     def raw(self) -> tuple[tuple[str, str], ...]:
@@ -401,7 +406,9 @@ def _loose_hunk(reader: _Reader) -> Hunk:
     pairs = tuple((p, t) for p, t in raw)
     old_count = sum(1 for p, _ in pairs if p != C.ADDED)
     new_count = sum(1 for p, _ in pairs if p != C.REMOVED)
-    return Hunk(old_start, old_count, old_start, new_count, "", pairs, number)
+    header_count = None if match is None else 1 if match.group(2) is None else int(match.group(2))
+    counted = None if header_count == old_count else header_count
+    return Hunk(old_start, old_count, old_start, new_count, "", pairs, number, counted=counted)
 
 
 def _hunk(reader: _Reader) -> Hunk:

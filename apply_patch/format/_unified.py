@@ -214,7 +214,8 @@ def _chunk(hunk: Hunk) -> Chunk:
 
     Its context lines are matched, never written: the file keeps its own bytes
     there. The header's old line is the chunk's `near` hint (where a chunk of
-    added lines only goes, and which of several places the numbers name).
+    added lines only goes, and which of several places the numbers name), its old
+    count the chunk's `counted` where the hunk shows another number of old lines.
     """
     label = f"the hunk at line {hunk.line}"
     if hunk.plain:  # nearly every hunk: the diff's own lines, its old ones counted by its header
@@ -224,7 +225,7 @@ def _chunk(hunk: Hunk) -> Chunk:
     plain = _plain_lines(hunk)
     if plain is not None:  # no ending to state: the chunk's lines are the diff's
         near = hunk.old_start - 1 if any(line[0] != C.ADDED for line in plain) else hunk.old_start
-        return Chunk((), plain, line=hunk.line, near=near, label=label, noun="hunk")
+        return Chunk((), plain, line=hunk.line, near=near, label=label, noun="hunk", counted=hunk.counted)
     lines = hunk.lines
     ends_file = any(not line.ending for line in lines if line.is_old)
     explicit: list[tuple[int, str]] = []
@@ -252,6 +253,7 @@ def _chunk(hunk: Hunk) -> Chunk:
         near=hunk.old_start - 1 if has_old else hunk.old_start,
         label=label,
         noun="hunk",
+        counted=hunk.counted,
     )
 
 

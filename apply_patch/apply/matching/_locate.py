@@ -770,7 +770,9 @@ def slips(
     view, blank lines dropped or added, an elided middle), if it fits one place only, or
     one reading only: an elision whose lines after the placeholder occur again further
     down has a reading for each, refused as ambiguous (naming each reading's lines) unless
-    `near` (a hunk's place by its numbers, 0-based) is where exactly one of them starts.
+    `near` (a hunk's place by its numbers, 0-based) is where exactly one of them starts,
+    or where several start and exactly one of those spans the old lines its header
+    counts (`chunk.counted`: a count the hunk's own lines do not make).
     `paired`: the context lines of `used` come from comparing an old and a new text
     (`_gaps.blank_tolerant`).
 
@@ -799,6 +801,8 @@ def slips(
                   if not chunk.is_end_of_file or at + _old_count(rewritten) == len(lines)]
         if len(places) > 1 and near is not None:  # a hunk's numbers may name one of them
             named = [(rewritten, at) for rewritten, at in places if at == near]
+            if len(named) > 1 and chunk.counted is not None:  # by the lines it counts, too
+                named = [(rewritten, at) for rewritten, at in named if _old_count(rewritten) == chunk.counted]
             places = named if len(named) == 1 else places
         if len(places) > 1:
             from ._diagnose import ambiguity_error, readings_error  # failures only: start-up time
