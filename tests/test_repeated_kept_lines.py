@@ -72,9 +72,12 @@ def test_a_repeated_kept_line_amid_replaced_lines_is_refused(tmp_path: Path, fmt
     target = _file(tmp_path, fmt, text)
     old = ["x = 1", "", "y = 2", "z = 3", "", "w = 4"]
     new = ["x = 1", "", "y = 5", "", "z = 6", "w = 4"]
-    with pytest.raises(PatchError, match="cannot be told"):
+    with pytest.raises(PatchError, match="cannot be told") as refused:
         _apply(fmt, tmp_path / fmt, old, new)
     assert target.read_bytes() == text.encode()
+    # The model cannot see trailing whitespace in what it read: the refusal shows the
+    # file's bytes of that line, so that one retry can send them.
+    assert "'' in the edit and '    ' in the file, occurs more than once" in str(refused.value)
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

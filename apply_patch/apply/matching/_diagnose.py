@@ -206,15 +206,18 @@ def unit_error(where: FileName, patch_line: int | None, numbers: tuple[int, ...]
     )  # fmt: skip
 
 
-def uncertain_pair_error(chunk: Chunk, text: str, start: int, at: int, where: FileName) -> ContextNotFoundError:
+def uncertain_pair_error(
+    chunk: Chunk, text: str, start: int, at: int, found: str, where: FileName
+) -> ContextNotFoundError:
     """The refusal of a replacement found only by a tolerant tier at 0-based `start`, one of
-    whose kept lines, `text` (the file's line `at` differs), occurs more than once in its
-    old or new text: which of them keeps the file's own text cannot be told."""
+    whose kept lines, `text` (the file's line `at` is `found`), occurs more than once in its
+    old or new text: which of them keeps the file's own text cannot be told. The file's
+    line is shown as it is (a model cannot see the trailing whitespace it read)."""
     details = (
         f"In {where.relative}, {chunk.name} matches line {start + 1} only once whitespace or "
         f"typographic punctuation is ignored, and line {at + 1} of the file, {_quoted(text)} "
-        "in the edit, occurs more than once in its old or new text: which of them keeps the "
-        "file's own text there cannot be told.",
+        f"in the edit and {_quoted(found)} in the file, occurs more than once in its old or "
+        "new text: which of them keeps the file's own text there cannot be told.",
     )
     title = f"Failed to find {chunk.label or 'expected lines'} in {where.shown} as written"
     hints = (f"Send the {chunk.noun} again with the file's lines exactly as they are.",)

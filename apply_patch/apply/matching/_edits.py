@@ -646,7 +646,7 @@ def _refuse_uncertain_pairs(
             if shared or (line[0] == C.REMOVED and (text in added or other_kept)):
                 from ._diagnose import uncertain_pair_error  # failures only: start-up time
 
-                raise uncertain_pair_error(chunk, text, at, position, where)
+                raise uncertain_pair_error(chunk, text, at, position, lines[position], where)
         position += 1
 
 
