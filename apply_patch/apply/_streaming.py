@@ -16,7 +16,8 @@ for each complete line that decides one, a `Verdict`:
   `ambiguous="error"`) or warns that it does (`"first"`).
 
 After the first `not_found` of a file no more verdicts come for it (the engine stops
-there too). Nothing is locked and nothing written while the text streams: each file is
+there too). Under `slips="refuse"` (`--codex`) a chunk the reference does not read (several
+`@@` lines, `\\` lines) gets no verdict, as a chunk the grammar refuses gets none. Nothing is locked and nothing written while the text streams: each file is
 read once (through `DiskTree`, as the planner reads it) and searched through one
 `LineIndex`. The text is read by the format's one streaming reader (`PartialReader`,
 the grammar's parser fed line by line): the operations, each chunk's lines and patch
@@ -154,7 +155,8 @@ class StreamingPlan:
         current = self._file
         found: list[Verdict] = []
         if read.complete is not None and current is not None and not current.dead:
-            found += self._close_chunk(current, read.complete)
+            if not self._unread(read.complete):
+                found += self._close_chunk(current, read.complete)
         if read.operation is not None or read.finished:  # an operation's header, or the end
             self._file = None
             if read.operation is not None and read.operation.kind == "update":
@@ -167,6 +169,12 @@ class StreamingPlan:
         current.old.append(read.old)
         current.elided = current.elided or "..." in read.old
         return found + self._judge_prefix(current)
+
+    def _unread(self, chunk: Chunk) -> bool:
+        """Whether the reference does not read `chunk` (several `@@` lines, `\\` lines), under
+        `slips="refuse"` (`--codex`): it then gets no verdict, as a chunk the grammar
+        refuses gets none, and the result names the error."""
+        return self.policy.slips == "refuse" and (len(chunk.contexts) > 1 or bool(chunk.endings))
 
     def _open(self, path: str, number: int) -> list[Verdict]:
         current = self._file = _File(path)

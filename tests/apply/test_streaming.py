@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from apply_patch import ConcurrentChangeError, ContextNotFoundError, PatchError, StreamingPlan, Verdict, apply_patch
+from apply_patch import CODEX, ConcurrentChangeError, ContextNotFoundError, PatchError, StreamingPlan, Verdict, apply_patch
 from _support import snapshot
 
 LINES = "".join(f"line{i}\n" for i in range(1, 101))
@@ -271,6 +271,23 @@ def test_an_end_of_file_chunk_and_several_at_lines(tmp_path: Path) -> None:
     assert _verdicts(plan, _lines(patch)) == [_placed(3, 3, 4), _placed(8, 99, 100)]
     plan.finish()
     assert (root / "a.py").read_text() == LINES.replace("line4\n", "four\n").replace("line100\n", "hundred\n")
+
+
+def test_under_codex_a_chunk_the_reference_does_not_read_gets_no_verdict(tmp_path: Path) -> None:
+    # Two `@@` lines, a `\` line: the reference refuses the patch there, so the stream says
+    # nothing of the chunk (as of one the grammar refuses) and the result names the error.
+    root = _tree(tmp_path)
+    before = snapshot(root)
+    patch = (
+        "*** Begin Patch\n*** Update File: a.py\n@@ line1\n@@ line2\n line3\n-line4\n+four\n"
+        "@@\n line9\n-line10\n+ten\n\\ Line ending: CRLF\n@@\n line19\n-line20\n+twenty\n*** End Patch\n"
+    )
+    plan = StreamingPlan(root, policy=CODEX)
+    assert [v[:4] for v in _verdicts(plan, _lines(patch))] == [("placed", "a.py", 13, (19, 20))]
+    with pytest.raises(PatchError, match="Unexpected line found in update hunk: '@@ line2'"):
+        plan.finish()
+    assert snapshot(root) == before
+    assert _verdicts(StreamingPlan(root), _lines(patch)) == [_placed(3, 3, 4), _placed(8, 9, 10), _placed(13, 19, 20)]
 
 
 def test_the_last_chunk_is_judged_at_finish_when_the_text_stops_without_end_patch(tmp_path: Path) -> None:
