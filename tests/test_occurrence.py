@@ -12,7 +12,8 @@ from mcp.client.stdio import stdio_client
 
 from _support import mcp_server, snapshot
 from apply_patch.anthropic import TextEditor
-from apply_patch.edits import EditError, ReplacementCountError, StrReplace, apply_edits
+from apply_patch import PatchError
+from apply_patch.edits import EditError, ReplacementCountError, StrReplace, apply_edits, apply_search_replace
 
 # "x = 1" at lines 2, 5 and 9.
 TEXT = "a\nx = 1\nb\nc\nx = 1\nd\ne\nf\nx = 1\n"
@@ -56,6 +57,35 @@ def test_without_a_choice_several_matches_are_still_refused(tmp_path: Path) -> N
     assert caught.value.candidates == (2, 5, 9)
     assert caught.value.message.endswith("(lines 2, 5, 9); it must match exactly one")
     assert snapshot(tmp_path) == before
+
+
+# Two copies, the first followed by a line of a tab only (as in requests' history).
+TAB_BLANK = "\t# c\n\tp = 1\n\t\n\tsend()\n\t\n\t# c\n\tp = 1\n\t\n\tsend()\n"
+WHOLE_LINES = "\t# c\n\tp = 1\n\t\n\tsend()\n"
+
+
+@pytest.mark.parametrize("first_block", ["", "x = 0\n"])
+@pytest.mark.parametrize("fmt", ["search_replace", "str_replace"])
+def test_whole_lines_before_a_whitespace_only_line_are_found_there_too(
+    tmp_path: Path, fmt: str, first_block: str
+) -> None:
+    # An old text ending with its line break ends at a line's start: the line after it is
+    # not the rest of its last line. Taken for one (whitespace only: a last line that lost
+    # its trailing whitespace), it passed the first copy over and the edit went to the
+    # second, reported as an exact match. `first_block`: an edit before it, so that the
+    # replacements of one file made without copying (`_deferred`) take it too.
+    target = tmp_path / "t.py"
+    target.write_text("x = 0\n" + TAB_BLANK)
+    new = WHOLE_LINES.replace("p = 1", "p = 2")
+    with pytest.raises(PatchError, match="2 places"):
+        if fmt == "search_replace":
+            blocks = [(old, old.replace("0", "1")) for old in [first_block] if old] + [(WHOLE_LINES, new)]
+            text = "".join(f"t.py\n<<<<<<< SEARCH\n{o}=======\n{n}>>>>>>> REPLACE\n" for o, n in blocks)
+            apply_search_replace(text, tmp_path)
+        else:
+            edits = [StrReplace("t.py", first_block, "x = 1\n")] if first_block else []
+            apply_edits([*edits, StrReplace("t.py", WHOLE_LINES, new)], tmp_path)
+    assert target.read_text() == "x = 0\n" + TAB_BLANK
 
 
 @pytest.mark.parametrize(

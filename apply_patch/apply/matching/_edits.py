@@ -331,9 +331,13 @@ def exact_places(joined: str, old: str) -> tuple[list[int], bool]:
 
 
 def excluded_place(joined: str, old: str, at: int, end: int) -> bool:
-    """Whether `old`, found at `at`…`end` of `joined`, is not taken there (`exact_places`)."""
+    """Whether `old`, found at `at`…`end` of `joined`, is not taken there (`exact_places`).
+
+    Only an `old` whose last line has no line break ends inside a line: one that has it
+    ends where a line starts, and the line after it is not the rest of its last one."""
     several = "\n" in old.rstrip("\n")
-    return several and (_ends_in_blank_tail(joined, end) or _inside_a_word(joined, old, at, end))
+    cut_short = not old.endswith("\n") and _ends_in_blank_tail(joined, end)
+    return several and (cut_short or _inside_a_word(joined, old, at, end))
 
 
 def _inside_a_word(joined: str, old: str, at: int, end: int) -> bool:
