@@ -167,6 +167,22 @@ def test_one_blank_line_where_the_file_has_two_beside_inserted_lines_is_refused(
     _refused(tmp_path, fmt, TWO_BLANKS, lines, 1)
 
 
+@pytest.mark.parametrize("fmt", ["str_replace", "search_replace"])
+def test_one_blank_line_where_the_file_has_two_beside_a_repeated_kept_line_is_refused(
+    tmp_path: Path, fmt: str
+) -> None:
+    # Found on requests' history. The new text inserts a function ending with the line
+    # before the blank one (`    check(1)`): compared with the old text, the kept lines
+    # pair with the inserted function's end as well as with the file's own, and the file's
+    # two blank lines land after the new function or before it, as the pairing goes.
+    text = "def a():\n    check(1)\n\n\ndef p():\n    pass\n"
+    lines: tuple[Line, ...] = (
+        ("+", "    check(1)"), ("+", ""), ("+", "def d():"),
+        (" ", "    check(1)"), (" ", ""), (" ", "def p():"),
+    )  # fmt: skip
+    _refused(tmp_path, fmt, text, lines, 2)
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_removed_blank_line_of_a_longer_run_is_refused(tmp_path: Path, fmt: str) -> None:
     # Which of the file's two blank lines goes, the one before the added line or after it?

@@ -71,6 +71,7 @@ def blank_tolerant(
     solid_at = [i for i, line in enumerate(lines) if line[0] != C.ADDED and line[1:].strip()]
     if not solid_at:
         return []
+    pairing = _Pairing(lines) if paired else None
     head, body, tail = lines[: solid_at[0]], lines[solid_at[0] : solid_at[-1] + 1], lines[solid_at[-1] + 1 :]
     wanted = [line[1:].rstrip() for line in body if line[0] != C.ADDED and line[1:].strip()]
     if not all(index.contains(text) for text in wanted):
@@ -81,9 +82,9 @@ def blank_tolerant(
     for k in range(len(keys) - len(wanted) + 1):
         if keys[k : k + len(wanted)] == wanted:
             first, last = solid[k], solid[k + len(wanted) - 1]
-            aligned = _aligned(body, file_lines, first, paired)
-            before = _edge(lines, head, file_lines, range(first - 1, start - 1, -1), paired)
-            after = _edge(lines, tail, file_lines, range(last + 1, len(file_lines)), paired)
+            aligned = _aligned(body, file_lines, first, pairing, solid_at[0])
+            before = _edge(lines, head, file_lines, range(first - 1, start - 1, -1), pairing)
+            after = _edge(lines, tail, file_lines, range(last + 1, len(file_lines)), pairing)
             if aligned is None or before is None or after is None:
                 return []  # a dropped blank line beside added lines: before or after them?
             (lead, covered), (trail, _) = before, after
@@ -94,7 +95,7 @@ def blank_tolerant(
 
 
 def _edge(
-    lines: Sequence[str], edge: Sequence[str], file_lines: Sequence[str], outward: range, paired: bool
+    lines: Sequence[str], edge: Sequence[str], file_lines: Sequence[str], outward: range, pairing: _Pairing | None
 ) -> tuple[tuple[str, ...], int] | None:
     """The chunk's `edge` (its lines before its first non-blank expected line, or after its
     last: blank expected lines, and added lines), rewritten against the file's blank lines
@@ -105,8 +106,8 @@ def _edge(
     file has as many there; else, when they are all context lines, the nearest of the file's
     (as many as both have: a blank line the file lacks is no line to match), unless the
     file's run is longer and lines are only inserted or only removed beside them (before the
-    extra blank line or after? removed with it?), or (`paired`) a blank line is added or
-    removed between them and the nearest non-blank context line (which of the new text's
+    extra blank line or after? removed with it?), or (`pairing`: a paired chunk's) a blank
+    line is added or removed between them and the nearest anchor (which of the new text's
     blank lines is the copy?). None: no sure reading."""
     step = outward.step
     ordered = list(edge) if step > 0 else list(reversed(edge))  # from the matched lines outward
@@ -126,7 +127,7 @@ def _edge(
         first = len(lines) - len(edge) + expected[0] if step > 0 else 0  # the run's first line in `lines`
         if run > count and _insertion_beside(lines, first, count):
             return None
-        if paired and not _paired_run_is_sure(lines, first, count):
+        if pairing is not None and not pairing.run_is_sure(first, count):
             return None
         beyond = beyond[: min(run, count)]
     rewritten = list(beside)
@@ -141,7 +142,7 @@ def _edge(
 
 
 def _aligned(
-    lines: Sequence[str], file_lines: Sequence[str], first: int, paired: bool = False
+    lines: Sequence[str], file_lines: Sequence[str], first: int, pairing: _Pairing | None = None, base: int = 0
 ) -> tuple[str, ...] | None:
     """The chunk `lines` with the file's blank lines from `first` put back and its own
     blank expected lines that the file lacks left out.
@@ -151,9 +152,10 @@ def _aligned(
     lines are inserted right beside it (not in place of removed lines): whichever of the
     file's blank lines the model's stand for, the result is then the same. None where the model's text does not say where the file's blank lines go
     against the lines it adds or removes: a blank line it dropped beside added or removed
-    lines, a run holding removed blank lines shorter than the file's beside them, or
-    (`paired`) a blank context line the file lacks between changed lines, whose copy in the
-    new text may be one of the new text's own blank lines. (A blank line dropped between
+    lines, a run holding removed blank lines shorter than the file's beside them, or (a
+    paired chunk: `pairing`, of the chunk whose lines from `base` are `lines`) a run the
+    file has longer, or a blank line the file lacks, whose place in the new text the
+    comparison may have chosen among others (`_Pairing`). (A blank line dropped between
     two lines it replaces may have been kept, or not.)
     """
     out: list[str] = []
@@ -171,7 +173,8 @@ def _aligned(
                 first_of_run = number == 0 or lines[number - 1][1:].strip() or lines[number - 1][0] == C.ADDED
                 run = _context_run(lines, number) if first_of_run else 0
                 if run and _file_run(file_lines, at) > run and (
-                    _insertion_beside(lines, number, run) or (paired and not _paired_run_is_sure(lines, number, run))
+                    _insertion_beside(lines, number, run)
+                    or (pairing is not None and not pairing.run_is_sure(base + number, run))
                 ):
                     return None  # the file's extra blank lines: before the inserted lines or after?
                 if run:  # the model's run of context blank lines stands for the file's run
@@ -184,7 +187,9 @@ def _aligned(
                     return None
                 out.append(line[0] + file_lines[at])
                 at += 1
-            elif paired and not (_copy_is_sure if line[0] == C.CONTEXT else _removal_is_sure)(lines, number):
+            elif pairing is not None and not (
+                pairing.copy_is_sure if line[0] == C.CONTEXT else pairing.removal_is_sure
+            )(base + number):
                 return None
             continue  # a blank line the file does not have there: nothing to match
         while not file_lines[at].strip():  # a blank line the model dropped: the file's is kept
@@ -237,44 +242,70 @@ def _insertion_beside(lines: Sequence[str], number: int, run: int) -> bool:
     return any(side and len({line[0] for line in side}) == 1 for side in sides)
 
 
-def _paired_run_is_sure(lines: Sequence[str], number: int, run: int) -> bool:
-    """Whether the run of `run` blank context lines from `lines[number]`, in a paired chunk,
-    surely stands where the comparison put it: no blank line is added or removed between the
-    non-blank context lines around it (else the comparison may have paired the old text's
-    blank lines with blank lines the new text adds, or removes, elsewhere)."""
-    before, after = number, number + run
-    while before > 0 and not (lines[before - 1][0] == C.CONTEXT and lines[before - 1][1:].strip()):
-        before -= 1
-    while after < len(lines) and not (lines[after][0] == C.CONTEXT and lines[after][1:].strip()):
-        after += 1
-    around = (*lines[before:number], *lines[number + run : after])
-    return not any(line[0] != C.CONTEXT and not line[1:].strip() for line in around)
+class _Pairing:
+    """Where a paired chunk's blank lines surely stand (a str_replace or SEARCH/REPLACE: its
+    old and new lines paired by comparing the two texts, not marked by the model).
 
+    An anchor is a context line whose text the old and the new text each hold once: every
+    comparison pairs it, so a blank line's pairing can move only between two anchors (or
+    an anchor and an end of the chunk). A context line whose text the new text holds
+    again (an inserted function ending like the kept one) is no anchor: the kept lines
+    may pair with either copy, and the blank lines beside them with them. Each answer is
+    O(1) after O(lines) made once."""
 
-def _copy_is_sure(lines: Sequence[str], number: int) -> bool:
-    """Whether the blank context line `lines[number]` of a paired chunk (one the file lacks) is
-    surely a copy, on the new side, of the old side's blank line: a context line stands right
-    beside it, so that both sides have it beside the same line, and between the non-blank
-    context lines around it no blank line is added or removed, so that the new text's blank
-    lines there are all copies of the old text's, paired in order. (A blank line the new
-    text adds there may be the copy as well: the comparison chose one of two pairings.)"""
-    before = number > 0 and lines[number - 1][0] == C.CONTEXT
-    after = number + 1 < len(lines) and lines[number + 1][0] == C.CONTEXT
-    return (before or after) and _paired_run_is_sure(lines, number, 1)
+    def __init__(self, lines: Sequence[str]) -> None:
+        from collections import Counter
 
+        olds = Counter(line[1:] for line in lines if line[0] != C.ADDED and line[1:].strip())
+        news = Counter(line[1:] for line in lines if line[0] != C.REMOVED and line[1:].strip())
+        size = len(lines)
+        self.lines = lines
+        self._after_anchor = [0] * (size + 1)  # k: the line after the last anchor before line k
+        self._anchor = [size] * (size + 1)  # k: the first anchor at or after line k (size: none)
+        self._changed = [0] * (size + 1)  # blank lines added or removed among lines[:k]
+        self._not_removed = [0] * (size + 1)  # blank lines kept or added among lines[:k]
+        anchors = []
+        for k, line in enumerate(lines):
+            text = line[1:]
+            blank = not text.strip()
+            anchors.append(line[0] == C.CONTEXT and not blank and olds[text] == 1 == news[text])
+            self._after_anchor[k + 1] = k + 1 if anchors[k] else self._after_anchor[k]
+            self._changed[k + 1] = self._changed[k] + (blank and line[0] != C.CONTEXT)
+            self._not_removed[k + 1] = self._not_removed[k] + (blank and line[0] != C.REMOVED)
+        for k in range(size - 1, -1, -1):
+            self._anchor[k] = k if anchors[k] else self._anchor[k + 1]
 
-def _removal_is_sure(lines: Sequence[str], number: int) -> bool:
-    """Whether the blank removed line `lines[number]` of a paired chunk (one the file lacks)
-    surely has no copy in the new text: between the non-blank context lines around it, the
-    new text holds no blank line. (One it holds there may be the copy, the comparison having
-    paired it with another blank line of the old text, which the edit then removes.)"""
-    before, after = number, number + 1
-    while before > 0 and not (lines[before - 1][0] == C.CONTEXT and lines[before - 1][1:].strip()):
-        before -= 1
-    while after < len(lines) and not (lines[after][0] == C.CONTEXT and lines[after][1:].strip()):
-        after += 1
-    around = (*lines[before:number], *lines[number + 1 : after])
-    return not any(line[0] != C.REMOVED and not line[1:].strip() for line in around)
+    def _around(self, counts: list[int], number: int, end: int) -> int:
+        """How many lines `counts` counts between the anchors around lines[number:end],
+        those lines left out."""
+        before, after = self._after_anchor[number], self._anchor[end]
+        return counts[number] - counts[before] + counts[after] - counts[end]
+
+    def run_is_sure(self, number: int, run: int) -> bool:
+        """Whether the run of `run` blank context lines from line `number` surely stands where
+        the comparison put it: no blank line is added or removed between the anchors around
+        it (else the comparison may have paired the old text's blank lines with blank lines
+        the new text adds, or removes, elsewhere)."""
+        return not self._around(self._changed, number, number + run)
+
+    def copy_is_sure(self, number: int) -> bool:
+        """Whether the blank context line `number` (one the file lacks) is surely a copy, on
+        the new side, of the old side's blank line: a context line stands right beside it,
+        so that both sides have it beside the same line, and between the anchors around it
+        no blank line is added or removed, so that the new text's blank lines there are all
+        copies of the old text's, paired in order. (A blank line the new text adds there may
+        be the copy as well: the comparison chose one of two pairings.)"""
+        lines = self.lines
+        before = number > 0 and lines[number - 1][0] == C.CONTEXT
+        after = number + 1 < len(lines) and lines[number + 1][0] == C.CONTEXT
+        return (before or after) and self.run_is_sure(number, 1)
+
+    def removal_is_sure(self, number: int) -> bool:
+        """Whether the blank removed line `number` (one the file lacks) surely has no copy in
+        the new text: between the anchors around it, the new text holds no blank line. (One
+        it holds there may be the copy, the comparison having paired it with another blank
+        line of the old text, which the edit then removes.)"""
+        return not self._around(self._not_removed, number, number + 1)
 
 
 def _run_is_sure(lines: Sequence[str], number: int, file_lines: Sequence[str], at: int) -> bool:
