@@ -136,6 +136,48 @@ def test_a_diffs_header_counting_the_elided_lines_names_one_reading(
     assert any("placeholder" in warning.message for warning in result.warnings)
 
 
+def _blank_headed(heads: int, copies: int) -> tuple[str, str]:
+    """A file whose `heads` blank lines come before the place a hunk's numbers name (a blank
+    line, then `x = 1`, then the lines after the hunk's `...`), those lines `copies` times
+    after it; and the hunk, whose first line is blank."""
+    top = "".join(f"a{i} = {i}\n\n" for i in range(heads))
+    rest = "".join("with open(r) as f:\n    read(f)\nz = 0\n" for _ in range(copies))
+    text = top + "\nx = 1\n" + rest
+    near = 2 * heads + 1
+    diff = (
+        f"--- a/m.py\n+++ b/m.py\n@@ -{near},4 +{near},4 @@\n \n ...\n"
+        "-with open(r) as f:\n+with open(r, 'u') as f:\n     read(f)\n"
+    )
+    return text, diff
+
+
+@pytest.mark.parametrize("heads", [0, 5, 12])
+def test_a_hunk_whose_elision_has_two_readings_at_its_numbers_is_refused_however_many_elsewhere(
+    tmp_path: Path, heads: int
+) -> None:
+    # Found on requests' setup.py: a hunk whose first line is blank reads from every blank
+    # line above its place too. The readings were cut at eleven: the last one kept was the
+    # first at the numbers' line, the second there was never seen, and the numbers named
+    # the one left.
+    text, diff = _blank_headed(heads, copies=2)
+    target = tmp_path / "m.py"
+    target.write_text(text)
+    with pytest.raises(AmbiguousChunkError):
+        apply_unified_diff(diff, tmp_path)
+    assert target.read_text() == text
+
+
+@pytest.mark.parametrize("heads", [0, 5, 12])
+def test_a_hunk_whose_elision_has_one_reading_at_its_numbers_applies_however_many_elsewhere(
+    tmp_path: Path, heads: int
+) -> None:
+    text, diff = _blank_headed(heads, copies=1)
+    target = tmp_path / "m.py"
+    target.write_text(text)
+    apply_unified_diff(diff, tmp_path)
+    assert target.read_text() == text.replace("open(r) as", "open(r, 'u') as")
+
+
 # ------------------------------------------------------------- 3. blank-line tolerance
 
 TWO_BLANKS = "import os\n\n\ndef area(width, height):\n    return 1\n"

@@ -792,15 +792,23 @@ def slips(
         if match is not None:
             return numbered, endings, pattern, match, "line-numbers"
     lines_used = numbered or used
-    for name in ("blank-lines", "elided-middle"):
+
+    def read(name: str, first: int) -> list[tuple[tuple[str, ...], int]]:  # its readings from `first`
         readings = (
-            blank_tolerant(index, lines, lines_used, start, paired=paired) if name == "blank-lines"
-            else elided(index, lines, lines_used, start)
+            blank_tolerant(index, lines, lines_used, first, paired=paired) if name == "blank-lines"
+            else elided(index, lines, lines_used, first)
         )  # fmt: skip
-        places = [(rewritten, at) for rewritten, at in readings
-                  if not chunk.is_end_of_file or at + _old_count(rewritten) == len(lines)]
+        return [(rewritten, at) for rewritten, at in readings
+                if not chunk.is_end_of_file or at + _old_count(rewritten) == len(lines)]
+
+    for name in ("blank-lines", "elided-middle"):
+        places = read(name, start)
         if len(places) > 1 and near is not None:  # a hunk's numbers may name one of them
-            named = [(rewritten, at) for rewritten, at in places if at == near]
+            # Read from that line too: the readings are cut short (past ten), and those above
+            # it (a blank first line reads from every blank line) may have hidden the ones
+            # starting there, or all but the first of them.
+            at_near = read(name, near) if near > start else places
+            named = [(rewritten, at) for rewritten, at in at_near if at == near]
             if len(named) > 1 and chunk.counted is not None:  # by the lines it counts, too
                 named = [(rewritten, at) for rewritten, at in named if _old_count(rewritten) == chunk.counted]
             places = named if len(named) == 1 else places
