@@ -373,6 +373,24 @@ def test_added_lines_in_tabs_are_written_in_the_spaces_of_the_file(tmp_path: Pat
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
+def test_a_whitespace_only_line_in_tabs_is_written_in_the_spaces_of_the_file(tmp_path: Path, fmt: str) -> None:
+    # Found on requests' history: a blank line added as two tabs, alone, in a file with no
+    # tab at all (as a model writes the other unit): its tabs were written as sent.
+    lines: tuple[Line, ...] = (
+        (" ", "    if x:"), (" ", "        return 1"), ("+", "\t\t"), ("+", "\t\treturn 3"), (" ", "    return 2"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, SPACES)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == "def f(x):\n    if x:\n        return 1\n        \n        return 3\n    return 2\n"
+    assert any("lines 4-5" in w and "spaces" in w for w in warnings), warnings
+    alone: tuple[Line, ...] = ((" ", "        return 1"), ("+", "\t\t"), (" ", "    return 2"))
+    target.write_text(SPACES)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", alone, 3)
+    assert target.read_text() == "def f(x):\n    if x:\n        return 1\n        \n    return 2\n"
+    assert any("line 4" in w and "spaces" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
 def test_added_lines_in_spaces_are_written_in_the_tabs_of_the_file(tmp_path: Path, fmt: str) -> None:
     text = "func f(x int) int {\n\tif x > 0 {\n\t\treturn 1\n\t}\n\treturn 2\n}\n"
     lines: tuple[Line, ...] = (

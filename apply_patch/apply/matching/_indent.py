@@ -208,7 +208,8 @@ def in_file_unit(
     by the one width of 2, 4 or 8 that puts it at the level of one of those lines (not
     when an added line is unindented: a new definition, whose body's level they do not
     say); none, several, or one the file's own lines start with: as sent, unless the file
-    there is indented with tabs (`uncertain`: refused by the callers). `counts` is
+    there is indented with tabs (`uncertain`: refused by the callers). Whitespace-only
+    added lines count only where tabs become the spaces of a file with no tab. `counts` is
     `indented_counts(window)`, where the caller has it already.
     """
     if counts is None:
@@ -218,16 +219,23 @@ def in_file_unit(
         return None
     unit, other = ("\t", " ") if tabs > spaces else (" ", "\t")
     changed = tuple(i for i, line in enumerate(added) if line[:1] == other and line.strip())
-    if not changed:
+    # Tabs on a whitespace-only line, in a file with none, are written in the file's unit
+    # too (a tab is one of its levels); spaces on one in a tab-indented file are left as
+    # sent (how many make a level is for lines with text to show).
+    blank = tuple(i for i, line in enumerate(added) if line[:1] == other and not line.strip())
+    spaces_only = rewrite and unit == " " and not file_has("\t")
+    if not changed and not (blank and spaces_only):
         return None
-    sent = [added[i] for i in changed]
     moved: list[str | None] = []
     uncertain = False
-    if rewrite and unit == " " and not file_has("\t"):
+    if spaces_only:
+        changed = tuple(sorted((*changed, *blank)))
+        sent = [added[i] for i in changed]
         file_step = _unit([line for line in window if line[:1] == " "])
         width = file_step[1] if file_step is not None else 0
         moved = [_tabs_as_spaces(line, width) for line in sent] if width else [None]
     elif rewrite and unit == "\t":
+        sent = [added[i] for i in changed]
         step = _sent_step(sent)
         # A step counts where it puts the shallowest sent line at a level of the lines beside:
         # depths 4 and 6 step by 2, yet may be a level of 4 and two spaces of alignment.

@@ -218,11 +218,11 @@ def in_file_units(
 
 def _may_change_unit(added: Sequence[str], file_has: Callable[[str], bool]) -> bool:
     """Whether `_indent.in_file_unit` could find lines of `added` in the other unit than
-    the file's lines around them: not when no added line with text is indented, nor when
-    all are indented with one character and no line of the file starts with the other
-    (no window of the file then counts more lines of the other unit: the answer is None
-    without reading one)."""
-    sent = {line[:1] for line in added if line[:1] in (" ", "\t") and line.strip()}
+    the file's lines around them: not when no added line with text is indented (nor one of
+    whitespace only starts with a tab), nor when all are indented with one character and
+    no line of the file starts with the other (no window of the file then counts more
+    lines of the other unit: the answer is None without reading one)."""
+    sent = {line[:1] for line in added if line[:1] == "\t" or (line[:1] == " " and line.strip())}
     if not sent:
         return False
     if len(sent) == 1:
