@@ -283,8 +283,12 @@ def _bom_row(case: Case, reference: Sequence[str], ours: Outcome, timeout: float
         return False
     bare = replace(case, files=_without_bom(case.files, marked))
     again = run_case(reference, bare, timeout)
-    made = frozenset(path for path in ours.tree if path not in case.files)  # a moved file keeps its BOM
-    return classify(bare, again, replace(ours, tree=_without_bom(ours.tree, marked | made))).sort != DIFFERENT
+    # A moved file keeps its BOM, at a new path or at one another file held without one.
+    gained = frozenset(
+        path for path, data in ours.tree.items()
+        if data.startswith(UTF8_BOM) and not case.files.get(path, b"").startswith(UTF8_BOM)
+    )  # fmt: skip
+    return classify(bare, again, replace(ours, tree=_without_bom(ours.tree, marked | gained))).sort != DIFFERENT
 
 
 # ----------------------------------------------------------------------------- the oracle's cases

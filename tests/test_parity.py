@@ -96,6 +96,23 @@ def test_a_difference_the_bom_makes_is_the_bom_row(tmp_path: Path) -> None:
     )
 
 
+def test_a_file_moved_with_its_bom_onto_another_is_the_bom_row_too(tmp_path: Path) -> None:
+    """The moved file keeps its BOM at its new path, which another file held before
+    (found on seed 2 of the shapes: a Move onto an existing file)."""
+    bom_blind = stand_in(
+        tmp_path, "bom_blind",
+        "if open('f0.txt', 'rb').read(3) == b'\\xef\\xbb\\xbf':\n    sys.exit(1)\n"
+        f"os.execv({executable()!r}, [{executable()!r}, '--codex', *sys.argv[1:]])",
+    )  # fmt: skip
+    case = parity.Case(
+        "test", "bom-moved", {"f0.txt": b"\xef\xbb\xbf" + F0, "g.txt": b"old\n"},
+        "*** Begin Patch\n*** Update File: f0.txt\n*** Move to: g.txt\n@@\n alpha\n-beta\n+BETA\n*** End Patch\n",
+    )  # fmt: skip
+    result = parity.compare(case, bom_blind, parity.ours_command())
+    assert result.ours.tree == {"g.txt": b"\xef\xbb\xbfalpha\nBETA\ngamma\n"}
+    assert result.verdict == parity.Verdict("deliberate", "UTF-8 BOM kept out of matching")
+
+
 def test_a_reference_that_hangs_is_stopped(tmp_path: Path) -> None:
     hangs = stand_in(tmp_path, "hangs", "import time; time.sleep(60)")
     result = parity.compare(APPLIES, hangs, parity.ours_command(), timeout=1.0)
