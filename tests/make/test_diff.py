@@ -20,6 +20,7 @@ from apply_patch import (
     UnsupportedChangeError,
     UpdateFile,
     apply_patch,
+    convert_unified_diff,
     make_patch,
     parse_patch,
 )
@@ -260,6 +261,20 @@ def test_make_patch_of_a_byte_order_mark_removed() -> None:
     # An Update keeps the BOM (default policy): the file is written again.
     patch = make_patch("\ufeffa\n", "a\n", path="f")
     assert patch.operations == (DeleteFile("f"), AddFile("f", ("a",)))
+
+
+@pytest.mark.parametrize("added", ["\tz = 1", "\t"])
+def test_make_patch_of_a_line_in_another_unit_than_the_file_writes_it_whole(tmp_path: Path, added: str) -> None:
+    # The default policy writes added lines in a spaces-only file's unit: an Update could
+    # not give this tab back (it failed with an internal error). The file is written again.
+    old, new = "def f(x):\n    return x\n", f"def f(x):\n{added}\n    return x\n"
+    patch = make_patch(old, new, path="f.py")
+    assert patch.operations == (DeleteFile("f.py"), AddFile("f.py", tuple(new.split("\n")[:-1])))
+    (tmp_path / "f.py").write_text(old)
+    apply_patch(str(patch), tmp_path)
+    assert (tmp_path / "f.py").read_text() == new
+    diff = f"--- a/f.py\n+++ b/f.py\n@@ -1,2 +1,3 @@\n def f(x):\n+{added}\n     return x\n"
+    assert convert_unified_diff(diff, old={"f.py": old}) == patch
 
 
 def test_make_patch_errors() -> None:
