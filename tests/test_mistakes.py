@@ -390,6 +390,23 @@ def test_a_whitespace_only_line_in_tabs_is_written_in_the_spaces_of_the_file(tmp
     assert any("line 4" in w and "spaces" in w for w in warnings), warnings
 
 
+EMBEDDED = "package m\n\nfunc f() string {\n\ta := 1\n\tb := 2\n\tc := 3\n\treturn `\n    one\n    two\n`\n}\n"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_line_in_the_files_unit_amid_lines_of_the_other_is_written_as_sent_with_a_warning(
+    tmp_path: Path, fmt: str
+) -> None:
+    # Found on cobra's history (Go, shell scripts in its strings): a tab-indented line added
+    # inside the script's space-indented lines matched the unit of the file around (tabs,
+    # most of the lines) and went without a word. The lines beside it are the ones it joins.
+    lines: tuple[Line, ...] = ((" ", "    one"), ("+", "\tmiddle"), (" ", "    two"))
+    target = _file(tmp_path, fmt, EMBEDDED)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 8)
+    assert target.read_text() == EMBEDDED.replace("    one\n", "    one\n\tmiddle\n")
+    assert any("line 9" in w and "sent indented with tabs" in w and "use spaces" in w for w in warnings), warnings
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_added_lines_in_spaces_are_written_in_the_tabs_of_the_file(tmp_path: Path, fmt: str) -> None:
     text = "func f(x int) int {\n\tif x > 0 {\n\t\treturn 1\n\t}\n\treturn 2\n}\n"

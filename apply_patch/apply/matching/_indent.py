@@ -208,7 +208,9 @@ def in_file_unit(
     by the one width of 2, 4 or 8 that puts it at the level of one of those lines (not
     when an added line is unindented: a new definition, whose body's level they do not
     say); none, several, or one the file's own lines start with: as sent, unless the file
-    there is indented with tabs (`uncertain`: refused by the callers). Whitespace-only
+    there is indented with tabs (`uncertain`: refused by the callers). Added lines in the
+    unit of `window` but not of the lines `beside` them, all in the other, are written as
+    sent, with the warning (`_against_beside`). Whitespace-only
     added lines count only where tabs become the spaces of a file with no tab. `counts` is
     `indented_counts(window)`, where the caller has it already.
     """
@@ -216,7 +218,7 @@ def in_file_unit(
         counts = indented_counts(window)
     tabs, spaces = counts
     if tabs == spaces:
-        return None
+        return _against_beside(added, beside)
     unit, other = ("\t", " ") if tabs > spaces else (" ", "\t")
     changed = tuple(i for i, line in enumerate(added) if line[:1] == other and line.strip())
     # Tabs on a whitespace-only line, in a file with none, are written in the file's unit
@@ -225,7 +227,7 @@ def in_file_unit(
     blank = tuple(i for i, line in enumerate(added) if line[:1] == other and not line.strip())
     spaces_only = rewrite and unit == " " and not file_has("\t")
     if not changed and not (blank and spaces_only):
-        return None
+        return _against_beside(added, beside)
     moved: list[str | None] = []
     uncertain = False
     if spaces_only:
@@ -256,6 +258,21 @@ def in_file_unit(
             assert line is not None
             lines[i] = line
     return UnitFix(tuple(lines), changed, _UNIT_NAMES[other], _UNIT_NAMES[unit], rewritten, uncertain)
+
+
+def _against_beside(added: Sequence[str], beside: Sequence[str]) -> UnitFix | None:
+    """Added lines in the unit of the file around them, but not of the lines `beside` them,
+    all indented with the other (a script in a Go string, amid the Go code's tabs): written
+    as sent, with the warning. None when those lines use both units, or none."""
+    units = {line[:1] for line in beside if line[:1] in (" ", "\t") and line.strip()}
+    if len(units) != 1:
+        return None
+    unit = units.pop()
+    other = "\t" if unit == " " else " "
+    changed = tuple(i for i, line in enumerate(added) if line[:1] == other and line.strip())
+    if not changed:
+        return None
+    return UnitFix(tuple(added), changed, _UNIT_NAMES[other], _UNIT_NAMES[unit], False)
 
 
 def _tabs_as_spaces(line: str, width: int) -> str:
