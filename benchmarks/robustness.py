@@ -1,11 +1,16 @@
 """Robustness benchmark (issue 20's oracle): real edits, written with the mistakes models make.
 
     .venv/bin/python benchmarks/robustness.py [--limit N | --quick] [--mistakes a,b] [--json] [--examples N]
+        [--repo PATH [--paths '*.go,*.js'] [--rev REV]]
 
 Where the edits come from: the hunks of this repository's own commits (`git log -p`
 of the package's, tests' and benchmarks' Python files, modified files only; read at
 run time, nothing is copied into the repository), up to a pinned commit (`--rev`)
 so that later commits leave the sample as it is and two engines' figures compare.
+`--repo PATH` reads another project's history instead (to its HEAD; its `*.py` files,
+or the git pathspecs `--paths` names): other languages, other habits (tabs, blank lines
+holding whitespace, scripts inside strings). Its figures are not this repository's and
+nothing of it is kept here.
 A hunk is its commit's pre-image of the file, the place it starts and its lines
 (context, removed, added); its post-image is the pre-image with that one hunk
 applied. Hunks are kept when their old lines occur exactly once in the file, as
@@ -210,9 +215,9 @@ def is_usable(hunk: Hunk) -> bool:
     return whole_line_count(hunk.pre, old) == 1 and text.count("\n".join(old)) == 1
 
 
-def _git(*args: str, stdin: bytes | None = None) -> bytes:
-    """The output of `git -C ROOT args` (CalledProcessError if git fails)."""
-    command = ["git", "-C", str(ROOT), "-c", "core.quotepath=off", *args]
+def _git(*args: str, stdin: bytes | None = None, root: Path = ROOT) -> bytes:
+    """The output of `git -C root args` (CalledProcessError if git fails)."""
+    command = ["git", "-C", str(root), "-c", "core.quotepath=off", *args]
     return subprocess.run(command, input=stdin, capture_output=True, check=True).stdout
 
 
@@ -270,10 +275,10 @@ def parse_log(text: str) -> Iterator[RawHunk]:
                 yield RawHunk(f"{commit[:10]}:{path}@{start}", path, blob, start, tuple(lines))
 
 
-def read_blobs(ids: Iterable[str]) -> dict[str, bytes]:
-    """The content of each blob id, by one `git cat-file --batch`."""
+def read_blobs(ids: Iterable[str], root: Path = ROOT) -> dict[str, bytes]:
+    """The content of each blob id, by one `git cat-file --batch` in the repository `root`."""
     wanted = sorted(set(ids))
-    out = _git("cat-file", "--batch", stdin="".join(f"{b}\n" for b in wanted).encode())
+    out = _git("cat-file", "--batch", stdin="".join(f"{b}\n" for b in wanted).encode(), root=root)
     blobs: dict[str, bytes] = {}
     at = 0
     for blob in wanted:
@@ -288,8 +293,10 @@ def read_blobs(ids: Iterable[str]) -> dict[str, bytes]:
     return blobs
 
 
-def history_hunks(rev: str = PINNED) -> list[Hunk]:
-    """Every usable hunk of the history up to `rev` (modified Python files), in log order.
+def history_hunks(rev: str = PINNED, *, root: Path = ROOT, pathspecs: Sequence[str] = PATHSPECS) -> list[Hunk]:
+    """Every usable hunk of the history up to `rev` (modified files `pathspecs` names: this
+    repository's Python files), in log order; of this repository, or of the one at `root`
+    (a work tree or a bare repository: another project's edits).
 
     Empty when git, the history or `rev` is missing (a tarball, a shallow clone): the
     callers say so."""
@@ -297,12 +304,12 @@ def history_hunks(rev: str = PINNED) -> list[Hunk]:
         log = _git(
             "log", "-p", "--no-merges", "--no-renames", "--diff-filter=M", "--full-index",
             "--no-color", "--no-ext-diff", "--no-textconv", "-U3", "--format=commit %H",
-            rev, "--", *PATHSPECS,
+            rev, "--", *pathspecs, root=root,
         ).decode("utf-8", "replace")
     except (OSError, subprocess.CalledProcessError):
         return []
     raw = list(parse_log(log))
-    blobs = read_blobs(r.blob for r in raw)
+    blobs = read_blobs((r.blob for r in raw), root)
     hunks = []
     for r in raw:
         data = blobs.get(r.blob, b"")
@@ -1016,7 +1023,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_LIMIT} cases per mistake")
     parser.add_argument("--mistakes", default=",".join(MISTAKES), help="comma-separated (default: all)")
     parser.add_argument("--seed", type=int, default=SEED, help="the sample's seed")
-    parser.add_argument("--rev", default=PINNED, help="read the history up to REV (default: pinned)")
+    parser.add_argument("--rev", help="read the history up to REV (default: pinned; HEAD with --repo)")
+    parser.add_argument("--repo", type=Path, help="another repository's history (a folder or a bare one)")
+    parser.add_argument("--paths", help="its files, comma-separated git pathspecs (default: *.py with --repo)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     parser.add_argument("--examples", type=int, default=0, metavar="N",
                         help="also show N wrong or crashed attempts of each format x mistake")  # fmt: skip
@@ -1025,10 +1034,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown := set(mistakes) - set(MISTAKES):
         parser.error(f"unknown mistakes {sorted(unknown)}: choose among {', '.join(MISTAKES)}")
     limit = QUICK_LIMIT if args.quick else args.limit
+    root = ROOT if args.repo is None else args.repo
+    args.rev = args.rev or (PINNED if args.repo is None else "HEAD")
+    paths = tuple(args.paths.split(",")) if args.paths else PATHSPECS if args.repo is None else ("*.py",)
     began = time.perf_counter()
-    hunks = history_hunks(args.rev)
+    hunks = history_hunks(args.rev, root=root, pathspecs=paths)
     if not hunks:
-        print(f"robustness: no hunks: this needs the git history up to {args.rev} (--rev)", file=sys.stderr)
+        print(f"robustness: no hunks: this needs the git history of {root} up to {args.rev} (--rev)", file=sys.stderr)
         return 1
     cases = build_cases(hunks, limit, args.seed, mistakes)
     with scratch_state():

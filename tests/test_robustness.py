@@ -6,7 +6,9 @@ Nothing here depends on how well the engine does on a mistake (issue 20 changes 
 only clean edits, edits no engine can place, and crafted verdicts are asserted."""
 
 import json
+import os
 import random
+import subprocess
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -241,3 +243,32 @@ def test_a_tiny_run_on_the_history(capsys: pytest.CaptureFixture[str]) -> None:
         if cell["mistake"] == "twice":  # the baseline refuses: right, but for a diff's numbered place
             assert cell["exact"]["correct" if cell["format"] != "unified_diff" else "refused"] == 1
 
+
+
+def _git(root: Path, *args: str) -> None:
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t", "HOME": str(root), "PATH": os.environ["PATH"]}  # fmt: skip
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, env=env)
+
+
+def test_the_history_of_another_repository(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # `--repo` and `--paths`: the oracle over another project's history (how the defects of
+    # issue 34's last stop were found: on requests', click's and cobra's), to its HEAD.
+    repo = tmp_path / "other"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    body = "".join(f"\tline{i} := {i}\n" for i in range(12))
+    (repo / "m.go").write_text(f"package m\n\nfunc f() {{\n{body}}}\n")
+    (repo / "m.py").write_text("x = 1\n")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "one")
+    (repo / "m.go").write_text(f"package m\n\nfunc f() {{\n{body.replace('line5 := 5', 'line5 := 50')}}}\n")
+    (repo / "m.py").write_text("x = 2\n")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "two")
+    hunks = rb.history_hunks("HEAD", root=repo, pathspecs=("*.go",))
+    assert [(h.path, h.start) for h in hunks] == [("m.go", 5)]
+    assert rb.main(["--repo", str(repo), "--paths", "*.go", "--mistakes", "clean", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rev"] == "HEAD" and out["usable_hunks"] == 1 and out["cases"] == 1
+    assert {c["format"]: c["ours"]["correct"] for c in out["cells"]} == dict.fromkeys(rb.FORMATS, 1)
