@@ -390,6 +390,30 @@ def test_a_whitespace_only_line_in_tabs_is_written_in_the_spaces_of_the_file(tmp
     assert any("line 4" in w and "spaces" in w for w in warnings), warnings
 
 
+DOC_COMMENTED = "/**\n * Doc.\n */\nfunction f() {\n  if (x) {\n    y();\n  }\n  return 1;\n}\n"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_tabs_become_the_files_level_not_a_doc_comments_alignment(tmp_path: Path, fmt: str) -> None:
+    # Found on express' history: a file of two-space levels with a `/** ... */` comment.
+    # The comment's ` * ` lines (aligned one space under `/**`) made one space the level,
+    # and two tabs were written as two spaces, one level too shallow, "as the file is".
+    lines: tuple[Line, ...] = ((" ", "    y();"), ("+", "\t\tz();"), (" ", "  }"))
+    target = _file(tmp_path, fmt, DOC_COMMENTED)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 6)
+    assert target.read_text() == DOC_COMMENTED.replace("    y();\n", "    y();\n    z();\n")
+    assert any("line 7" in w and "written with spaces" in w for w in warnings), warnings
+
+
+def test_a_markdown_lists_star_lines_still_show_its_level(tmp_path: Path) -> None:
+    # Only a block comment's lines after its `/*` are left out of the level: a list's
+    # `* item` lines are at their level.
+    text = "# List\n\n* one\n  * one.a\n    * deep\n* two\n"
+    (tmp_path / "r.md").write_text(text)
+    apply_patch("*** Begin Patch\n*** Update File: r.md\n@@\n * one\n   * one.a\n+\t* one.b\n*** End Patch\n", tmp_path)
+    assert (tmp_path / "r.md").read_text() == text.replace("  * one.a\n", "  * one.a\n  * one.b\n")
+
+
 EMBEDDED = "package m\n\nfunc f() string {\n\ta := 1\n\tb := 2\n\tc := 3\n\treturn `\n    one\n    two\n`\n}\n"
 
 

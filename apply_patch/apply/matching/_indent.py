@@ -123,12 +123,20 @@ def _unit(lines: Sequence[str]) -> tuple[str, int] | None:
     """(character, width) of one level of the lines' indentation; None if it mixes tabs and spaces.
 
     The width is the most common step between the indentation of a line and
-    the next deeper one (continuation lines aligned by hand are rarer).
+    the next deeper one (continuation lines aligned by hand are rarer). The lines
+    of a block comment after its first (` * text`, ` */`) align under its `/*`,
+    not at a level: they are left out (a Markdown list's `* item` lines are not).
     """
     widths: list[int] = []
     chars: set[str] = set()
+    in_comment = False
     for line in lines:
-        if line.strip():
+        text = line.strip()
+        if in_comment:
+            in_comment = "*/" not in text
+            continue
+        in_comment = text.startswith("/*") and "*/" not in text[2:]
+        if text:
             indent = indentation(line)
             chars.update(indent)
             widths.append(len(indent))
@@ -233,7 +241,7 @@ def in_file_unit(
     if spaces_only:
         changed = tuple(sorted((*changed, *blank)))
         sent = [added[i] for i in changed]
-        file_step = _unit([line for line in window if line[:1] == " "])
+        file_step = _unit(window)  # (no tab in the file: its unindented lines, as the steps from them)
         width = file_step[1] if file_step is not None else 0
         moved = [_tabs_as_spaces(line, width) for line in sent] if width else [None]
     elif rewrite and unit == "\t":
