@@ -405,6 +405,28 @@ def test_tabs_become_the_files_level_not_a_doc_comments_alignment(tmp_path: Path
     assert any("line 7" in w and "written with spaces" in w for w in warnings), warnings
 
 
+ALIGNED_CALLS = (
+    "fn app() -> App {\n    App::new()\n"
+    + "".join(f"        .arg(flag(\"f{i}\")\n             .short(\"a\").takes_value(true))\n" for i in range(6))
+    + "        .arg(flag(\"vimgrep\"))\n}\n"
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_tabs_in_a_file_of_spaces_whose_level_the_alignment_hides_are_refused(tmp_path: Path, fmt: str) -> None:
+    # Found on ripgrep's history: lines aligned by hand after each `.arg(` (13 spaces under
+    # 8) make 5 the most common step; two tabs were written as ten spaces where the line
+    # they replace has eight. A width that puts the sent lines at no level of the lines
+    # beside them (nor one deeper) is not the file's: refused, with what to send.
+    lines: tuple[Line, ...] = (
+        (" ", "             .short(\"a\").takes_value(true))"),
+        ("-", "        .arg(flag(\"vimgrep\"))"), ("+", "\t\t.arg(flag(\"vimgrep\").overrides_with(\"count\"))"),
+        (" ", "}"),
+    )  # fmt: skip
+    error = _refused(tmp_path, fmt, ALIGNED_CALLS, lines, 14, IndentUnitError)
+    assert "indented with tabs" in str(error) and "send it again indented with spaces" in str(error)
+
+
 def test_a_markdown_lists_star_lines_still_show_its_level(tmp_path: Path) -> None:
     # Only a block comment's lines after its `/*` are left out of the level: a list's
     # `* item` lines are at their level.

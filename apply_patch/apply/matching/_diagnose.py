@@ -197,10 +197,11 @@ def unit_error(where: FileName, patch_line: int | None, numbers: tuple[int, ...]
     """The refusal of added lines (1-based `numbers` in the new file) sent indented with
     `sent` where the file around them uses `unit` throughout, the width of a level unknown."""
     what = f"lines {', '.join(line_ranges(numbers))}" if len(numbers) > 1 else f"line {numbers[0]}"
+    doubt = "how many spaces a tab stands for" if sent == "tabs" else f"how many {sent} make one level"
     return IndentUnitError(
         f"{where.relative}: {what} of the new text {'are' if len(numbers) > 1 else 'is'} indented with {sent} "
         f"where the file around {'them' if len(numbers) > 1 else 'it'} is indented with {unit} throughout, "
-        f"and how many {sent} make one level cannot be told: send {'them' if len(numbers) > 1 else 'it'} "
+        f"and {doubt} cannot be told: send {'them' if len(numbers) > 1 else 'it'} "
         f"again indented with {unit}, as the file is.",
         path=where.relative, patch_line=patch_line, lines=numbers,
     )  # fmt: skip

@@ -239,11 +239,15 @@ def in_file_unit(
     moved: list[str | None] = []
     uncertain = False
     if spaces_only:
-        changed = tuple(sorted((*changed, *blank)))
-        sent = [added[i] for i in changed]
         file_step = _unit(window)  # (no tab in the file: its unindented lines, as the steps from them)
         width = file_step[1] if file_step is not None else 0
-        moved = [_tabs_as_spaces(line, width) for line in sent] if width else [None]
+        # Refused rather than written at a width that puts them at no level of the lines
+        # beside them: the file's most common step is then not its level (lines aligned by
+        # hand under a call), and the tabs, as sent, would be the only ones in the file.
+        uncertain = bool(width) and not _tabs_at_a_level([added[i] for i in changed], width, beside)
+        changed = tuple(sorted((*changed, *blank)))
+        sent = [added[i] for i in changed]
+        moved = [_tabs_as_spaces(line, width) for line in sent] if width and not uncertain else [None]
     elif rewrite and unit == "\t":
         sent = [added[i] for i in changed]
         step = _sent_step(sent)
@@ -281,6 +285,19 @@ def _against_beside(added: Sequence[str], beside: Sequence[str]) -> UnitFix | No
     if not changed:
         return None
     return UnitFix(tuple(added), changed, _UNIT_NAMES[other], _UNIT_NAMES[unit], False)
+
+
+def _tabs_at_a_level(sent: Sequence[str], width: int, beside: Sequence[str]) -> bool:
+    """Whether `width` spaces a tab put the shallowest of the tab-indented `sent` lines on
+    the grid of one of the file's lines `beside` the change: whole levels of `width` from
+    it, shallower or one deeper (a body under the line above); True when there is nothing
+    to compare."""
+    tabs = [len(line) - len(line.lstrip("\t")) for line in sent if line.strip()]
+    levels = {len(indentation(line)) for line in beside if line.strip() and "\t" not in indentation(line)}
+    if not tabs or not levels:
+        return True
+    depth = min(tabs) * width
+    return any((level - depth) % width == 0 and depth <= level + width for level in levels)
 
 
 def _tabs_as_spaces(line: str, width: int) -> str:
