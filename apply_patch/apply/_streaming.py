@@ -16,15 +16,17 @@ for each complete line that decides one, a `Verdict`:
   `ambiguous="error"`) or warns that it does (`"first"`).
 
 After the first `not_found` of a file no more verdicts come for it (the engine stops
-there too). Under `slips="refuse"` (`--codex`) a chunk the reference does not read (several
-`@@` lines, `\\` lines) gets no verdict, as a chunk the grammar refuses gets none. Nothing is locked and nothing written while the text streams: each file is
-read once (through `DiskTree`, as the planner reads it) and searched through one
-`LineIndex`. The text is read by the format's one streaming reader (`PartialReader`,
-the grammar's parser fed line by line): the operations, each chunk's lines and patch
-line, and each complete chunk as the grammar builds it come from what it reports
-(`LineRead`); no marker is told here. `finish` applies the whole text through the one pipeline (`apply_patch`:
-lock, plan, re-checks, all-or-nothing commit), refusing it (`ConcurrentChangeError`) when
-a file judged while streaming holds other bytes at the plan (the check of `_seen.Seen`).
+there too). Under `slips="refuse"` (`--codex`) a chunk the reference does not read
+(several `@@` lines, `\\` lines) gets no verdict, as a chunk the grammar refuses gets
+none. Nothing is locked and nothing written while the text streams: each file is read
+once (through `DiskTree`, as the planner reads it) and searched through one `LineIndex`.
+The text is read by the format's one streaming reader (`PartialReader`, the grammar's
+parser fed line by line): the operations, each chunk's lines and patch line, and each
+complete chunk as the grammar builds it come from what it reports (`LineRead`); no
+marker is told here. `finish` applies the whole text through the one pipeline
+(`apply_patch`: lock, plan, re-checks, all-or-nothing commit), refusing it
+(`ConcurrentChangeError`) when a file judged while streaming holds other bytes at the
+plan (the check of `_seen.Seen`).
 """
 
 from __future__ import annotations

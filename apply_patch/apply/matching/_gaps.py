@@ -95,7 +95,11 @@ def blank_tolerant(
 
 
 def _edge(
-    lines: Sequence[str], edge: Sequence[str], file_lines: Sequence[str], outward: range, pairing: _Pairing | None
+    lines: Sequence[str],
+    edge: Sequence[str],
+    file_lines: Sequence[str],
+    outward: range,
+    pairing: _Pairing | None,
 ) -> tuple[tuple[str, ...], int] | None:
     """The chunk's `edge` (its lines before its first non-blank expected line, or after its
     last: blank expected lines, and added lines), rewritten against the file's blank lines
@@ -142,7 +146,11 @@ def _edge(
 
 
 def _aligned(
-    lines: Sequence[str], file_lines: Sequence[str], first: int, pairing: _Pairing | None = None, base: int = 0
+    lines: Sequence[str],
+    file_lines: Sequence[str],
+    first: int,
+    pairing: _Pairing | None = None,
+    base: int = 0,
 ) -> tuple[str, ...] | None:
     """The chunk `lines` with the file's blank lines from `first` put back and its own
     blank expected lines that the file lacks left out.
