@@ -233,7 +233,8 @@ def in_file_unit(
     # too (a tab is one of its levels); spaces on one in a tab-indented file are left as
     # sent (how many make a level is for lines with text to show).
     blank = tuple(i for i, line in enumerate(added) if line[:1] == other and not line.strip())
-    spaces_only = rewrite and unit == " " and not file_has("\t")
+    # (`file_has` reads the whole file: asked only where added lines are in the other unit)
+    spaces_only = bool(changed or blank) and rewrite and unit == " " and not file_has("\t")
     if not changed and not (blank and spaces_only):
         return _against_beside(added, beside)
     moved: list[str | None] = []
