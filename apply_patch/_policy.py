@@ -76,9 +76,11 @@ class Policy:
     slips: Literal["undo", "refuse"] = _option(
         "undo",
         "a model's slips the reference refuses: line numbers copied from a view, blank lines "
-        "dropped or added, an elided middle, a chunk whose first line repeats its @@ line, a unified diff's context lines changed near its line "
-        "numbers: one look-alike line anywhere, or up to two at each edge (undo: applied where exactly one reading fits, with a warning; "
-        "refuse: refused, as the reference); and a Codex patch's text: consecutive @@ lines, a Move with no "
+        "dropped or added, an elided middle, a chunk whose first line repeats its @@ line, "
+        "a unified diff's context lines changed near its line numbers: one look-alike line "
+        "anywhere, or up to two at each edge (undo: applied where exactly one reading fits, "
+        "with a warning; refuse: refused, as the reference); and a Codex patch's text: "
+        "consecutive @@ lines, a Move with no "
         "chunk, an empty line in an Add File, backslash lines, a fence or a heredoc other than <<EOF around "
         "it, JSON or a shell command holding it (undo: read; refuse: refused with the reference's message)",
     )

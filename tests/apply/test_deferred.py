@@ -250,6 +250,23 @@ def test_a_batch_writes_the_file_unit_as_one_edit_does() -> None:
     assert outcomes[1] == ("def f():\n\tx = 1\n\tz = 3\n\treturn x\n\ndef g():\n\ty = 5\n\treturn y\n", [("indentation", 3)])
 
 
+def test_a_batch_writes_a_whitespace_only_line_of_tabs_as_one_edit_does() -> None:
+    """Tabs alone on a new line, in a file with no tab, are written in its spaces (by the
+    whole file's say, which the batch's check does not read): the same whether the edit is
+    the only one or the second of a batch (found by the property test above)."""
+    text = "def f():\n    x = 1\n\ndef g():\n    y = 2\n"
+    new = "    x = 1\n\t\n    w = 0\n"
+    outcomes = []
+    for edits in ([StrReplace("f.py", "    x = 1\n", new)],
+                  [StrReplace("f.py", "    y = 2\n", "    y = 5\n"), StrReplace("f.py", "    x = 1\n", new)]):
+        with tempfile.TemporaryDirectory() as folder:
+            Path(folder, "f.py").write_text(text)
+            apply_edits(edits, folder)
+            outcomes.append(Path(folder, "f.py").read_text())
+    assert outcomes[0] == "def f():\n    x = 1\n    \n    w = 0\n\ndef g():\n    y = 2\n"
+    assert outcomes[1] == outcomes[0].replace("y = 2", "y = 5")
+
+
 @PROPERTY
 @given(LINES, st.data())
 def test_the_text_as_made_around_a_place_is_read_across_pending_replacements(lines: list[str], data: st.DataObject) -> None:

@@ -232,10 +232,16 @@ def keeps_its_unit(old: str, new: str, window: str, cut_before: bool, cut_after:
     """Whether `_in_file_unit` leaves `new` as sent, without a word, where `old` is found
     exactly once with `window` around it (as `_unit_fix` takes it)."""
     lines, candidates = _unit_candidates(old, new)
-    if any(lines[k][:1] == "\t" and not lines[k].strip() for k in candidates):
-        return False  # tabs on a whitespace-only line: rewritten or not by the whole file's tabs
-    # (what `file_has` answers matters only where the answer is not None, but for those lines)
-    return not candidates or _unit_fix(old, lines, candidates, window, cut_before, cut_after, bool, policy) is None
+    if not candidates:
+        return True
+    asked: list[str] = []  # what the whole file would have to say: not known here
+
+    def unknown(prefix: str) -> bool:
+        asked.append(prefix)
+        return True
+
+    fix = _unit_fix(old, lines, candidates, window, cut_before, cut_after, unknown, policy)
+    return fix is None and not asked
 
 
 def _tolerant_in_body(

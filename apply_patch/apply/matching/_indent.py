@@ -294,7 +294,8 @@ def _tabs_at_a_level(sent: Sequence[str], width: int, beside: Sequence[str]) -> 
     it, shallower or one deeper (a body under the line above); True when there is nothing
     to compare."""
     tabs = [len(line) - len(line.lstrip("\t")) for line in sent if line.strip()]
-    levels = {len(indentation(line)) for line in beside if line.strip() and "\t" not in indentation(line)}
+    indents = [indentation(line) for line in beside if line.strip()]
+    levels = {len(indent) for indent in indents if "\t" not in indent}
     if not tabs or not levels:
         return True
     depth = min(tabs) * width
