@@ -64,13 +64,18 @@ The mistakes (what the model wrote, against the file the engine sees):
   text, beside a removed or added line, missing from the model's copy;
 - added-other-unit: the old text exact, the added lines indented in the other
   unit (tabs in a file indented with four spaces, or spaces for the tabs of a
-  tab-indented copy, every fourth case): the file's unit is right.
+  tab-indented copy, every fourth case): the file's unit is right;
+- blank-dropped-counted: blank-dropped in a unified diff whose header counts the
+  lines of the edit meant, as a diff the model copied or counted from the file
+  does (the missing line counted on the old side, and on the new side too where it
+  was a context line); only a unified diff carries such numbers.
 
 "The model's copy of the file's lines" is the context and removed lines: a context
 line appears in the new text too, with the same mistake; lines the model added are
 its own and have none.
 
-Every case is written in four formats and applied through the public API only, each
+Every case is written in four formats (blank-dropped-counted in the unified diff
+only) and applied through the public API only, each
 in a fresh file under a temporary folder: a Codex patch with one bare `@@` chunk
 (`apply_patch.apply_patch`), one `StrReplace` whose old and new texts are the lines
 joined without a final line break, as `old_string`s are (`apply_patch.edits.
@@ -117,7 +122,7 @@ from apply_patch.edits import StrReplace, apply_edits, apply_search_replace, app
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20
-LIMIT = 100  # cases per mistake: 17 mistakes x 100 = 1,700 cases, each in 4 formats
+LIMIT = 100  # cases per mistake: 18 mistakes x 100 = 1,800 cases, each in 4 formats (one in 1)
 QUICK_LIMIT = 8
 # The hunks are those of the history up to this commit (the last one before the benchmark),
 # so that later commits do not change the sample: figures of two engines stay comparable.
@@ -151,7 +156,10 @@ MISTAKES = (
     "blank-added",
     "blank-halved",
     "added-other-unit",
+    "blank-dropped-counted",
 )
+# Mistakes that only some formats can carry (every other mistake is tried in all four).
+ONLY_IN = {"blank-dropped-counted": ("unified_diff",)}
 OUTCOMES = ("correct", "refused", "wrong", "crashed")
 
 
@@ -335,7 +343,9 @@ class Case:
     `expected` (None: the edit cannot tell its place, only a refusal is right),
     `intended` (the result of the edit at the intended place, for "lucky") and
     `numbered` (for an edit that cannot tell its place by its content: a unified diff's
-    numbers can, as they name where the intended place starts and no other)."""
+    numbers can, as they name where the intended place starts and no other), `counts`
+    (the old and new lines a unified diff's header counts, where they are not those of
+    `model`: the edit meant's)."""
 
     mistake: str
     variant: str
@@ -349,6 +359,7 @@ class Case:
     intended: tuple[str, ...]
     crlf: bool = False
     numbered: bool = False
+    counts: tuple[int, int] | None = None
 
     def before(self) -> bytes:
         """The file's bytes before the edit."""
@@ -487,6 +498,14 @@ def blank_dropped(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | 
     k = rng.choice(blanks)
     variant = "context" if hunk.lines[k][0] == " " else "removed"
     return case_of("blank-dropped", variant, style, hunk, hunk.lines[:k] + hunk.lines[k + 1 :])
+
+
+def blank_dropped_counted(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
+    """blank-dropped, the unified diff's header counting the lines of the edit meant."""
+    case = blank_dropped(hunk, n, rng, style)
+    if case is None:
+        return None
+    return replace(case, mistake="blank-dropped-counted", counts=(len(hunk.old), len(hunk.new)))
 
 
 def line_numbers(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
@@ -688,6 +707,7 @@ MAKERS: dict[str, Maker] = {
     "blank-added": blank_added,
     "blank-halved": blank_halved,
     "added-other-unit": added_other_unit,
+    "blank-dropped-counted": blank_dropped_counted,
 }
 
 
@@ -742,9 +762,11 @@ def search_replace_text(case: Case) -> str:
 
 
 def unified_diff_text(case: Case) -> str:
-    """`case` as a `git diff` hunk with the intended place's line numbers."""
+    """`case` as a `git diff` hunk with the intended place's line numbers, counting the
+    model's lines (or `case.counts`)."""
     old = sum(tag != "+" for tag, _ in case.model)
     new = sum(tag != "-" for tag, _ in case.model)
+    old, new = case.counts or (old, new)
     body = "".join(f"{tag}{text}\n" for tag, text in case.model)
     where = case.start + 1
     return f"--- a/{case.path}\n+++ b/{case.path}\n@@ -{where},{old} +{where},{new} @@\n{body}"
@@ -923,7 +945,7 @@ def run_cases(cases: Sequence[Case], formats: Sequence[str] = FORMATS, keep: int
     seen: dict[tuple[str, str, str], int] = {}
     with tempfile.TemporaryDirectory(prefix="robustness-") as tmp:
         for number, case in enumerate(cases):
-            for fmt in formats:
+            for fmt in [f for f in formats if f in ONLY_IN.get(case.mistake, FORMATS)]:
                 folder = Path(tmp, f"{number}-{fmt}")
                 ours = attempt(case, fmt, folder)
                 run.cell(fmt, case.mistake).add(ours, attempt_baseline(case, fmt))
@@ -937,7 +959,7 @@ def run_cases(cases: Sequence[Case], formats: Sequence[str] = FORMATS, keep: int
 # ----------------------------------------------------------------------------- output
 
 
-COLUMNS = "{:<15}{:<19}{:>5} |{:>8}{:>8}{:>7}{:>8} |{:>8}{:>8}{:>7}"
+COLUMNS = "{:<15}{:<22}{:>5} |{:>8}{:>8}{:>7}{:>8} |{:>8}{:>8}{:>7}"
 
 
 def _row(fmt: str, mistake: str, cell: Cell) -> str:
@@ -955,7 +977,7 @@ def table(run: Run, formats: Sequence[str] = FORMATS, mistakes: Sequence[str] = 
     head = COLUMNS.format("format", "mistake", "n", "correct", "refused", "wrong", "crashed",
                           "correct", "refused", "wrong")  # fmt: skip
     width = len(COLUMNS.format(*[""] * 10))
-    over = f"{'':<39} |{'ours':^31} |{'exact match':^23}".rstrip()
+    over = f"{'':<42} |{'ours':^31} |{'exact match':^23}".rstrip()
     lines = [over, head, "-" * width]
     for fmt in formats:
         for mistake in mistakes:
@@ -1057,7 +1079,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"Robustness: {info['cases']} cases ({info['tab_cases']} on tab-indented copies) from "
         f"{info['distinct_hunks']} of the {len(hunks)} usable hunks of the history up to "
-        f"{args.rev[:10]}, each in {len(FORMATS)} formats, {seconds:.1f} s"
+        f"{args.rev[:10]}, each in the {len(FORMATS)} formats (or those that carry it), {seconds:.1f} s"
     )
     print(table(run, mistakes=mistakes))
     for case, fmt, verdict in run.examples:
