@@ -204,6 +204,25 @@ def test_one_blank_line_where_the_file_has_two_beside_inserted_lines_is_refused(
     _refused(tmp_path, fmt, TWO_BLANKS, lines, 1)
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_one_blank_line_where_the_file_has_two_before_added_lines_then_removed_ones_is_refused(
+    tmp_path: Path, fmt: str
+) -> None:
+    # Found by the oracle's blank-dropped-counted row (seed 20), on this repository's
+    # history. The new `def b` body has a blank line of its own, which the diff paired
+    # with the file's second blank line; the model dropped that one. Its added lines come
+    # right after its blank line, before the removed lines they replace (not a diff's
+    # order, which lists a change's removed lines first): the file's second blank line
+    # goes before them, or after them (in the new body), and nothing says which.
+    text = "def a():\n    x = 1\n    return x\n\n\n@cache\ndef b():\n    return 2\n"
+    lines: tuple[Line, ...] = (
+        (" ", "def a():"), ("-", "    x = 1"), ("-", "    return x"), ("+", "    return 1"), ("+", ""),
+        (" ", ""), ("+", "def b():"), ("+", "    y = 2"),
+        ("-", "@cache"), ("-", "def b():"), ("-", "    return 2"), ("+", "    return y"),
+    )  # fmt: skip
+    _refused(tmp_path, fmt, text, lines, 1)
+
+
 @pytest.mark.parametrize("fmt", ["str_replace", "search_replace"])
 def test_one_blank_line_where_the_file_has_two_beside_a_repeated_kept_line_is_refused(
     tmp_path: Path, fmt: str

@@ -237,16 +237,22 @@ def _file_run(file_lines: Sequence[str], at: int) -> int:
 def _insertion_beside(lines: Sequence[str], number: int, run: int) -> bool:
     """Whether lines are inserted or removed right beside the run of `run` lines from
     `lines[number]`: a run of changed lines next to it made of added lines only, or of
-    removed lines only. (Added lines that replace removed ones go where those are, whichever
-    of the file's blank lines the model's stand for; inserted ones could go between them,
-    and removed ones could take one of the file's blank lines with them: a block removed
-    with the blank line after it, the model's copy of the file short of that line.)"""
+    removed lines only, or one after it whose first line is an added one. (Added lines that
+    replace removed ones go where those are, whichever of the file's blank lines the model's
+    stand for; inserted ones could go between them, and removed ones could take one of the
+    file's blank lines with them: a block removed with the blank line after it, the model's
+    copy of the file short of that line. Added lines written right after the run, before
+    the removed lines they replace, are not in a diff's order, which lists a change's
+    removed lines first: the file's extra blank line may be one the new text holds after
+    them, paired with a blank line of theirs.)"""
     before, after = number, number + run
     while before > 0 and lines[before - 1][0] != C.CONTEXT:
         before -= 1
     while after < len(lines) and lines[after][0] != C.CONTEXT:
         after += 1
     sides = (lines[before:number], lines[number + run : after])
+    if sides[1] and sides[1][0][0] == C.ADDED:
+        return True
     return any(side and len({line[0] for line in side}) == 1 for side in sides)
 
 
