@@ -2,8 +2,9 @@
 
     .venv/bin/python benchmarks/ambiguity.py [--seed N] [--limit N] [--mistakes a,b] [--examples N]
 
-For each case of the mistakes (default: blank-dropped and blank-halved, the rows where
-a peer corrects more than we do) that the engine refuses in a format, this lists the
+For each case of the mistakes (default: blank-dropped, blank-halved and
+blank-dropped-counted, the rows where a peer corrects more than we do, and the one a
+diff's header can settle) that the engine refuses in a format, this lists the
 original edits the model's text could have come from and what each would make of the
 file, and sorts the refusal:
 
@@ -25,7 +26,8 @@ removes may have meant that line too; a line it never shows, amid lines it keeps
 keeps, which is the engine's premise for every blank line a model drops); each place
 where they do is a reading of its own, except that a unified diff's hunk whose old
 lines occur at several places, one of them where its numbers say, is read there only
-(the engine's rule). The edit's lines are the model's hunk for the Codex envelope and
+(the engine's rule), and one whose header counts other lines than it shows
+(blank-dropped-counted) is read only as an edit with those counts. The edit's lines are the model's hunk for the Codex envelope and
 the unified diff (their lines carry their tags); for str_replace and SEARCH/REPLACE,
 which carry an old and a new text, the lines come from comparing the two texts with
 difflib, as an engine that sees only the texts must pair them.
@@ -48,7 +50,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import robustness as oracle  # noqa: E402  (a script beside this one, not a package)
 
-ROWS = ("blank-dropped", "blank-halved")
+ROWS = ("blank-dropped", "blank-halved", "blank-dropped-counted")
 KINDS = ("ambiguous", "certain", "unexplained")  # the refusals' sorts (`kind`)
 
 Line = tuple[str, str]
@@ -100,6 +102,8 @@ def readings(case: oracle.Case, fmt: str) -> list[Reading]:
             edit = (*lines[:k], (tag, ""), *lines[k:])
             old = [text for t, text in edit if t != "+"]
             new = [text for t, text in edit if t != "-"]
+            if fmt == "unified_diff" and case.counts and (len(old), len(new)) != case.counts:
+                continue  # not what its header counts
             at_all = places(case.pre, old)
             if fmt == "unified_diff" and len(at_all) > 1 and case.start in at_all:
                 at_all = [case.start]
@@ -145,12 +149,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("ambiguity: no hunks: this needs the git history (see robustness.py)", file=sys.stderr)
         return 1
     cases = oracle.build_cases(hunks, args.limit, args.seed, mistakes)
-    print(f"{'format':<14} {'mistake':<14} {'n':>4} | {'correct':>7} {'refused':>7} {'wrong':>5} | "
+    print(f"{'format':<14} {'mistake':<21} {'n':>4} | {'correct':>7} {'refused':>7} {'wrong':>5} | "
           f"{'ambiguous':>9} {'of them at one place':>20} {'certain':>7} {'unexplained':>11}")  # fmt: skip
     examples: list[str] = []
     with tempfile.TemporaryDirectory() as folder, oracle.scratch_state():
         for fmt in oracle.FORMATS:
-            for mistake in mistakes:
+            for mistake in [m for m in mistakes if fmt in oracle.ONLY_IN.get(m, oracle.FORMATS)]:
                 outcomes: Counter[str] = Counter()
                 kinds: Counter[str] = Counter()
                 shown_here = 0
@@ -168,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         shown_here += 1
                         examples.append(shown(case, fmt, found))
                 print(
-                    f"{fmt:<14} {mistake:<14} {sum(outcomes.values()):>4} | {outcomes['correct']:>7} "
+                    f"{fmt:<14} {mistake:<21} {sum(outcomes.values()):>4} | {outcomes['correct']:>7} "
                     f"{outcomes['refused']:>7} {outcomes['wrong']:>5} | {kinds['ambiguous']:>9} {kinds['one place']:>20} "
                     f"{kinds['certain']:>7} {kinds['unexplained']:>11}"
                 )

@@ -344,6 +344,76 @@ def test_one_blank_line_where_the_file_has_two_beside_removed_lines_is_refused(t
     _refused(tmp_path, fmt, text, lines, 1)
 
 
+def _hunk(header: str, lines: Sequence[Line]) -> str:
+    return f"--- a/m.py\n+++ b/m.py\n{header}\n" + "".join(f"{tag}{text}\n" for tag, text in lines)
+
+
+BESIDE_REMOVED = "a = 0\n\nx = 1\ny = 2\n"
+DROPPED_BESIDE_REMOVED: tuple[Line, ...] = ((" ", "a = 0"), ("-", "x = 1"), ("+", "x = 10"), (" ", "y = 2"))
+DROPPED_BESIDE_ADDED: tuple[Line, ...] = ((" ", "a = 0"), ("+", "import b"), (" ", "x = 1"))
+DROPPED_AMID_KEPT: tuple[Line, ...] = ((" ", "a = 0"), (" ", "x = 1"), ("-", "y = 2"), ("+", "y = 20"))
+TWO_AFTER = "a = 0\nb = 1\n\n\nc = 2\n"
+ONE_OF_TWO_AFTER_REMOVED: tuple[Line, ...] = ((" ", "a = 0"), ("-", "b = 1"), (" ", ""), (" ", "c = 2"))
+ONE_OF_TWO_REMOVED: tuple[Line, ...] = ((" ", "a = 0"), ("-", "b = 1"), ("-", ""), (" ", "c = 2"))
+
+
+@pytest.mark.parametrize(
+    ("text", "lines", "header", "after"),
+    [
+        (BESIDE_REMOVED, DROPPED_BESIDE_REMOVED, "@@ -1,4 +1,4 @@", "a = 0\n\nx = 10\ny = 2\n"),  # counted twice: kept
+        (BESIDE_REMOVED, DROPPED_BESIDE_REMOVED, "@@ -1,4 +1,3 @@", "a = 0\nx = 10\ny = 2\n"),  # on the old side: removed
+        (BESIDE_REMOVED, DROPPED_BESIDE_REMOVED, "@@ -1,3 +1,3 @@", None),  # the lines shown: which, nothing says
+        (BESIDE_REMOVED, DROPPED_BESIDE_REMOVED, "@@ -1,5 +1,4 @@", None),  # two lines more: no reading makes it
+        (BESIDE_REMOVED, DROPPED_BESIDE_ADDED, "@@ -1,3 +1,3 @@", "a = 0\nimport b\nx = 1\ny = 2\n"),  # removed
+        (BESIDE_REMOVED, DROPPED_BESIDE_ADDED, "@@ -1,3 +1,4 @@", None),  # kept: before `import b` or after?
+        (BESIDE_REMOVED, DROPPED_AMID_KEPT, "@@ -1,4 +1,3 @@", "a = 0\nx = 1\ny = 20\n"),  # removed amid kept lines
+        (BESIDE_REMOVED, DROPPED_AMID_KEPT, "@@ -1,4 +1,4 @@", "a = 0\n\nx = 1\ny = 20\n"),  # kept, as without numbers
+        (BESIDE_REMOVED, DROPPED_AMID_KEPT, "@@ -1,3 +1,3 @@", "a = 0\n\nx = 1\ny = 20\n"),
+        # One blank line of the file's two, beside a removed block: removed with it or kept?
+        (TWO_AFTER, ONE_OF_TWO_AFTER_REMOVED, "@@ -1,5 +1,4 @@", "a = 0\n\n\nc = 2\n"),  # kept
+        (TWO_AFTER, ONE_OF_TWO_AFTER_REMOVED, "@@ -1,5 +1,3 @@", "a = 0\n\nc = 2\n"),  # removed
+        (TWO_AFTER, ONE_OF_TWO_AFTER_REMOVED, "@@ -1,4 +1,3 @@", None),
+        (TWO_AFTER, ONE_OF_TWO_REMOVED, "@@ -1,5 +1,2 @@", "a = 0\nc = 2\n"),  # both removed
+        (TWO_AFTER, ONE_OF_TWO_REMOVED, "@@ -1,4 +1,2 @@", None),
+    ],
+)
+def test_a_diffs_header_counting_a_dropped_blank_line_says_whether_it_was_kept(
+    tmp_path: Path, text: str, lines: Sequence[Line], header: str, after: str | None
+) -> None:
+    # The model's copy of the file lacks its blank line (oracle: blank-dropped-counted). A
+    # header counting the lines of the edit meant counts that line on the old side, and on
+    # the new side too where it was kept: one reading makes those numbers, or none does.
+    target = tmp_path / "m.py"
+    target.write_text(text)
+    if after is None:
+        with pytest.raises(PatchError):
+            apply_unified_diff(_hunk(header, lines), tmp_path)
+        assert target.read_text() == text
+        return
+    result = apply_unified_diff(_hunk(header, lines), tmp_path)
+    assert target.read_text() == after
+    assert any("blank lines are ignored" in warning.message for warning in result.warnings)
+
+
+def test_removed_blank_lines_unlike_in_the_file_are_refused_whatever_the_header(tmp_path: Path) -> None:
+    # The file's two blank lines differ (one holds spaces): which one the edit keeps is unknown.
+    text = "a = 0\nb = 1\n\n    \nc = 2\n"
+    target = tmp_path / "m.py"
+    target.write_text(text)
+    with pytest.raises(PatchError):
+        apply_unified_diff(_hunk("@@ -1,5 +1,3 @@", ONE_OF_TWO_AFTER_REMOVED), tmp_path)
+    assert target.read_text() == text
+
+
+def test_a_header_counting_a_dropped_blank_line_is_no_reading_under_codex(tmp_path: Path) -> None:
+    # `--codex` undoes no slip (the reference refuses a chunk it does not find as written).
+    target = tmp_path / "m.py"
+    target.write_text(BESIDE_REMOVED)
+    with pytest.raises(PatchError):
+        apply_unified_diff(_hunk("@@ -1,4 +1,4 @@", DROPPED_BESIDE_REMOVED), tmp_path, policy=CODEX)
+    assert target.read_text() == BESIDE_REMOVED
+
+
 LARK = "if T:\n    from lark import Lark\n\n    from ._lalr import Tables\n\nG = 1\n"
 EXTRA_BLANK_BESIDE_REMOVED: tuple[Line, ...] = (
     (" ", "if T:"),

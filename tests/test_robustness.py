@@ -223,7 +223,7 @@ def test_a_run_adds_up_and_prints_every_cell(tmp_path: Path) -> None:
     assert run.total(mistake="clean").ours == {"correct": 4, "refused": 0, "wrong": 0, "crashed": 0}
     assert run.total(mistake="twice").exact["correct"] == 3  # a unified diff's numbers name the place
     table = rb.table(run)
-    row = "str_replace    clean                  1 |       1       0      0       0 |       1       0      0"
+    row = "str_replace    clean                     1 |       1       0      0       0 |       1       0      0"
     assert row in table.splitlines()
     cells = json.loads(rb.as_json(run, {}))["cells"]
     assert len(cells) == 12 and {c["n"] for c in cells} == {1}

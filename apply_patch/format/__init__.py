@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     )
     from ._grammar import grammar_text
     from ._lower import Change, as_patch
-    from ._model import AddFile, Chunk, DeleteFile, Operation, Patch, UpdateFile
+    from ._model import AddFile, Chunk, DeleteFile, HeaderCounts, Operation, Patch, UpdateFile
     from ._operations import OPERATION_TYPES, item_field, printable, read_operation, to_operation
     from ._parse import parse_patch
     from ._placeholders import introduced_placeholders, omission_placeholders
@@ -80,6 +80,7 @@ _NAMES = {
     "Change": "._lower",
     "Chunk": "._model",
     "DeleteFile": "._model",
+    "HeaderCounts": "._model",
     "Operation": "._model",
     "Patch": "._model",
     "UpdateFile": "._model",

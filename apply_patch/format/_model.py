@@ -39,6 +39,14 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
+class HeaderCounts:
+    """The old and new lines a unified diff hunk's header counts (`@@ -a,old +c,new @@`)."""
+
+    old: int
+    new: int
+
+
+@dataclass(frozen=True, slots=True)
 class Chunk:
     """One located change inside an Update.
 
@@ -53,10 +61,11 @@ class Chunk:
     among several places, and where a chunk of added lines only goes),
     `label` how messages name it ("the hunk at line 7"; default "the chunk
     at patch line N") and `noun` how they name its side of a comparison
-    ("hunk"; default "patch"). `counted`: the old lines its header counts
-    where the hunk shows another number of them (the lines of an elision
-    counted): which of several readings starting at `near` its numbers name.
-    None of the four is part of the patch text or of equality.
+    ("hunk"; default "patch"). `counted`: the old and new lines its header
+    counts where the hunk shows another number of them (the lines of an
+    elision counted, or a blank line the model dropped): which of several
+    readings its numbers name. None of the four is part of the patch text
+    or of equality.
     """
 
     contexts: tuple[str, ...]
@@ -67,7 +76,7 @@ class Chunk:
     near: int | None = field(default=None, compare=False, repr=False)
     label: str = field(default="", compare=False, repr=False)
     noun: str = field(default="patch", compare=False, repr=False)
-    counted: int | None = field(default=None, compare=False, repr=False)
+    counted: HeaderCounts | None = field(default=None, compare=False, repr=False)
 
     @property
     def name(self) -> str:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from . import _constants as C
 from .._errors import UnifiedDiffError
+from ._model import HeaderCounts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
@@ -78,9 +79,9 @@ class Hunk:
     copies (a large diff's memory); any other keeps them in `pairs` as `raw`
     gives them. One of the two is empty.
 
-    `counted`: the old lines its header counts where the hunk shows another number of
-    them (a hunk read by its lines' prefixes: a miscount, or the lines an elision stands
-    for); None where the two agree.
+    `counted`: the old and new lines its header counts where the hunk shows another
+    number of them on either side (a hunk read by its lines' prefixes: a miscount, the
+    lines an elision stands for, or a line the model dropped); None where they agree.
     """
 
     old_start: int
@@ -91,7 +92,7 @@ class Hunk:
     pairs: tuple[tuple[str, str], ...]
     line: int
     plain: tuple[str, ...] = ()
-    counted: int | None = None
+    counted: HeaderCounts | None = None
 
     @property
     def raw(self) -> tuple[tuple[str, str], ...]:
@@ -406,8 +407,10 @@ def _loose_hunk(reader: _Reader) -> Hunk:
     pairs = tuple((p, t) for p, t in raw)
     old_count = sum(1 for p, _ in pairs if p != C.ADDED)
     new_count = sum(1 for p, _ in pairs if p != C.REMOVED)
-    header_count = None if match is None else 1 if match.group(2) is None else int(match.group(2))
-    counted = None if header_count == old_count else header_count
+    counted = None
+    if match is not None:
+        header = HeaderCounts(*(1 if size is None else int(size) for size in match.group(2, 4)))
+        counted = None if header == HeaderCounts(old_count, new_count) else header
     return Hunk(old_start, old_count, old_start, new_count, "", pairs, number, counted=counted)
 
 

@@ -9,7 +9,9 @@ each only where it leaves the chunk exactly one place:
 - **blank lines** the model dropped or added: the expected lines match the file
   once blank lines are left out of both; the file's blank lines are kept
   (as context, or removed where they stand between removed lines), and the
-  chunk's blank first and last lines match the file's blank lines there;
+  chunk's blank first and last lines match the file's blank lines there. A
+  unified diff's header that counts the lines the model dropped says whether
+  they were kept or removed, where the lines beside them do not;
 - **an elided middle**: one expected line is a placeholder (`...`, `# ...
   existing code ...`) kept by the new lines too; the lines before it and after
   it match, in order, with the file's lines between them (one or more) kept as
@@ -30,6 +32,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from ...format import HeaderCounts
     from ._seek import LineIndex
 
 _NUMBERED = re.compile(r"^ *(\d+)(?:: |\t|\u2192)")  # `12: `, `    12\t`, `12→` (Claude Code's Read)
@@ -57,7 +60,13 @@ def without_numbers(lines: Sequence[str]) -> tuple[str, ...] | None:
 
 
 def blank_tolerant(
-    index: LineIndex, file_lines: Sequence[str], lines: Sequence[str], start: int, *, paired: bool = False
+    index: LineIndex,
+    file_lines: Sequence[str],
+    lines: Sequence[str],
+    start: int,
+    *,
+    paired: bool = False,
+    counted: HeaderCounts | None = None,
 ) -> list[tuple[tuple[str, ...], int]]:
     """Every place from `start` where the chunk `lines` match once blank lines are left out,
     each with the chunk's lines rewritten to the file's blank lines.
@@ -67,6 +76,11 @@ def blank_tolerant(
     `_aligned`. `paired`: the chunk's context lines were paired by comparing an old and a new
     text (a str_replace, a SEARCH/REPLACE block), not marked by the model: a blank context
     line the file lacks is then a copy to leave out of the new text only where that is sure.
+    `counted`: the old and new lines a unified diff's header counts where its hunk shows
+    other numbers. Where the file's blank lines the model dropped are all kept, or all
+    removed, in exactly one way that makes those counts, that is the reading (the usual
+    one, or one `_aligned` gives no other way: dropped beside a change, or removed amid
+    kept lines); else the usual one, if any.
     """
     solid_at = [i for i, line in enumerate(lines) if line[0] != C.ADDED and line[1:].strip()]
     if not solid_at:
@@ -82,9 +96,16 @@ def blank_tolerant(
     for k in range(len(keys) - len(wanted) + 1):
         if keys[k : k + len(wanted)] == wanted:
             first, last = solid[k], solid[k + len(wanted) - 1]
-            aligned = _aligned(body, file_lines, first, pairing, solid_at[0])
             before = _edge(lines, head, file_lines, range(first - 1, start - 1, -1), pairing)
             after = _edge(lines, tail, file_lines, range(last + 1, len(file_lines)), pairing)
+            aligned = _aligned(body, file_lines, first, pairing, solid_at[0])
+            if counted is not None and before is not None and after is not None:
+                ways = {_aligned(body, file_lines, first, dropped=tag) for tag in (C.CONTEXT, C.REMOVED)}
+                counting = {
+                    way for way in (aligned, *ways)
+                    if way is not None and _counts((*before[0], *way, *after[0])) == (counted.old, counted.new)
+                }  # fmt: skip
+                aligned = counting.pop() if len(counting) == 1 else aligned
             if aligned is None or before is None or after is None:
                 return []  # a dropped blank line beside added lines: before or after them?
             (lead, covered), (trail, _) = before, after
@@ -145,12 +166,19 @@ def _edge(
     return (tuple(rewritten) if step > 0 else tuple(reversed(rewritten))), used
 
 
+def _counts(lines: Sequence[str]) -> tuple[int, int]:
+    """How many old lines (context and removed) and new lines (context and added) `lines` hold."""
+    return sum(line[0] != C.ADDED for line in lines), sum(line[0] != C.REMOVED for line in lines)
+
+
 def _aligned(
     lines: Sequence[str],
     file_lines: Sequence[str],
     first: int,
     pairing: _Pairing | None = None,
     base: int = 0,
+    *,
+    dropped: str | None = None,
 ) -> tuple[str, ...] | None:
     """The chunk `lines` with the file's blank lines from `first` put back and its own
     blank expected lines that the file lacks left out.
@@ -165,6 +193,12 @@ def _aligned(
     file has longer, or a blank line the file lacks, whose place in the new text the
     comparison may have chosen among others (`_Pairing`). (A blank line dropped between
     two lines it replaces may have been kept, or not.)
+
+    `dropped` (a hunk's header counts say it): the prefix of every blank line the model
+    dropped, `" "` kept or `"-"` removed, beside a change too (one kept beside added lines
+    still has no sure place: None); `"-"` also makes a run of blank lines shorter than the
+    file's stand for the file's whole run, its extra lines removed (where they are alike:
+    else which is kept?), and `" "` keeps them beside removed lines too.
     """
     out: list[str] = []
     at = first
@@ -180,8 +214,17 @@ def _aligned(
             if at < len(file_lines) and not file_lines[at].strip():
                 first_of_run = number == 0 or lines[number - 1][1:].strip() or lines[number - 1][0] == C.ADDED
                 run = _context_run(lines, number) if first_of_run else 0
-                if run and _file_run(file_lines, at) > run and (
-                    _insertion_beside(lines, number, run)
+                longer = run and _file_run(file_lines, at) > run
+                if longer and dropped == C.REMOVED:  # the file's extra blank lines removed, as counted
+                    extra = file_lines[at : at + _file_run(file_lines, at)]
+                    if len(set(extra)) > 1:
+                        return None  # which of them does the edit keep?
+                    out += [C.CONTEXT + extra[0]] * run + [C.REMOVED + extra[0]] * (len(extra) - run)
+                    at += len(extra)
+                    skip = run - 1
+                    continue
+                if longer and (
+                    _insertion_beside(lines, number, run, kept=dropped == C.CONTEXT)
                     or (pairing is not None and not pairing.run_is_sure(base + number, run))
                 ):
                     return None  # the file's extra blank lines: before the inserted lines or after?
@@ -190,6 +233,13 @@ def _aligned(
                         out.append(C.CONTEXT + file_lines[at])
                         at += 1
                     skip = run - 1
+                    continue
+                removed = _removed_run(lines, number) if first_of_run and dropped == C.REMOVED else 0
+                if removed and _file_run(file_lines, at) > removed:  # the file's whole run removed, as counted
+                    while at < len(file_lines) and not file_lines[at].strip():
+                        out.append(C.REMOVED + file_lines[at])
+                        at += 1
+                    skip = removed - 1
                     continue
                 if first_of_run and not _run_is_sure(lines, number, file_lines, at):
                     return None
@@ -201,9 +251,14 @@ def _aligned(
                 return None
             continue  # a blank line the file does not have there: nothing to match
         while not file_lines[at].strip():  # a blank line the model dropped: the file's is kept
-            if (out and out[-1][0] != C.CONTEXT) or line[0] != C.CONTEXT:
-                return None  # before or after the added lines, removed with the lines beside or kept?
-            out.append(C.CONTEXT + file_lines[at])
+            if dropped == C.REMOVED:
+                out.append(C.REMOVED + file_lines[at])
+            elif out and out[-1][0] == C.ADDED:
+                return None  # kept before the added lines or after them?
+            elif dropped is None and ((out and out[-1][0] != C.CONTEXT) or line[0] != C.CONTEXT):
+                return None  # removed with the lines beside or kept?
+            else:
+                out.append(C.CONTEXT + file_lines[at])
             at += 1
         out.append(line)
         at += 1
@@ -226,6 +281,18 @@ def _context_run(lines: Sequence[str], number: int) -> int:
     return end - number
 
 
+def _removed_run(lines: Sequence[str], number: int) -> int:
+    """How many blank removed lines run from `lines[number]` up to the next line that is not
+    one; 0 if the run ends at another blank line (a kept one: the file's run could then be
+    shared between them in several ways)."""
+    end = number
+    while end < len(lines) and lines[end][0] == C.REMOVED and not lines[end][1:].strip():
+        end += 1
+    if end < len(lines) and not lines[end][1:].strip():
+        return 0
+    return end - number
+
+
 def _file_run(file_lines: Sequence[str], at: int) -> int:
     """How many blank lines of the file run from `file_lines[at]`."""
     end = at
@@ -234,7 +301,7 @@ def _file_run(file_lines: Sequence[str], at: int) -> int:
     return end - at
 
 
-def _insertion_beside(lines: Sequence[str], number: int, run: int) -> bool:
+def _insertion_beside(lines: Sequence[str], number: int, run: int, *, kept: bool = False) -> bool:
     """Whether lines are inserted or removed right beside the run of `run` lines from
     `lines[number]`: a run of changed lines next to it made of added lines only, or of
     removed lines only, or one after it whose first line is an added one. (Added lines that
@@ -244,7 +311,8 @@ def _insertion_beside(lines: Sequence[str], number: int, run: int) -> bool:
     copy of the file short of that line. Added lines written right after the run, before
     the removed lines they replace, are not in a diff's order, which lists a change's
     removed lines first: the file's extra blank line may be one the new text holds after
-    them, paired with a blank line of theirs.)"""
+    them, paired with a blank line of theirs.) `kept`: the file's extra blank lines are known
+    to be kept (a hunk's header counts them): removed lines beside them raise no doubt."""
     before, after = number, number + run
     while before > 0 and lines[before - 1][0] != C.CONTEXT:
         before -= 1
@@ -253,7 +321,9 @@ def _insertion_beside(lines: Sequence[str], number: int, run: int) -> bool:
     sides = (lines[before:number], lines[number + run : after])
     if sides[1] and sides[1][0][0] == C.ADDED:
         return True
-    return any(side and len({line[0] for line in side}) == 1 for side in sides)
+    return any(
+        side and len({line[0] for line in side}) == 1 and not (kept and side[0][0] == C.REMOVED) for side in sides
+    )
 
 
 class _Pairing:

@@ -772,7 +772,8 @@ def slips(
     down has a reading for each, refused as ambiguous (naming each reading's lines) unless
     `near` (a hunk's place by its numbers, 0-based) is where exactly one of them starts,
     or where several start and exactly one of those spans the old lines its header
-    counts (`chunk.counted`: a count the hunk's own lines do not make).
+    counts (`chunk.counted`: a count the hunk's own lines do not make; it also says
+    whether blank lines dropped beside a change were kept or removed: `_gaps`).
     `paired`: the context lines of `used` come from comparing an old and a new text
     (`_gaps.blank_tolerant`).
 
@@ -795,7 +796,8 @@ def slips(
 
     def read(name: str, first: int) -> list[tuple[tuple[str, ...], int]]:  # its readings from `first`
         readings = (
-            blank_tolerant(index, lines, lines_used, first, paired=paired) if name == "blank-lines"
+            blank_tolerant(index, lines, lines_used, first, paired=paired, counted=chunk.counted)
+            if name == "blank-lines"
             else elided(index, lines, lines_used, first)
         )  # fmt: skip
         return [(rewritten, at) for rewritten, at in readings
@@ -810,7 +812,8 @@ def slips(
             at_near = read(name, near) if near > start else places
             named = [(rewritten, at) for rewritten, at in at_near if at == near]
             if len(named) > 1 and chunk.counted is not None:  # by the lines it counts, too
-                named = [(rewritten, at) for rewritten, at in named if _old_count(rewritten) == chunk.counted]
+                counted = chunk.counted.old
+                named = [(rewritten, at) for rewritten, at in named if _old_count(rewritten) == counted]
             places = named if len(named) == 1 else places
         if len(places) > 1:
             from ._diagnose import ambiguity_error, readings_error  # failures only: start-up time
