@@ -738,3 +738,42 @@ def test_a_line_added_before_a_blank_line_past_the_end_is_written_in_the_file_un
     result = run_cli(["--format", "unified-diff"], tmp_path, stdin=diff.encode())
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "f.py").read_text() == "    x = 1\n" + added.replace("\t", "    ") + "\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new"),
+    [
+        ("a\nx  \n\nz\n", "x\n", "y"),  # the blank line after `x` is taken, as str.replace takes it
+        ("def f():\n    x = 1  \n\n    return x\n", "    x = 1\n", "    x = 2"),
+        ("a  \nx\n\nz\n", "a\nx\n", "a\ny"),
+    ],
+)
+def test_an_old_text_ending_with_a_line_break_the_new_text_lacks_is_replaced_alike_at_every_tier(
+    tmp_path: Path, text: str, old: str, new: str
+) -> None:
+    # Found on requests' history (issue 34): matched exactly, `old` takes its line break and
+    # the blank line after it becomes the new text's ending (str.replace); matched only once
+    # trailing whitespace was ignored, the blank line was kept. A tolerant match writes what
+    # the exact one writes on the file without the trailing whitespace.
+    exact = tmp_path / "exact.py"
+    exact.write_text("\n".join(line.rstrip() for line in text.split("\n")))
+    apply_edits([StrReplace("exact.py", old, new)], tmp_path)
+    target = tmp_path / "m.py"
+    target.write_text(text)
+    result = apply_edits([StrReplace("m.py", old, new)], tmp_path)
+    assert [w.kind for w in result.warnings] == ["fuzzy"]
+    assert [line.rstrip() for line in target.read_text().split("\n")] == exact.read_text().split("\n")
+
+
+@pytest.mark.parametrize("text", ["a\nx  \nz\n", "a\nx  \n"])
+def test_an_old_text_ending_with_a_line_break_before_a_line_of_text_is_not_joined_by_a_tolerant_match(
+    tmp_path: Path, text: str
+) -> None:
+    # Exactly, str.replace would end `y` with the next line's text (`yz`), or the file without
+    # its final line break; no tolerant match guesses that: refused, saying how to send it.
+    target = tmp_path / "m.py"
+    target.write_text(text)
+    with pytest.raises(PatchError) as caught:
+        apply_edits([StrReplace("m.py", "x\n", "y")], tmp_path)
+    assert target.read_text() == text
+    assert any("ends with a line break and the new text does not" in hint for hint in caught.value.hints)

@@ -18,7 +18,9 @@ endings; new lines take the ending of the line they replace, else the file's.
 A replacement found line by line is written as a chunk is (`_locate`): the
 lines it leaves as they were keep the file's bytes (its typographic quotes,
 its trailing whitespace), and its new lines are indented as the file's
-matched lines are. A unified diff's hunks are chunks (`_unified`).
+matched lines are. Its lines are those the exact match would replace
+(`_old_lines`, `_new_lines`: a final line break on one side only). A unified
+diff's hunks are chunks (`_unified`).
 
 Speed: a file whose every line ends with LF (or every one with CRLF, edited as LF
 and written with CRLF again) is edited as one string (`LfText`), never split into
@@ -121,7 +123,7 @@ def replace(file: Decoded, op: StrReplace, policy: Policy, where: FileName) -> E
         new, doubts = _in_file_unit(joined, places, firsts, old, new, policy, where, op.line)
         return _with_warnings(_replace_exact(file, text, joined, places, firsts, old, new, op), doubts)
     if "\n" in old:  # whole lines: fuzzy tiers too
-        pattern = old.removesuffix("\n").split("\n")
+        pattern = _old_lines(old, new)
         index = LineIndex(text.lines)
         for tier in TIERS[1:]:
             found = _all_places(index, pattern, tier)
@@ -254,7 +256,7 @@ def _tolerant_in_body(
     path would refuse, a pattern line too common): the lines path then decides and says why."""
     if op.occurrence is not None or op.near_line is not None:
         return None  # a chosen place: the lines path lists the places and picks one
-    pattern = old.removesuffix("\n").split("\n")
+    pattern = _old_lines(old, new)
     body = text.body
     for tier in TIERS[1:]:
         places = places_in_text(body, pattern, tier, _MAX_PLACES)
@@ -299,6 +301,20 @@ def _checked(
         places, firsts, leading = chosen, [firsts[k]], leading and k == 0
     _check_count(op, where, len(places), lines, TIERS[0])
     return places, firsts, leading
+
+
+def _old_lines(old: str, new: str) -> list[str]:
+    """The whole lines `old` stands for where it is matched line by line (LF-normalised texts).
+
+    As in the text: a line break that `old` ends with and a non-empty `new` does not
+    takes the line after it into the replacement (its text ends the new text's last
+    line); line by line, that line must be blank (an empty line after the last one, as
+    `_new_lines` adds one in the other case), as joining a line of text onto the new
+    text's last line is nothing a tolerant match guesses.
+    """
+    if old.endswith("\n") and new and not new.endswith("\n"):
+        return old.split("\n")
+    return old.removesuffix("\n").split("\n")
 
 
 def _new_lines(old: str, new: str) -> list[str]:
@@ -737,6 +753,14 @@ def _not_found(
     error = text_not_found(
         op.label, op.terms.noun, expected, region, text.lines, where, op.line, applied, by_lines="\n" in old, holds_bom=holds_bom
     )
+    if len(_old_lines(old, new)) > len(expected) and LineIndex(text.lines).seek(list(expected), 0) is not None:
+        error.hints = (
+            "The old text ends with a line break and the new text does not, so the line after "
+            "the old text would end the new text's last line; matched line by line, that is "
+            "done only where that line is blank. End the new text with a line break too (or "
+            "the old text without one).",
+            *error.hints,
+        )
     at = joined.find(old)
     while at >= 0 and not _inside_a_word(joined, old, at, at + len(old)):
         at = joined.find(old, at + 1)
