@@ -111,7 +111,13 @@ def _elided_diff(header: str) -> str:
 
 @pytest.mark.parametrize(
     ("header", "replaced"),
-    [("@@ -1,5 +1,5 @@", 5), ("@@ -1,3 +1,3 @@ def first(items):", None), ("@@ -1,4 +1,4 @@", None), ("@@ -2,5 +2,5 @@", None)],
+    [
+        ("@@ -1,5 +1,5 @@", 5),
+        ("@@ -1,3 +1,3 @@ def first(items):", None),
+        ("@@ -1,3 +1,4 @@", None),  # the old lines shown counted, the new ones miscounted
+        ("@@ -1,4 +1,4 @@", None),
+        ("@@ -2,5 +2,5 @@", None),
+    ],
 )
 def test_a_diffs_header_counting_the_elided_lines_names_one_reading(
     tmp_path: Path, header: str, replaced: int | None

@@ -214,8 +214,8 @@ def _chunk(hunk: Hunk) -> Chunk:
 
     Its context lines are matched, never written: the file keeps its own bytes
     there. The header's old line is the chunk's `near` hint (where a chunk of
-    added lines only goes, and which of several places the numbers name), its old
-    count the chunk's `counted` where the hunk shows another number of old lines.
+    added lines only goes, and which of several places the numbers name), its counts
+    the chunk's `counted` where the hunk shows other numbers of lines.
     """
     label = f"the hunk at line {hunk.line}"
     if hunk.plain:  # nearly every hunk: the diff's own lines, its old ones counted by its header

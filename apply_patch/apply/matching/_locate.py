@@ -772,7 +772,7 @@ def slips(
     down has a reading for each, refused as ambiguous (naming each reading's lines) unless
     `near` (a hunk's place by its numbers, 0-based) is where exactly one of them starts,
     or where several start and exactly one of those spans the old lines its header
-    counts (`chunk.counted`: a count the hunk's own lines do not make; it also says
+    counts (`chunk.counted`: an old count the hunk's own lines do not make; it also says
     whether blank lines dropped beside a change were kept or removed: `_gaps`).
     `paired`: the context lines of `used` come from comparing an old and a new text
     (`_gaps.blank_tolerant`).
@@ -811,8 +811,8 @@ def slips(
             # starting there, or all but the first of them.
             at_near = read(name, near) if near > start else places
             named = [(rewritten, at) for rewritten, at in at_near if at == near]
-            if len(named) > 1 and chunk.counted is not None:  # by the lines it counts, too
-                counted = chunk.counted.old
+            counted = None if chunk.counted is None else chunk.counted.old
+            if len(named) > 1 and counted not in (None, _old_count(lines_used)):  # by the lines it counts
                 named = [(rewritten, at) for rewritten, at in named if _old_count(rewritten) == counted]
             places = named if len(named) == 1 else places
         if len(places) > 1:
