@@ -100,7 +100,9 @@ def blank_tolerant(
             after = _edge(lines, tail, file_lines, range(last + 1, len(file_lines)), pairing)
             aligned = _aligned(body, file_lines, first, pairing, solid_at[0])
             if counted is not None and before is not None and after is not None:
-                ways = {_aligned(body, file_lines, first, dropped=tag) for tag in (C.CONTEXT, C.REMOVED)}
+                ways = {
+                    _aligned(body, file_lines, first, pairing, solid_at[0], dropped=tag) for tag in (C.CONTEXT, C.REMOVED)
+                }
                 counting = {
                     way for way in (aligned, *ways)
                     if way is not None and _counts((*before[0], *way, *after[0])) == (counted.old, counted.new)
