@@ -245,6 +245,24 @@ def test_one_blank_line_where_the_file_has_two_beside_a_repeated_kept_line_is_re
     _refused(tmp_path, fmt, text, lines, 2)
 
 
+@pytest.mark.parametrize("fmt", ["str_replace", "search_replace"])
+def test_a_blank_line_the_file_lacks_beside_a_moved_line_is_refused(tmp_path: Path, fmt: str) -> None:
+    # Found on psf/black's history (oracle: blank-added). The edit swaps two imports, and
+    # the old text has a blank line the file lacks after the first one. Compared, the texts
+    # pair that line with the blank line the new text adds after the moved import, as a
+    # copy, and it was left out: the new text's blank line was lost. A line both texts hold
+    # once, left unpaired (`from typing import Final`, moved), means the comparison chose
+    # between crossing pairings: no blank line's partner is certain.
+    text = "if v < 3:\n    from typing_extensions import Final\nelse:\n    from typing import Final\n\n# fork\n"
+    lines: tuple[Line, ...] = (
+        ("-", "if v < 3:"), ("+", "if v >= 3:"), ("+", "    from typing import Final"), ("+", "else:"),
+        (" ", "    from typing_extensions import Final"), ("-", ""),
+        ("-", "else:"), ("-", "    from typing import Final"), ("+", ""), ("+", "from mypy_extensions import attr"),
+        (" ", ""), (" ", "# fork"),
+    )  # fmt: skip
+    _refused(tmp_path, fmt, text, lines, 1)
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_removed_blank_line_of_a_longer_run_is_refused(tmp_path: Path, fmt: str) -> None:
     # Which of the file's two blank lines goes, the one before the added line or after it?

@@ -333,7 +333,8 @@ class _Pairing:
     old and new lines paired by comparing the two texts, not marked by the model).
 
     An anchor is a context line whose text the old and the new text each hold once: every
-    comparison pairs it, so a blank line's pairing can move only between two anchors (or
+    comparison pairs it (unless a line both hold once is left unpaired, moved: then no
+    answer is sure), so a blank line's pairing can move only between two anchors (or
     an anchor and an end of the chunk). A context line whose text the new text holds
     again (an inserted function ending like the kept one) is no anchor: the kept lines
     may pair with either copy, and the blank lines beside them with them. Each answer is
@@ -350,6 +351,10 @@ class _Pairing:
         self._anchor = [size] * (size + 1)  # k: the first anchor at or after line k (size: none)
         self._changed = [0] * (size + 1)  # blank lines added or removed among lines[:k]
         self._not_removed = [0] * (size + 1)  # blank lines kept or added among lines[:k]
+        # A line both texts hold once yet left unpaired (a moved line): the comparison chose
+        # between crossing pairings, so no blank line's partner is certain (as for the
+        # whitespace of kept lines: `_edits._refuse_uncertain_pairs`).
+        self._crossed = any(line[0] == C.REMOVED and olds[line[1:]] == 1 == news[line[1:]] for line in lines)
         anchors = []
         for k, line in enumerate(lines):
             text = line[1:]
@@ -372,7 +377,7 @@ class _Pairing:
         the comparison put it: no blank line is added or removed between the anchors around
         it (else the comparison may have paired the old text's blank lines with blank lines
         the new text adds, or removes, elsewhere)."""
-        return not self._around(self._changed, number, number + run)
+        return not self._crossed and not self._around(self._changed, number, number + run)
 
     def copy_is_sure(self, number: int) -> bool:
         """Whether the blank context line `number` (one the file lacks) is surely a copy, on
@@ -391,7 +396,7 @@ class _Pairing:
         the new text: between the anchors around it, the new text holds no blank line. (One
         it holds there may be the copy, the comparison having paired it with another blank
         line of the old text, which the edit then removes.)"""
-        return not self._around(self._not_removed, number, number + 1)
+        return not self._crossed and not self._around(self._not_removed, number, number + 1)
 
 
 def _run_is_sure(lines: Sequence[str], number: int, file_lines: Sequence[str], at: int) -> bool:
