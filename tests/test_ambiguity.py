@@ -52,6 +52,19 @@ def test_a_blank_line_dropped_beside_added_lines_is_ambiguous_at_one_place() -> 
     assert am.kind(case, found) == "ambiguous"
 
 
+def test_a_diffs_header_counting_the_dropped_line_leaves_the_readings_that_make_its_counts() -> None:
+    # blank-dropped-counted: the same model text, the header counting the blank line on the
+    # old side and the new: only the kept reading makes those numbers, in the diff only.
+    model = ((" ", "        raise ValueError('negative width')"), ("-", "    return width * height"),
+             ("+", "    return abs(width * height)"), (" ", ""))  # fmt: skip
+    expected = (*PRE[:8], "    return abs(width * height)", *PRE[9:])
+    case = rb.replace(_case(6, model, expected), mistake="blank-dropped-counted", counts=(4, 4))
+    found = am.readings(case, "unified_diff")
+    assert {reading.result for reading in found} == {expected}
+    assert am.kind(case, found) == "certain"
+    assert am.kind(case, am.readings(case, "codex")) == "ambiguous"  # a Codex chunk has no header
+
+
 def test_a_case_whose_own_edit_is_no_reading_is_unexplained() -> None:
     model = ((" ", "import os"), (" ", ""), (" ", "def area(width, height):"), ("+", "    pass"))
     case = _case(0, model, ("something else",))
