@@ -157,6 +157,9 @@ def test_each_mistake_spoils_the_model_text_and_keeps_the_truth() -> None:
     assert trailing.expected[3] == "def area(width, height):  "
     blank = make("blank-dropped")
     assert len(model_old(blank)) == len(HUNK.old) - 1 and blank.expected == clean_post
+    counted = make("blank-dropped-counted")  # the same model text, the header the edit meant's
+    assert counted.model == blank.model and counted.counts == (len(HUNK.old), len(HUNK.new))
+    assert "@@ -4,7 +4,7 @@" in rb.unified_diff_text(counted) and "@@ -4,6 +4,6 @@" in rb.unified_diff_text(blank)
     numbers = make("line-numbers", 0)
     assert model_old(numbers)[:2] == ["4: def area(width, height):", '5:     """The area of a rectangle."""']
     assert ("+", "    return abs(width * height)") in numbers.model
