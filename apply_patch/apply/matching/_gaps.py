@@ -79,8 +79,8 @@ def blank_tolerant(
     `counted`: the old and new lines a unified diff's header counts where its hunk shows
     other numbers. Where the file's blank lines the model dropped are all kept, or all
     removed, in exactly one way that makes those counts, that is the reading (the usual
-    one, or one `_aligned` gives no other way: dropped beside a change, or removed amid
-    kept lines); else the usual one, if any.
+    one, or one `_aligned` gives no other way: dropped beside a change, removed amid kept
+    lines, or a run shorter than the file's beside removed lines); else the usual one, if any.
     """
     solid_at = [i for i, line in enumerate(lines) if line[0] != C.ADDED and line[1:].strip()]
     if not solid_at:
