@@ -101,7 +101,8 @@ def blank_tolerant(
             aligned = _aligned(body, file_lines, first, pairing, solid_at[0])
             if counted is not None and before is not None and after is not None:
                 ways = {
-                    _aligned(body, file_lines, first, pairing, solid_at[0], dropped=tag) for tag in (C.CONTEXT, C.REMOVED)
+                    _aligned(body, file_lines, first, pairing, solid_at[0], dropped=tag)
+                    for tag in (C.CONTEXT, C.REMOVED)
                 }
                 counting = {
                     way for way in (aligned, *ways)
