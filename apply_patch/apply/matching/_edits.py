@@ -303,18 +303,22 @@ def _checked(
     return places, firsts, leading
 
 
+def _takes_next_line(old: str, new: str) -> bool:
+    """Whether replacing `old` by `new` in the text takes the line after `old` too: `old`
+    ends with a line break that a non-empty `new` does not (that line's text then ends
+    the new text's last line)."""
+    return old.endswith("\n") and bool(new) and not new.endswith("\n")
+
+
 def _old_lines(old: str, new: str) -> list[str]:
     """The whole lines `old` stands for where it is matched line by line (LF-normalised texts).
 
-    As in the text: a line break that `old` ends with and a non-empty `new` does not
-    takes the line after it into the replacement (its text ends the new text's last
-    line); line by line, that line must be blank (an empty line after the last one, as
+    As in the text: where the replacement takes the line after `old` (`_takes_next_line`),
+    line by line that line must be blank (an empty line after the last one, as
     `_new_lines` adds one in the other case), as joining a line of text onto the new
     text's last line is nothing a tolerant match guesses.
     """
-    if old.endswith("\n") and new and not new.endswith("\n"):
-        return old.split("\n")
-    return old.removesuffix("\n").split("\n")
+    return old.split("\n") if _takes_next_line(old, new) else old.removesuffix("\n").split("\n")
 
 
 def _new_lines(old: str, new: str) -> list[str]:
@@ -753,7 +757,7 @@ def _not_found(
     error = text_not_found(
         op.label, op.terms.noun, expected, region, text.lines, where, op.line, applied, by_lines="\n" in old, holds_bom=holds_bom
     )
-    if len(_old_lines(old, new)) > len(expected) and LineIndex(text.lines).seek(list(expected), 0) is not None:
+    if _takes_next_line(old, new) and LineIndex(text.lines).seek(list(expected), 0) is not None:
         error.hints = (
             "The old text ends with a line break and the new text does not, so the line after "
             "the old text would end the new text's last line; matched line by line, that is "

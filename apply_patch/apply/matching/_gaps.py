@@ -216,14 +216,15 @@ def _aligned(
         if not line[1:].strip():
             if at < len(file_lines) and not file_lines[at].strip():
                 first_of_run = number == 0 or lines[number - 1][1:].strip() or lines[number - 1][0] == C.ADDED
-                run = _context_run(lines, number) if first_of_run else 0
-                longer = run and _file_run(file_lines, at) > run
+                run = _blank_run(lines, number) if first_of_run else 0
+                file_run = _file_run(file_lines, at)
+                longer = run and file_run > run
                 if longer and dropped == C.REMOVED:  # the file's extra blank lines removed, as counted
-                    extra = file_lines[at : at + _file_run(file_lines, at)]
+                    extra = file_lines[at : at + file_run]
                     if len(set(extra)) > 1:
                         return None  # which of them does the edit keep?
-                    out += [C.CONTEXT + extra[0]] * run + [C.REMOVED + extra[0]] * (len(extra) - run)
-                    at += len(extra)
+                    out += [C.CONTEXT + extra[0]] * run + [C.REMOVED + extra[0]] * (file_run - run)
+                    at += file_run
                     skip = run - 1
                     continue
                 if longer and (
@@ -232,16 +233,14 @@ def _aligned(
                 ):
                     return None  # the file's extra blank lines: before the inserted lines or after?
                 if run:  # the model's run of context blank lines stands for the file's run
-                    while at < len(file_lines) and not file_lines[at].strip():
-                        out.append(C.CONTEXT + file_lines[at])
-                        at += 1
+                    out += [C.CONTEXT + text for text in file_lines[at : at + file_run]]
+                    at += file_run
                     skip = run - 1
                     continue
-                removed = _removed_run(lines, number) if first_of_run and dropped == C.REMOVED else 0
-                if removed and _file_run(file_lines, at) > removed:  # the file's whole run removed, as counted
-                    while at < len(file_lines) and not file_lines[at].strip():
-                        out.append(C.REMOVED + file_lines[at])
-                        at += 1
+                removed = _blank_run(lines, number, C.REMOVED) if first_of_run and dropped == C.REMOVED else 0
+                if removed and file_run > removed:  # the file's whole run removed, as counted
+                    out += [C.REMOVED + text for text in file_lines[at : at + file_run]]
+                    at += file_run
                     skip = removed - 1
                     continue
                 if first_of_run and not _run_is_sure(lines, number, file_lines, at):
@@ -268,30 +267,19 @@ def _aligned(
     return tuple(out)
 
 
-def _context_run(lines: Sequence[str], number: int) -> int:
-    """How many blank context lines run from `lines[number]` up to the next expected line
-    that is not one, with no added line among them; 0 if a removed blank line is in the run,
-    or if the next expected line after it (past added lines) is blank too: the file's run
-    could then be shared between the two runs in several ways."""
+def _blank_run(lines: Sequence[str], number: int, prefix: str = C.CONTEXT) -> int:
+    """How many blank lines of `prefix` (context, or removed) run from `lines[number]` up to
+    the next expected line that is not one, with no added line among them; 0 if a blank
+    line of the other kind is in the run, or if the next expected line after it (past
+    added lines) is blank too: the file's run could then be shared between the two runs
+    in several ways."""
     end = number
     while end < len(lines) and lines[end][0] != C.ADDED and not lines[end][1:].strip():
-        if lines[end][0] != C.CONTEXT:
+        if lines[end][0] != prefix:
             return 0
         end += 1
     following = next((line for line in lines[end:] if line[0] != C.ADDED), None)
     if following is not None and not following[1:].strip():
-        return 0
-    return end - number
-
-
-def _removed_run(lines: Sequence[str], number: int) -> int:
-    """How many blank removed lines run from `lines[number]` up to the next line that is not
-    one; 0 if the run ends at another blank line (a kept one: the file's run could then be
-    shared between them in several ways)."""
-    end = number
-    while end < len(lines) and lines[end][0] == C.REMOVED and not lines[end][1:].strip():
-        end += 1
-    if end < len(lines) and not lines[end][1:].strip():
         return 0
     return end - number
 
