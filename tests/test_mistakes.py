@@ -588,6 +588,55 @@ def test_added_lines_in_another_unit_than_a_mixed_file_are_written_as_sent_with_
     assert any("line 3" in w and "tabs" in w for w in warnings), warnings
 
 
+SMART_TABS = (
+    "def f(a, b):\n\tx = call(a,\n\t         b)\n\treturn x\n\n\n"
+    "def g(y):\n\tif y:\n\t\treturn 1\n\treturn 2\n"
+)  # tabs a level, spaces after them to align (`\t         b)`): the unit is the tab
+IN_SPACES: tuple[Line, ...] = (
+    (" ", "def g(y):"), (" ", "    if y:"), ("-", "        return 1"),
+    ("+", "        log(y)"), ("+", "        return 3"), (" ", "    return 2"),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize(
+    "text", [SMART_TABS, SMART_TABS + 'USAGE = """\n  g Y\n  f A B\n"""\n'], ids=["aligned", "string-text"]
+)
+def test_a_block_in_spaces_moves_to_the_tabs_of_a_file_that_aligns_with_spaces(
+    tmp_path: Path, fmt: str, text: str
+) -> None:
+    # Robustness spaces-for-tabs (27 of 34 str_replace refusals on the default seed): a
+    # tab-indented file was read as mixing the two units, and the edit refused, where its
+    # continuation lines align with spaces after their tabs, or a string's lines start
+    # with two spaces; every matched line is a whole number of tabs, and the block's
+    # levels say where the added lines go.
+    target = _file(tmp_path, fmt, text)
+    _apply(fmt, tmp_path / fmt, "m.py", IN_SPACES, 7)
+    assert target.read_text() == text.replace("\t\treturn 1\n", "\t\tlog(y)\n\t\treturn 3\n")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize(
+    "text",
+    [SMART_TABS + "def h():\n    return 4\n", SMART_TABS + "def h():\n  \treturn 4\n"],
+    ids=["a-level-of-spaces", "spaces-then-tab"],
+)
+def test_a_block_in_spaces_in_a_file_that_mixes_its_units_is_refused(tmp_path: Path, fmt: str, text: str) -> None:
+    # Four spaces beside the tabs are a level of their own, and spaces before a tab no
+    # alignment: which unit the added lines take is not certain.
+    _refused(tmp_path, fmt, text, IN_SPACES, 7)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_matched_line_aligned_with_spaces_after_its_tabs_is_never_guessed(tmp_path: Path, fmt: str) -> None:
+    # `\t         b)` is a level and nine spaces of alignment; the model's thirteen
+    # spaces are no whole number of its levels: how deep the added line goes is not certain.
+    lines: tuple[Line, ...] = (
+        (" ", "    x = call(a,"), (" ", "             b)"), ("+", "    log(x)"), (" ", "    return x"),
+    )  # fmt: skip
+    _refused(tmp_path, fmt, SMART_TABS, lines, 2)
+
+
 @pytest.mark.parametrize("fmt", ["codex", "unified_diff"])
 def test_two_runs_of_blank_lines_sharing_one_run_of_the_file_are_refused(tmp_path: Path, fmt: str) -> None:
     # The file's four blank lines: how many before `import sys`, how many after?

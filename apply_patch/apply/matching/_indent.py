@@ -122,13 +122,17 @@ def _indented(lines: Sequence[str]) -> bool:
 def _unit(lines: Sequence[str]) -> tuple[str, int] | None:
     """(character, width) of one level of the lines' indentation; None if it mixes tabs and spaces.
 
+    Tabs are the unit of lines that align with spaces after their tabs (`\\t    b)`,
+    "smart tabs": as many levels as tabs), and of lines mostly of tabs whose other
+    lines start with fewer spaces than a level of four (the text of a string or a
+    docstring, aligned under the line above: no level). Spaces before a tab, or lines
+    of four spaces or more beside lines of tabs, mix the two units.
     The width is the most common step between the indentation of a line and
     the next deeper one (continuation lines aligned by hand are rarer). The lines
     of a block comment after its first (` * text`, ` */`) align under its `/*`,
     not at a level: they are left out (a Markdown list's `* item` lines are not).
     """
-    widths: list[int] = []
-    chars: set[str] = set()
+    depths: list[tuple[str, int]] = []  # (what the line is indented with, how deep)
     in_comment = False
     for line in lines:
         text = line.strip()
@@ -138,13 +142,27 @@ def _unit(lines: Sequence[str]) -> tuple[str, int] | None:
         in_comment = text.startswith("/*") and "*/" not in text[2:]
         if text:
             indent = indentation(line)
-            chars.update(indent)
-            widths.append(len(indent))
+            tabs = len(indent) - len(indent.lstrip("\t"))
+            if tabs and not indent[tabs:].strip(" "):
+                depths.append(("\t", tabs))
+            elif indent.strip(" "):
+                return None  # a space before a tab
+            else:
+                depths.append((" " if indent else "", len(indent)))
+    chars = {char for char, _ in depths if char}
     if len(chars) > 1:
-        return None
+        spaced = [depth for char, depth in depths if char == " "]
+        if max(spaced) >= _LEVEL_OF_SPACES or len(spaced) * 2 >= len(depths) - depths.count(("", 0)):
+            return None
+        depths = [(char, depth) for char, depth in depths if char != " "]
+        chars = {"\t"}
+    widths = [depth for _, depth in depths]
     steps = Counter(b - a for a, b in zip(widths, widths[1:]) if b > a)
     width = steps.most_common(1)[0][0] if steps else max(widths, default=0) or 1
     return (chars.pop() if chars else " "), width
+
+
+_LEVEL_OF_SPACES = 4  # fewer spaces at a line's start amid lines of tabs align, not indent
 
 
 def _level(indent: str, unit: tuple[str, int]) -> int | None:
