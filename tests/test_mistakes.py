@@ -637,6 +637,36 @@ def test_a_matched_line_aligned_with_spaces_after_its_tabs_is_never_guessed(tmp_
     _refused(tmp_path, fmt, SMART_TABS, lines, 2)
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_repeated_kept_line_moved_to_the_files_tabs_is_the_same_whichever_copy_is_kept(
+    tmp_path: Path, fmt: str
+) -> None:
+    # Robustness spaces-for-tabs and tabs-for-spaces (5 and 6 str_replace refusals on the
+    # default seed): the new text holds `    )` twice, the old text once. Which copy keeps
+    # the file's `\t)` and which is added cannot be told, but the added one is written in
+    # the file's tabs too: both pairings write the same bytes, so nothing is guessed.
+    text = 'def build(parser):\n\tparser.add(\n\t\t"--json",\n\t)\n\tparser.done()\n'
+    lines: tuple[Line, ...] = (
+        (" ", "    parser.add("), (" ", '        "--json",'), (" ", "    )"),
+        ("+", "    parser.add("), ("+", '        "--yaml",'), ("+", "    )"), (" ", "    parser.done()"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, text)
+    _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == text.replace("\tparser.done()", '\tparser.add(\n\t\t"--yaml",\n\t)\n\tparser.done()')
+
+
+@pytest.mark.parametrize("fmt", ["str_replace", "search_replace"])
+def test_a_repeated_kept_line_whose_copies_would_differ_is_still_refused(tmp_path: Path, fmt: str) -> None:
+    # The same edit in a file whose `)` line holds a trailing space the model dropped:
+    # the kept copy keeps it, the added one is written without: which is which is unknown.
+    text = 'def build(parser):\n\tparser.add(\n\t\t"--json",\n\t) \n\tparser.done()\n'
+    lines: tuple[Line, ...] = (
+        (" ", "    parser.add("), (" ", '        "--json",'), (" ", "    )"),
+        ("+", "    parser.add("), ("+", '        "--yaml",'), ("+", "    )"), (" ", "    parser.done()"),
+    )  # fmt: skip
+    _refused(tmp_path, fmt, text, lines, 2)
+
+
 @pytest.mark.parametrize("fmt", ["codex", "unified_diff"])
 def test_two_runs_of_blank_lines_sharing_one_run_of_the_file_are_refused(tmp_path: Path, fmt: str) -> None:
     # The file's four blank lines: how many before `import sys`, how many after?

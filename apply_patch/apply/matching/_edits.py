@@ -46,6 +46,7 @@ from ._locate import (
     INDENT_WINDOW as _INDENT_WINDOW,
     Replacement,
     chunk_replacements,
+    indent_mover,
     reindented,
     slips,
     splice,
@@ -601,7 +602,7 @@ def _replace_lines(
     replacements: list[Replacement] = []
     for at in found:
         used = without_copied_whitespace(chunk.lines, at, text.lines, policy)
-        _refuse_uncertain_pairs(used, at, text.lines, chunk, where)
+        _refuse_uncertain_pairs(used, at, text.lines, chunk, where, _mover(used, at, text.lines, policy))
         replacements += chunk_replacements(reindented(used, at, text.lines, chunk, policy, where), at)
     numbers = tuple(base + j + 1 for j in found)
     warnings = tuple(fuzzy_warning(label, op.line, base + i + 1, tier.name, numbers, where) for i in found)
@@ -629,7 +630,8 @@ def _slipped(
         return None
     used, _, pattern, match, slip = found
     used = without_copied_whitespace(used, match.index, text.lines, policy)
-    _refuse_uncertain_pairs(used, match.index, text.lines, chunk, where)
+    move = _mover(used, match.index, text.lines, policy) if match.tier is not TIERS[0] else None
+    _refuse_uncertain_pairs(used, match.index, text.lines, chunk, where, move)
     if match.tier is not TIERS[0]:
         used = reindented(used, match.index, text.lines, chunk, policy, where)
     replacements = chunk_replacements(used, match.index)
@@ -639,8 +641,24 @@ def _slipped(
     return Edited(file.with_body(splice(text, replacements, file.ending, policy)), (placement,), (warning,))
 
 
+def _mover(
+    used: tuple[str, ...], at: int, lines: list[str], policy: Policy
+) -> Callable[[str], str | None] | None:
+    """`indent_mover` of `used` at `at`; None where it finds no one move either (the
+    added lines are then refused by `reindented`, after the pairs are looked at)."""
+    try:
+        return indent_mover(used, at, lines, policy)
+    except ValueError:
+        return None
+
+
 def _refuse_uncertain_pairs(
-    used: tuple[str, ...], at: int, lines: list[str], chunk: Chunk, where: FileName
+    used: tuple[str, ...],
+    at: int,
+    lines: list[str],
+    chunk: Chunk,
+    where: FileName,
+    move: Callable[[str], str | None] | None = None,
 ) -> None:
     """Refuse when a line the file has with other bytes than the model's (the tolerance
     the match needed) cannot be told to be kept or replaced: it is shared by the old and
@@ -648,7 +666,11 @@ def _refuse_uncertain_pairs(
     side, or it is removed while the new text writes it again (a pairing the comparison
     of old and new text did not make: the model's bytes would replace the file's), or
     while a kept line of its text has other bytes in the file (a block removed from one
-    `@dec` to the next: which of the two the edit keeps, the comparison chose)."""
+    `@dec` to the next: which of the two the edit keeps, the comparison chose).
+
+    The first two do not matter where the line, written as an added line (`move`: how
+    added lines are re-indented to the file's unit), is the file's bytes: every pairing
+    then writes the same file."""
     olds = Counter(line[1:] for line in used if line[0] != C.ADDED)
     news = Counter(line[1:] for line in used if line[0] != C.REMOVED)
     added = {line[1:] for line in used if line[0] == C.ADDED}
@@ -673,9 +695,10 @@ def _refuse_uncertain_pairs(
             if repeated and not crossed and paired is None:
                 paired = _paired_in_order(used, olds, news)
             certain = not repeated or (not crossed and paired is not None and paired[number])
-            shared = line[0] == C.CONTEXT and not certain
+            alike = move is not None and move(text) == lines[position]  # kept or added: same bytes
+            shared = line[0] == C.CONTEXT and not certain and not alike
             other_kept = bool(kept.get(text, set()) - {lines[position]})
-            if shared or (line[0] == C.REMOVED and (text in added or other_kept)):
+            if shared or (line[0] == C.REMOVED and ((text in added and not alike) or other_kept)):
                 from ._diagnose import uncertain_pair_error  # failures only: start-up time
 
                 raise uncertain_pair_error(chunk, text, at, position, lines[position], where)

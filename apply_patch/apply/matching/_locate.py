@@ -565,8 +565,25 @@ def reindented(
     Refused when the model's indentation differs from the file's by different
     amounts on different lines, or an added line cannot be moved by it.
     """
+    try:
+        move = indent_mover(used, start, lines, policy)
+        return used if move is None else tuple(_moved(line, move) for line in used)
+    except ValueError as error:
+        from ._diagnose import indentation_error  # failures only: start-up time
+
+        position = start + sum(1 for line in used if line[0] != C.ADDED)
+        raise indentation_error(chunk, lines, start, position, str(error), where) from None
+
+
+def indent_mover(
+    used: tuple[str, ...], start: int, lines: list[str], policy: Policy
+) -> Callable[[str], str | None] | None:
+    """How `reindented` moves an added line of `used` (matched at 0-based `start` of
+    `lines`) to the file's indentation: None when added lines are written as sent (the
+    policy says so, or the matched lines are indented alike on both sides); the function
+    gives None for a line it cannot move. ValueError when no one move fits every line."""
     if policy.indentation == "verbatim":
-        return used
+        return None
     from ._indent import reindenter  # a tolerant match only (start-up time)
 
     pairs, position = [], start
@@ -575,15 +592,8 @@ def reindented(
             pairs.append((line[1:], lines[position]))
             position += 1
     window = lines[max(0, start - INDENT_WINDOW) : position + INDENT_WINDOW]
-    try:
-        old = [s[1:] for s in used if s[0] != C.ADDED]
-        move = reindenter(pairs, old, [s[1:] for s in used if s[0] != C.REMOVED], window)
-        result = used if move is None else tuple(_moved(line, move) for line in used)
-    except ValueError as error:
-        from ._diagnose import indentation_error  # failures only: start-up time
-
-        raise indentation_error(chunk, lines, start, position, str(error), where) from None
-    return result
+    old = [s[1:] for s in used if s[0] != C.ADDED]
+    return reindenter(pairs, old, [s[1:] for s in used if s[0] != C.REMOVED], window)
 
 
 def _moved(line: str, move: Callable[[str], str | None]) -> str:
