@@ -588,6 +588,26 @@ def test_added_lines_in_another_unit_than_a_mixed_file_are_written_as_sent_with_
     assert any("line 3" in w and "tabs" in w for w in warnings), warnings
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("shift", ["deeper", "shallower"])
+def test_a_whitespace_only_added_line_of_a_shifted_block_is_written_as_sent(
+    tmp_path: Path, fmt: str, shift: str
+) -> None:
+    # Robustness indent-shifted on psf/requests (1 wrong a format): a block one level too
+    # deep had the level taken off its whitespace-only added line too, where a block one
+    # level too shallow, or in the other unit, leaves such a line as sent. A line of
+    # whitespace has no level to move: as sent, whichever way the block is shifted.
+    text = "def f(x):\n    if x:\n        return 1\n    return 2\n"
+    moved = (lambda t: "    " + t) if shift == "deeper" else (lambda t: t[4:])
+    lines: tuple[Line, ...] = (
+        (" ", moved("    if x:")), ("+", moved("        log(x)")), ("+", "            "),
+        (" ", moved("        return 1")),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, text)
+    _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == text.replace("    if x:\n", "    if x:\n        log(x)\n            \n")
+
+
 SMART_TABS = (
     "def f(a, b):\n\tx = call(a,\n\t         b)\n\treturn x\n\n\n"
     "def g(y):\n\tif y:\n\t\treturn 1\n\treturn 2\n"

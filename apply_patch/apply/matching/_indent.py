@@ -76,7 +76,8 @@ def _prefix_shift(indents: Sequence[tuple[str, str]]) -> Callable[[str], str | N
     if model.endswith(found):
         prefix = model[: len(model) - len(found)]
         if all(m == prefix + f for m, f in indents):
-            return lambda line: line[len(prefix) :] if line.startswith(prefix) or not line.strip() else None
+            # (a whitespace-only line has no level to move: as sent, as every rule writes it)
+            return lambda line: line if not line.strip() else line[len(prefix) :] if line.startswith(prefix) else None
     return None
 
 
