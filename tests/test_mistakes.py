@@ -317,6 +317,40 @@ def test_an_extra_blank_line_in_the_old_text_keeps_the_new_texts_blank_lines(tmp
     )
 
 
+HELPERS = (
+    "def text_of(node):\n    return node.text\n\n\n"
+    "def statements(node):\n    \"\"\"Children.\"\"\"\n    return [c for c in node.children]\n\n\n"
+    "def literal(node):\n    return None\n"
+)
+EXTRA_BLANK_AMID_REPLACED: tuple[Line, ...] = (
+    (" ", "def text_of(node):"), ("-", "    return node.text"), ("+", "    return decode(node.text)"),
+    (" ", ""), (" ", ""),
+    ("-", "def statements(node):"), ("-", '    """Children."""'),
+    ("-", ""),  # not in the file
+    ("-", "    return [c for c in node.children]"),
+    ("+", "def decode(source):"), ("+", '    """Text."""'), ("+", "    return source.decode()"),
+    (" ", ""), (" ", ""), (" ", "def literal(node):"),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_extra_blank_line_amid_lines_only_the_old_text_holds_is_removed_with_them(
+    tmp_path: Path, fmt: str
+) -> None:
+    # Robustness blank-added (17 of 19 str_replace refusals on the default seed): a blank line
+    # the file lacks between two lines the new text does not hold, which every comparison
+    # removes. Its copy could only be a blank line of the new text between the kept lines
+    # around the replaced block, and there the new text's blank lines are all kept ones
+    # (the runs the old text has too): the replaced block has none of its own to pair.
+    target = _file(tmp_path, fmt, HELPERS)
+    _apply(fmt, tmp_path / fmt, "m.py", EXTRA_BLANK_AMID_REPLACED, 1)
+    assert target.read_text() == (
+        "def text_of(node):\n    return decode(node.text)\n\n\n"
+        "def decode(source):\n    \"\"\"Text.\"\"\"\n    return source.decode()\n\n\n"
+        "def literal(node):\n    return None\n"
+    )
+
+
 VERSION = "x = 1\n\n\ndef v():\n\ttry:\n\t\treturn 1\n\texcept E:\n\t\tpass\n"
 EXTRA_BLANK_BESIDE_OWN: tuple[Line, ...] = (
     (" ", "def v():"),

@@ -30,6 +30,7 @@ from ...format import constants as C
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections import Counter
     from collections.abc import Sequence
 
     from ...format import HeaderCounts
@@ -354,6 +355,46 @@ class _Pairing:
             self._not_removed[k + 1] = self._not_removed[k] + (blank and line[0] != C.REMOVED)
         for k in range(size - 1, -1, -1):
             self._anchor[k] = k if anchors[k] else self._anchor[k + 1]
+        self._amid_replaced = self._blank_lines_amid_replaced(news)
+
+    def _blank_lines_amid_replaced(self, news: Counter[str]) -> list[bool]:
+        """For each line, whether it is a blank removed line whose neighbours in the old text
+        are lines with text the new text does not hold (a block every comparison removes),
+        with no blank line added between the context lines around it: the new text's
+        blank lines there are all kept ones, paired with the old text's."""
+        lines, size = self.lines, len(self.lines)
+        replaced = [
+            line[0] == C.REMOVED and bool(line[1:].strip()) and not news[line[1:]] for line in lines
+        ]  # fmt: skip
+        # The nearest old line before k (its index, or -1), whether an added blank line
+        # lies between the last context line and k, likewise after k.
+        old_before, added_before = [-1] * size, [False] * size
+        previous, added = -1, False
+        for k, line in enumerate(lines):
+            old_before[k], added_before[k] = previous, added
+            if line[0] != C.ADDED:
+                previous = k
+            if line[0] == C.CONTEXT:
+                added = False
+            elif line[0] == C.ADDED and not line[1:].strip():
+                added = True
+        amid = [False] * size
+        following, added = -1, False
+        for k in range(size - 1, -1, -1):
+            line = lines[k]
+            if line[0] == C.REMOVED and not line[1:].strip():
+                before = old_before[k]
+                amid[k] = (
+                    before >= 0 and replaced[before] and following >= 0 and replaced[following]
+                    and not added_before[k] and not added
+                )  # fmt: skip
+            if line[0] != C.ADDED:
+                following = k
+            if line[0] == C.CONTEXT:
+                added = False
+            elif line[0] == C.ADDED and not line[1:].strip():
+                added = True
+        return amid
 
     def _around(self, counts: list[int], number: int, end: int) -> int:
         """How many lines `counts` counts between the anchors around lines[number:end],
@@ -384,8 +425,13 @@ class _Pairing:
         """Whether the blank removed line `number` (one the file lacks) surely has no copy in
         the new text: between the anchors around it, the new text holds no blank line. (One
         it holds there may be the copy, the comparison having paired it with another blank
-        line of the old text, which the edit then removes.)"""
-        return not self._crossed and not self._around(self._not_removed, number, number + 1)
+        line of the old text, which the edit then removes.) Or it lies amid a replaced block
+        (`_blank_lines_amid_replaced`): a copy would have to be a blank line the old text
+        has too, beside the block, taken from its pair, which the edit would then remove: a
+        blank line shown in both texts yet removed, which no model means."""
+        if self._crossed:
+            return False
+        return not self._around(self._not_removed, number, number + 1) or self._amid_replaced[number]
 
 
 def _run_is_sure(lines: Sequence[str], number: int, file_lines: Sequence[str], at: int) -> bool:
