@@ -632,7 +632,10 @@ def test_a_whitespace_only_added_line_of_a_shifted_block_is_written_as_sent(
     # level too shallow, or in the other unit, leaves such a line as sent. A line of
     # whitespace has no level to move: as sent, whichever way the block is shifted.
     text = "def f(x):\n    if x:\n        return 1\n    return 2\n"
-    moved = (lambda t: "    " + t) if shift == "deeper" else (lambda t: t[4:])
+
+    def moved(line: str) -> str:
+        return "    " + line if shift == "deeper" else line[4:]
+
     lines: tuple[Line, ...] = (
         (" ", moved("    if x:")), ("+", moved("        log(x)")), ("+", "            "),
         (" ", moved("        return 1")),
