@@ -645,14 +645,46 @@ def test_a_whitespace_only_added_line_of_a_shifted_block_is_written_as_sent(
     assert target.read_text() == text.replace("    if x:\n", "    if x:\n        log(x)\n            \n")
 
 
+ALIGNED_IMPORTS = (
+    "from .core import Context, BaseCommand, \\\n     Command, Group, \\\n     Option, Argument\n"
+    "from .types import File, \\\n     Path, Choice, \\\n     IntRange\n"
+    "__all__ = [\n    'prompt',\n    'getchar',\n]\n"
+)  # most steps deeper are five spaces of alignment, a level is four
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_added_lines_at_a_matched_lines_depth_take_that_lines_indentation(tmp_path: Path, fmt: str) -> None:
+    # Robustness tabs-for-spaces on pallets/click (18 of 23 str_replace refusals): the
+    # window's most common step is the five spaces continuation lines align by, so no
+    # level of it is four spaces, and the edit was refused. An added line as deep as a
+    # matched line, in the model's text, is as deep as that line in the file: certain,
+    # whatever a level is.
+    lines: tuple[Line, ...] = (
+        (" ", "\t'prompt',"), ("-", "\t'getchar',"), ("+", "\t'getchar', 'pause',"), (" ", "]"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, ALIGNED_IMPORTS)
+    _apply(fmt, tmp_path / fmt, "m.py", lines, 8)
+    assert target.read_text() == ALIGNED_IMPORTS.replace("'getchar',", "'getchar', 'pause',")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_added_line_deeper_than_every_matched_line_still_needs_the_width(tmp_path: Path, fmt: str) -> None:
+    # The same edit with a line one tab deeper than any matched line: how many spaces that
+    # is, the window's width (five) does not say for sure: refused, as before.
+    lines: tuple[Line, ...] = (
+        (" ", "\t'prompt',"), ("-", "\t'getchar',"), ("+", "\t'getchar',"), ("+", "\t\t'pause',"), (" ", "]"),
+    )  # fmt: skip
+    _refused(tmp_path, fmt, ALIGNED_IMPORTS, lines, 8)
+
+
 SMART_TABS = (
     "def f(a, b):\n\tx = call(a,\n\t         b)\n\treturn x\n\n\n"
     "def g(y):\n\tif y:\n\t\treturn 1\n\treturn 2\n"
 )  # tabs a level, spaces after them to align (`\t         b)`): the unit is the tab
 IN_SPACES: tuple[Line, ...] = (
     (" ", "def g(y):"), (" ", "    if y:"), ("-", "        return 1"),
-    ("+", "        log(y)"), ("+", "        return 3"), (" ", "    return 2"),
-)  # fmt: skip
+    ("+", "        if y > 1:"), ("+", "            return 3"), (" ", "    return 2"),
+)  # fmt: skip  (`return 3` deeper than every matched line: its depth needs the file's unit)
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -669,7 +701,25 @@ def test_a_block_in_spaces_moves_to_the_tabs_of_a_file_that_aligns_with_spaces(
     # levels say where the added lines go.
     target = _file(tmp_path, fmt, text)
     _apply(fmt, tmp_path / fmt, "m.py", IN_SPACES, 7)
-    assert target.read_text() == text.replace("\t\treturn 1\n", "\t\tlog(y)\n\t\treturn 3\n")
+    assert target.read_text() == text.replace("\t\treturn 1\n", "\t\tif y > 1:\n\t\t\treturn 3\n")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("deeper", [False, True], ids=["a-matched-depth", "a-level-deeper"])
+def test_a_whitespace_only_line_in_spaces_takes_the_tabs_of_its_depth(tmp_path: Path, fmt: str, deeper: bool) -> None:
+    # Robustness spaces-for-tabs on psf/requests (1 wrong a format): the model wrote every
+    # tab as four spaces, on a whitespace-only line too. Written as sent, the tab-indented
+    # file got a line of spaces; as deep as a level of the model's, it takes the file's
+    # tabs for it, as a line with text does (a line of the file's own unit is left as sent).
+    last = "            return 3" if deeper else "        return 3"
+    lines: tuple[Line, ...] = (
+        (" ", "def g(y):"), (" ", "    if y:"), ("-", "        return 1"),
+        ("+", "        if y > 1:"), ("+", "            " if deeper else "        "), ("+", last), (" ", "    return 2"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, SMART_TABS)
+    _apply(fmt, tmp_path / fmt, "m.py", lines, 7)
+    blank, body = ("\t\t\t", "\t\t\treturn 3") if deeper else ("\t\t", "\t\treturn 3")
+    assert target.read_text() == SMART_TABS.replace("\t\treturn 1\n", f"\t\tif y > 1:\n{blank}\n{body}\n")
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -680,17 +730,30 @@ def test_a_block_in_spaces_moves_to_the_tabs_of_a_file_that_aligns_with_spaces(
 )
 def test_a_block_in_spaces_in_a_file_that_mixes_its_units_is_refused(tmp_path: Path, fmt: str, text: str) -> None:
     # Four spaces beside the tabs are a level of their own, and spaces before a tab no
-    # alignment: which unit the added lines take is not certain.
+    # alignment: how deep a line deeper than every matched one goes is not certain.
     _refused(tmp_path, fmt, text, IN_SPACES, 7)
 
 
+ALIGNED_CALL: tuple[Line, ...] = ((" ", "    x = call(a,"), (" ", "             b)"))
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_a_matched_line_aligned_with_spaces_after_its_tabs_is_never_guessed(tmp_path: Path, fmt: str) -> None:
-    # `\t         b)` is a level and nine spaces of alignment; the model's thirteen
-    # spaces are no whole number of its levels: how deep the added line goes is not certain.
-    lines: tuple[Line, ...] = (
-        (" ", "    x = call(a,"), (" ", "             b)"), ("+", "    log(x)"), (" ", "    return x"),
-    )  # fmt: skip
+def test_an_added_line_as_deep_as_an_aligned_matched_line_takes_its_indentation(tmp_path: Path, fmt: str) -> None:
+    # `\t         b)` is a level and nine spaces of alignment; a line the model indents
+    # as deep as `x = call(a,` goes where that line is in the file, its alignment aside.
+    lines = (*ALIGNED_CALL, ("+", "    log(x)"), (" ", "    return x"))
+    target = _file(tmp_path, fmt, SMART_TABS)
+    _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == SMART_TABS.replace("\treturn x\n", "\tlog(x)\n\treturn x\n")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_deeper_line_beside_a_matched_line_aligned_with_spaces_after_its_tabs_is_never_guessed(
+    tmp_path: Path, fmt: str
+) -> None:
+    # The model's thirteen spaces for `\t         b)` are no whole number of its levels:
+    # how deep a line deeper than every matched one goes is not certain.
+    lines = (*ALIGNED_CALL, ("+", "    if x:"), ("+", "        log(x)"), (" ", "    return x"))
     _refused(tmp_path, fmt, SMART_TABS, lines, 2)
 
 

@@ -7,10 +7,16 @@ the file has where they land, as Aider and Gemini CLI do:
 
 1. if every matched line's indentation in the file is the model's with one
    same prefix added (or removed), the added lines get (or lose) that prefix;
+   else, if every line of the new text is as deep, in the model's text, as a
+   matched line, it takes that line's indentation in the file;
 2. otherwise indentation is counted in levels, each side in its own unit (its
    character, tab or space, and the width of its usual step): if every matched
    line lies the same number of levels deeper (or shallower) in the file, each
    added line moves by that many levels and is written in the file's unit.
+
+A whitespace-only added line has no level to show: it is written as sent, unless it
+is in the other unit than the file's (a tab-indented file's whitespace sent as spaces)
+and as deep as one of the model's levels, which it then moves to like a line with text.
 
 Anything else (a difference that is not the same on every line, an added line
 that cannot be moved so) is refused by the caller: writing the lines as sent
@@ -60,7 +66,7 @@ def reindenter(
     indents = [(indentation(m), indentation(f)) for m, f in pairs if m.strip() and f.strip()]
     if all(m == f for m, f in indents):
         return None
-    shift = _prefix_shift(indents)
+    shift = _prefix_shift(indents) or _matched_depths(indents, model_new)
     if shift is not None:
         return shift
     return _level_shift(indents, model_old, model_new, file_lines)
@@ -79,6 +85,33 @@ def _prefix_shift(indents: Sequence[tuple[str, str]]) -> Callable[[str], str | N
             # (a whitespace-only line has no level to move: as sent, as every rule writes it)
             return lambda line: line if not line.strip() else line[len(prefix) :] if line.startswith(prefix) else None
     return None
+
+
+def _matched_depths(
+    indents: Sequence[tuple[str, str]], model_new: Sequence[str]
+) -> Callable[[str], str | None] | None:
+    """Rule 1b: every line of the new text as deep, in the model's text, as a matched line:
+    each takes that line's indentation in the file. None unless each model indentation
+    matched stands for one indentation of the file, deeper ones for deeper ones, and every
+    indented new line has one of them (how wide a level is then never matters: the file's
+    most common step may be the alignment of continuation lines, not a level)."""
+    depths: dict[str, str] = {}
+    for model, found in indents:
+        if depths.setdefault(model, found) != found:
+            return None
+    ordered = sorted(depths.items(), key=lambda item: len(item[0]))
+    if any(len(a[1]) >= len(b[1]) or len(a[0]) == len(b[0]) for a, b in zip(ordered, ordered[1:])):
+        return None
+    if not all(indentation(line) in depths for line in model_new if line.strip()):
+        return None
+
+    def moved(line: str) -> str:
+        if line.strip():
+            return depths[indentation(line)] + line.lstrip(_BLANKS)
+        found = depths.get(line)
+        return found if found is not None and found[:1] != line[:1] else line  # (as `_level_shift`)
+
+    return moved
 
 
 def _level_shift(
@@ -105,8 +138,9 @@ def _level_shift(
     char, width = file_unit
 
     def moved(line: str) -> str | None:
-        if not line.strip():
-            return line
+        if not line.strip():  # whitespace in the file's unit, or of no whole level: as sent
+            level = _level(line, model_unit) if char != model_unit[0] else None
+            return line if level is None or level + shift < 0 else char * (width * (level + shift))
         level = _level(indentation(line), model_unit)
         if level is None or level + shift < 0:
             return None
