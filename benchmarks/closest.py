@@ -71,7 +71,7 @@ def _calls(count: int, seed: int) -> list[tuple[str, list[str], list[str], int]]
     rng = random.Random(seed)
     files = sorted((ROOT / "apply_patch").rglob("*.py"))
     texts = [p.read_text(encoding="utf-8").split("\n") for p in files if p.name != "_tables.py"]
-    calls = []
+    calls: list[tuple[str, list[str], list[str], int]] = []
     while len(calls) < count:
         lines = rng.choice(texts)
         size = rng.randint(3, 8)
