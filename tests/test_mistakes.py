@@ -757,6 +757,12 @@ def test_a_deeper_line_beside_a_matched_line_aligned_with_spaces_after_its_tabs_
     _refused(tmp_path, fmt, SMART_TABS, lines, 2)
 
 
+SECOND_CALL: tuple[Line, ...] = (
+    (" ", "    parser.add("), (" ", '        "--json",'), (" ", "    )"),
+    ("+", "    parser.add("), ("+", '        "--yaml",'), ("+", "    )"), (" ", "    parser.done()"),
+)  # fmt: skip
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_repeated_kept_line_moved_to_the_files_tabs_is_the_same_whichever_copy_is_kept(
     tmp_path: Path, fmt: str
@@ -766,12 +772,8 @@ def test_a_repeated_kept_line_moved_to_the_files_tabs_is_the_same_whichever_copy
     # the file's `\t)` and which is added cannot be told, but the added one is written in
     # the file's tabs too: both pairings write the same bytes, so nothing is guessed.
     text = 'def build(parser):\n\tparser.add(\n\t\t"--json",\n\t)\n\tparser.done()\n'
-    lines: tuple[Line, ...] = (
-        (" ", "    parser.add("), (" ", '        "--json",'), (" ", "    )"),
-        ("+", "    parser.add("), ("+", '        "--yaml",'), ("+", "    )"), (" ", "    parser.done()"),
-    )  # fmt: skip
     target = _file(tmp_path, fmt, text)
-    _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    _apply(fmt, tmp_path / fmt, "m.py", SECOND_CALL, 2)
     assert target.read_text() == text.replace("\tparser.done()", '\tparser.add(\n\t\t"--yaml",\n\t)\n\tparser.done()')
 
 
@@ -780,11 +782,7 @@ def test_a_repeated_kept_line_whose_copies_would_differ_is_still_refused(tmp_pat
     # The same edit in a file whose `)` line holds a trailing space the model dropped:
     # the kept copy keeps it, the added one is written without: which is which is unknown.
     text = 'def build(parser):\n\tparser.add(\n\t\t"--json",\n\t) \n\tparser.done()\n'
-    lines: tuple[Line, ...] = (
-        (" ", "    parser.add("), (" ", '        "--json",'), (" ", "    )"),
-        ("+", "    parser.add("), ("+", '        "--yaml",'), ("+", "    )"), (" ", "    parser.done()"),
-    )  # fmt: skip
-    _refused(tmp_path, fmt, text, lines, 2)
+    _refused(tmp_path, fmt, text, SECOND_CALL, 2)
 
 
 @pytest.mark.parametrize("fmt", ["codex", "unified_diff"])

@@ -31,7 +31,7 @@ from ...format import constants as C
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections import Counter
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from ...format import HeaderCounts
     from ._seek import LineIndex
@@ -366,35 +366,14 @@ class _Pairing:
         replaced = [
             line[0] == C.REMOVED and bool(line[1:].strip()) and not news[line[1:]] for line in lines
         ]  # fmt: skip
-        # The nearest old line before k (its index, or -1), whether an added blank line
-        # lies between the last context line and k, likewise after k.
-        old_before, added_before = [-1] * size, [False] * size
-        previous, added = -1, False
-        for k, line in enumerate(lines):
-            old_before[k], added_before[k] = previous, added
-            if line[0] != C.ADDED:
-                previous = k
-            if line[0] == C.CONTEXT:
-                added = False
-            elif line[0] == C.ADDED and not line[1:].strip():
-                added = True
-        amid = [False] * size
-        following, added = -1, False
-        for k in range(size - 1, -1, -1):
-            line = lines[k]
-            if line[0] == C.REMOVED and not line[1:].strip():
-                before = old_before[k]
-                amid[k] = (
-                    before >= 0 and replaced[before] and following >= 0 and replaced[following]
-                    and not added_before[k] and not added
-                )  # fmt: skip
-            if line[0] != C.ADDED:
-                following = k
-            if line[0] == C.CONTEXT:
-                added = False
-            elif line[0] == C.ADDED and not line[1:].strip():
-                added = True
-        return amid
+        old_before, added_before = _walked(lines, range(size))
+        old_after, added_after = _walked(lines, range(size - 1, -1, -1))
+        return [
+            line[0] == C.REMOVED and not line[1:].strip()
+            and old_before[k] >= 0 and replaced[old_before[k]] and old_after[k] >= 0 and replaced[old_after[k]]
+            and not added_before[k] and not added_after[k]
+            for k, line in enumerate(lines)
+        ]  # fmt: skip
 
     def _around(self, counts: list[int], number: int, end: int) -> int:
         """How many lines `counts` counts between the anchors around lines[number:end],
@@ -432,6 +411,24 @@ class _Pairing:
         if self._crossed:
             return False
         return not self._around(self._not_removed, number, number + 1) or self._amid_replaced[number]
+
+
+def _walked(lines: Sequence[str], order: Iterable[int]) -> tuple[list[int], list[bool]]:
+    """Walking `lines` in `order`, for each line: the nearest old line met before it (its
+    index, or -1), and whether a blank line is added between it and the nearest context
+    line met before it."""
+    nearest, added_since = [-1] * len(lines), [False] * len(lines)
+    previous, added = -1, False
+    for k in order:
+        line = lines[k]
+        nearest[k], added_since[k] = previous, added
+        if line[0] != C.ADDED:
+            previous = k
+        if line[0] == C.CONTEXT:
+            added = False
+        elif line[0] == C.ADDED and not line[1:].strip():
+            added = True
+    return nearest, added_since
 
 
 def _run_is_sure(lines: Sequence[str], number: int, file_lines: Sequence[str], at: int) -> bool:
