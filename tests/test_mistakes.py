@@ -677,6 +677,31 @@ def test_an_added_line_deeper_than_every_matched_line_still_needs_the_width(tmp_
     _refused(tmp_path, fmt, ALIGNED_IMPORTS, lines, 8)
 
 
+USAGE_TEXT = (
+    "package main\n\nconst usage = `usage: fzf [options]\n\n"
+    "  Search\n    -x, --extended        Extended-search mode\n    -e, --exact           Enable Exact-match\n\n"
+    "  Interface\n    --no-hscroll          Disable horizontal scroll\n`\n"
+)  # a Go raw string: its sections two spaces in, its options four
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_line_indented_alike_on_both_sides_leaves_the_other_depths_as_they_map(tmp_path: Path, fmt: str) -> None:
+    # Robustness tabs-for-spaces on junegunn/fzf (47 of 58 str_replace refusals): the model
+    # wrote each run of four spaces as a tab, and `  Interface` as it is. Its two spaces
+    # and the tabs were compared by length as if one unit, and the edit refused; a line
+    # indented alike on both sides says nothing of the others, which map one to one.
+    lines: tuple[Line, ...] = (
+        (" ", "\t-e, --exact           Enable Exact-match"),
+        ("+", "\t-i                    Case-insensitive match"), (" ", ""),
+        (" ", "  Interface"), (" ", "\t--no-hscroll          Disable horizontal scroll"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, USAGE_TEXT)
+    _apply(fmt, tmp_path / fmt, "m.py", lines, 7)
+    assert target.read_text() == USAGE_TEXT.replace(
+        "Exact-match\n", "Exact-match\n    -i                    Case-insensitive match\n"
+    )
+
+
 SMART_TABS = (
     "def f(a, b):\n\tx = call(a,\n\t         b)\n\treturn x\n\n\n"
     "def g(y):\n\tif y:\n\t\treturn 1\n\treturn 2\n"

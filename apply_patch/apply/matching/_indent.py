@@ -92,15 +92,19 @@ def _matched_depths(
 ) -> Callable[[str], str | None] | None:
     """Rule 1b: every line of the new text as deep, in the model's text, as a matched line:
     each takes that line's indentation in the file. None unless each model indentation
-    matched stands for one indentation of the file, deeper ones for deeper ones, and every
-    indented new line has one of them (how wide a level is then never matters: the file's
-    most common step may be the alignment of continuation lines, not a level)."""
+    matched stands for one indentation of the file, and those that change start with one
+    character, deeper ones for deeper ones (a line indented alike on both sides, text
+    the model left as it is, says nothing of the others), and every indented new line
+    has one of them (how wide a level is then never matters: the file's most common
+    step may be the alignment of continuation lines, not a level)."""
     depths: dict[str, str] = {}
     for model, found in indents:
         if depths.setdefault(model, found) != found:
             return None
-    ordered = sorted(depths.items(), key=lambda item: len(item[0]))
-    if any(len(a[1]) >= len(b[1]) or len(a[0]) == len(b[0]) for a, b in zip(ordered, ordered[1:])):
+    changed = sorted(((m, f) for m, f in depths.items() if m != f), key=lambda item: _depth(item[0]))
+    if len({model[:1] for model, _ in changed if model}) > 1 or any(
+        _depth(a[1]) >= _depth(b[1]) for a, b in zip(changed, changed[1:])
+    ):
         return None
     if not all(indentation(line) in depths for line in model_new if line.strip()):
         return None
@@ -112,6 +116,13 @@ def _matched_depths(
         return found if found is not None and found[:1] != line[:1] else line  # (as `_level_shift`)
 
     return moved
+
+
+def _depth(indent: str) -> tuple[int, int]:
+    """How deep `indent` is, comparably between indentations that start alike: its tabs,
+    then the spaces after them (`\\t  ` is deeper than `\\t`, shallower than `\\t\\t`)."""
+    tabs = len(indent) - len(indent.lstrip("\t"))
+    return tabs, len(indent) - tabs
 
 
 def _level_shift(
