@@ -46,7 +46,7 @@ from ._locate import (
     INDENT_WINDOW as _INDENT_WINDOW,
     Replacement,
     chunk_replacements,
-    indent_mover,
+    indent_move,
     reindented,
     slips,
     splice,
@@ -252,7 +252,7 @@ def _tolerant_in_body(
 ) -> Edited | None:
     """A replacement of whole lines found by a tolerant tier in an `LfText`, without splitting
     it: the places by `places_in_text`, then only the lines around them (as many as
-    `reindented` reads) split and replaced as `_replace_lines` does. None whenever the
+    `indent_move` reads) split and replaced as `_replace_lines` does. None whenever the
     answer is not that simple (no place at any tier, a count that fails, a place the lines
     path would refuse, a pattern line too common): the lines path then decides and says why."""
     if op.occurrence is not None or op.near_line is not None:
@@ -268,7 +268,7 @@ def _tolerant_in_body(
         wanted = op.expected if op.expected is not None else None if op.replace_all else 1
         if (wanted is not None and len(places) != wanted) or len(places) > _MAX_PLACES:
             return None
-        # The lines `reindented` reads around each place: the first's, the last's and between.
+        # The lines `indent_move` reads around each place: the first's, the last's and between.
         top = max(places[0][0] - _INDENT_WINDOW, 0)
         begin = line_start(body, places[0][1], top - places[0][0])
         end = line_start(body, places[-1][1], len(pattern) + _INDENT_WINDOW)
@@ -602,8 +602,9 @@ def _replace_lines(
     replacements: list[Replacement] = []
     for at in found:
         used = without_copied_whitespace(chunk.lines, at, text.lines, policy)
-        _refuse_uncertain_pairs(used, at, text.lines, chunk, where, _mover(used, at, text.lines, policy))
-        replacements += chunk_replacements(reindented(used, at, text.lines, chunk, policy, where), at)
+        how = indent_move(used, at, text.lines, policy)
+        _refuse_uncertain_pairs(used, at, text.lines, chunk, where, how.move)
+        replacements += chunk_replacements(reindented(used, at, text.lines, chunk, how, where), at)
     numbers = tuple(base + j + 1 for j in found)
     warnings = tuple(fuzzy_warning(label, op.line, base + i + 1, tier.name, numbers, where) for i in found)
     size = len(old_lines)
@@ -630,26 +631,17 @@ def _slipped(
         return None
     used, _, pattern, match, slip = found
     used = without_copied_whitespace(used, match.index, text.lines, policy)
-    move = _mover(used, match.index, text.lines, policy) if match.tier is not TIERS[0] else None
-    _refuse_uncertain_pairs(used, match.index, text.lines, chunk, where, move)
-    if match.tier is not TIERS[0]:
-        used = reindented(used, match.index, text.lines, chunk, policy, where)
+    if match.tier is TIERS[0]:  # found exactly: nothing to re-indent
+        _refuse_uncertain_pairs(used, match.index, text.lines, chunk, where)
+    else:
+        how = indent_move(used, match.index, text.lines, policy)
+        _refuse_uncertain_pairs(used, match.index, text.lines, chunk, where, how.move)
+        used = reindented(used, match.index, text.lines, chunk, how, where)
     replacements = chunk_replacements(used, match.index)
     added, removed = (sum(1 for s in used if s[0] == kind) for kind in (C.ADDED, C.REMOVED))
     placement = Placement(op.line, match.index + 1, slip, added, removed)
     warning = slip_warning(chunk, match.index, slip, where)
     return Edited(file.with_body(splice(text, replacements, file.ending, policy)), (placement,), (warning,))
-
-
-def _mover(
-    used: tuple[str, ...], at: int, lines: list[str], policy: Policy
-) -> Callable[[str], str | None] | None:
-    """`indent_mover` of `used` at `at`; None where it finds no one move either (the
-    added lines are then refused by `reindented`, after the pairs are looked at)."""
-    try:
-        return indent_mover(used, at, lines, policy)
-    except ValueError:
-        return None
 
 
 def _refuse_uncertain_pairs(
@@ -669,7 +661,7 @@ def _refuse_uncertain_pairs(
     `@dec` to the next: which of the two the edit keeps, the comparison chose).
 
     The first two do not matter where the line, written as an added line (`move`: how
-    added lines are re-indented to the file's unit), is the file's bytes: every pairing
+    added lines are re-indented to the file's unit, `indent_move`), is the file's bytes: every pairing
     then writes the same file."""
     olds = Counter(line[1:] for line in used if line[0] != C.ADDED)
     news = Counter(line[1:] for line in used if line[0] != C.REMOVED)

@@ -344,7 +344,8 @@ def searched(
             warnings += _context_doubts(chunk, anchors, (pattern, match), index, where)
         if match.tier is not TIERS[0]:
             used = without_copied_whitespace(used, match.index, lines, policy)
-            used = reindented(used, match.index, lines, chunk, policy, where)
+            how = indent_move(used, match.index, lines, policy)
+            used = reindented(used, match.index, lines, chunk, how, where)
         placed.append((chunk, pattern, match))
         pinned = by_numbers or chunk.is_end_of_file or not pattern  # an empty pattern is placed, not found
         if chunk.contexts and not anchors:  # each @@ line has one place: so has the chunk
@@ -556,34 +557,23 @@ def _by_numbers(
     return match, False
 
 
-def reindented(
-    used: tuple[str, ...], start: int, lines: list[str], chunk: Chunk, policy: Policy, where: FileName
-) -> tuple[str, ...]:
-    """`used` with its added lines indented as the file's matched lines are (`_indent`).
+@dataclass(frozen=True, slots=True)
+class IndentMove:
+    """How a tolerant match's added lines move to the file's indentation (`indent_move`):
+    `move` gives an added line as the file would indent it (None for one it cannot
+    move), or is None when they are written as sent; `failure` says why no one move
+    fits every matched line (`reindented` then refuses)."""
 
-    The policy `indentation="verbatim"` (the reference's) writes them as sent.
-    Refused when the model's indentation differs from the file's by different
-    amounts on different lines, or an added line cannot be moved by it.
-    """
-    try:
-        move = indent_mover(used, start, lines, policy)
-        return used if move is None else tuple(_moved(line, move) for line in used)
-    except ValueError as error:
-        from ._diagnose import indentation_error  # failures only: start-up time
-
-        position = start + sum(1 for line in used if line[0] != C.ADDED)
-        raise indentation_error(chunk, lines, start, position, str(error), where) from None
+    move: Callable[[str], str | None] | None
+    failure: str | None = None
 
 
-def indent_mover(
-    used: tuple[str, ...], start: int, lines: list[str], policy: Policy
-) -> Callable[[str], str | None] | None:
-    """How `reindented` moves an added line of `used` (matched at 0-based `start` of
-    `lines`) to the file's indentation: None when added lines are written as sent (the
-    policy says so, or the matched lines are indented alike on both sides); the function
-    gives None for a line it cannot move. ValueError when no one move fits every line."""
+def indent_move(used: tuple[str, ...], start: int, lines: list[str], policy: Policy) -> IndentMove:
+    """How the added lines of `used`, matched at 0-based `start` of `lines`, move to the
+    file's indentation (`_indent`): as sent where the policy `indentation="verbatim"`
+    (the reference's) says so, or the matched lines are indented alike on both sides."""
     if policy.indentation == "verbatim":
-        return None
+        return IndentMove(None)
     from ._indent import reindenter  # a tolerant match only (start-up time)
 
     pairs, position = [], start
@@ -593,7 +583,29 @@ def indent_mover(
             position += 1
     window = lines[max(0, start - INDENT_WINDOW) : position + INDENT_WINDOW]
     old = [s[1:] for s in used if s[0] != C.ADDED]
-    return reindenter(pairs, old, [s[1:] for s in used if s[0] != C.REMOVED], window)
+    try:
+        return IndentMove(reindenter(pairs, old, [s[1:] for s in used if s[0] != C.REMOVED], window))
+    except ValueError as error:
+        return IndentMove(None, str(error))
+
+
+def reindented(
+    used: tuple[str, ...], start: int, lines: list[str], chunk: Chunk, how: IndentMove, where: FileName
+) -> tuple[str, ...]:
+    """`used` with its added lines moved as `how` says (`indent_move`, for the same place).
+
+    Refused when no one move fits (the model's indentation differs from the file's by
+    different amounts on different lines), or an added line cannot be moved by it.
+    """
+    try:
+        if how.failure is not None:
+            raise ValueError(how.failure)
+        return used if how.move is None else tuple(_moved(line, how.move) for line in used)
+    except ValueError as error:
+        from ._diagnose import indentation_error  # failures only: start-up time
+
+        position = start + sum(1 for line in used if line[0] != C.ADDED)
+        raise indentation_error(chunk, lines, start, position, str(error), where) from None
 
 
 def _moved(line: str, move: Callable[[str], str | None]) -> str:
