@@ -864,6 +864,25 @@ def test_spaces_that_align_after_a_level_in_a_tab_file_are_refused(tmp_path: Pat
     assert isinstance(error, IndentUnitError) and error.kind == "indentation"
 
 
+STRING_TEST = 'fn tabs() {\n\tbat()\n\t\t.arg("tabs.txt")\n\t\t.stdout("a\\n");\n}\n'
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_text_aligned_by_a_few_spaces_in_a_tab_file_is_written_as_sent(tmp_path: Path, fmt: str) -> None:
+    # Found on sharkdp/bat's history (clean, str_replace and SEARCH/REPLACE): a test's
+    # expected output in a string, its lines right-aligned numbers (`   1`, `  10`), added
+    # to a tab-indented file. Depths 3 and 2 stepped by one space, so one space was taken
+    # for a level, and each space was written as a tab: the string's text changed, with
+    # success. Fewer than two spaces are no level (nor, beside tabs, fewer than four).
+    lines: tuple[Line, ...] = (
+        (" ", '\t\t.arg("tabs.txt")'), ("-", '\t\t.stdout("a\\n");'),
+        ("+", '\t\t.stdout("'), ("+", "   1 a"), ("+", "   2 b"), ("+", "  10 c"), ("+", '");'), (" ", "}"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, STRING_TEST)
+    _apply(fmt, tmp_path / fmt, "m.py", lines, 3)
+    assert target.read_text() == STRING_TEST.replace('\t\t.stdout("a\\n");\n', '\t\t.stdout("\n   1 a\n   2 b\n  10 c\n");\n')
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_new_definition_in_spaces_in_a_tab_file_is_refused(tmp_path: Path, fmt: str) -> None:
     # Robustness seed 9 (added-other-unit): a function added after a line two levels deep,

@@ -383,13 +383,15 @@ def _spaces_as_tabs(line: str, width: int) -> str | None:
 
 def _sent_step(lines: Sequence[str]) -> int:
     """The width of a level in space-indented `lines`: the step that divides every step
-    between their depths; 0 when they have a single depth (nothing to tell it by)."""
+    between their depths; 0 when they have a single depth (nothing to tell it by) or the
+    step is one space (text aligned by hand, as right-aligned numbers in a string: no
+    editor indents by one space)."""
     depths = sorted({len(indentation(line)) for line in lines})
     steps = [b - a for a, b in zip(depths, depths[1:])]
     if not steps:
         return 0
     width = min(steps)
-    return width if all(depth % width == 0 for depth in depths) else 0
+    return width if width > 1 and all(depth % width == 0 for depth in depths) else 0
 
 
 def _at_a_level(lines: Sequence[str], width: int, beside: Sequence[str]) -> bool:
