@@ -33,7 +33,10 @@ The mistakes (what the model wrote, against the file the engine sees):
 - spaces-for-tabs: the whole block written with four spaces for the file's tabs;
 - trailing-ws-lost: the file has trailing spaces on old lines (two spaces added
   to the first and last old line when the hunk had none), the model's copy of the
-  file's lines has none;
+  file's lines has none; not drawn from hunks that themselves take trailing
+  whitespace off a line (a removed line the added lines hold without it, as an
+  editor's trim on save leaves in a commit): the mistake erases that change, and a
+  str_replace then shows the line as kept, so no edit the model could send says it;
 - blank-dropped: one blank line inside the old text is missing from the model's
   copy of the file's lines (a blank context line is then missing from the new text
   too, as it is in a Codex chunk or a diff);
@@ -56,7 +59,8 @@ The mistakes (what the model wrote, against the file the engine sees):
 - trailing-ws-blank: trailing-ws-lost where the file's blank old lines hold the
   indentation of the line below them (as editors leave them) and the model's
   copy has them empty, in hunks that add a blank line of their own (written as
-  the model sends it: empty);
+  the model sends it: empty), and that do not take a blank line's whitespace off
+  (a removed blank line and an added empty one, as trailing-ws-lost);
 - blank-added: a blank line strictly inside the old text, between two non-blank
   lines, that the file does not have there (a context line, so in the new text
   too; a removed line between two removed lines);
@@ -486,7 +490,23 @@ def trailing_ws_lost(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case
             lines[at] = (tag, text)
             pre[hunk.start + k] = text
         truth = replace(hunk, pre=tuple(pre), lines=tuple(lines))
+    if strips_trailing_whitespace(truth):
+        return None
     return case_of("trailing-ws-lost", variant, style, truth, on_copied(truth.lines, str.rstrip))
+
+
+def strips_trailing_whitespace(hunk: Hunk) -> bool:
+    """Whether `hunk` takes trailing whitespace off a line: one of its removed lines is one
+    of its added lines but for trailing whitespace. Once the model's copy loses that
+    whitespace the change is gone (the removed and the added line are the same text), and
+    no edit the model could send says it: such hunks are no case of the trailing-whitespace
+    mistakes."""
+    added = {text for tag, text in hunk.lines if tag == "+"}
+    stripped = {text.rstrip() for text in added}
+    return any(
+        tag == "-" and text != text.rstrip() and text not in added and text.rstrip() in stripped
+        for tag, text in hunk.lines
+    )
 
 
 def blank_dropped(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
@@ -631,6 +651,8 @@ def trailing_ws_blank(hunk: Hunk, n: int, rng: random.Random, style: str) -> Cas
         lines[k] = (lines[k][0], indent)
         pre[hunk.start + number] = indent
     truth = replace(hunk, pre=tuple(pre), lines=tuple(lines))
+    if strips_trailing_whitespace(truth):
+        return None
     return case_of("trailing-ws-blank", "", style, truth, on_copied(truth.lines, str.rstrip))
 
 

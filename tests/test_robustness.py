@@ -208,6 +208,22 @@ def test_the_mistakes_of_issue_34_spoil_the_model_text_and_keep_the_truth() -> N
     assert rb.MAKERS["trailing-ws-blank"](HUNK, 0, random.Random(0), "spaces") is None  # adds no blank line
 
 
+def test_a_hunk_that_trims_trailing_whitespace_is_no_case_of_losing_it() -> None:
+    # Found on google/gson's and tj/commander.js' histories: a commit whose editor trimmed
+    # `} else {   ` (or a blank line's indentation) made the trailing-whitespace cases
+    # "wrong" in str_replace, where the model's copy, trimmed too, shows the line as kept.
+    trims = (*LINES[:5], ("-", "    return width * height  "), ("+", "    return width * height"), LINES[7])
+    pre = (*PRE[:8], "    return width * height  ", *PRE[9:])
+    trimming = rb.Hunk("0000000000:src/geometry.py@4", "src/geometry.py", pre, 3, trims)
+    assert rb.strips_trailing_whitespace(trimming) and not rb.strips_trailing_whitespace(HUNK)
+    assert rb.MAKERS["trailing-ws-lost"](trimming, 0, random.Random(0), "spaces") is None
+    blank = ((" ", "import os"), ("-", ""), ("+", ""), ("+", "import sys"), ("+", ""), (" ", "def area(width, height):"))
+    hunk = rb.Hunk("0000000000:src/b.py@1", "src/b.py", ("import os", "", "def area(width, height):"), 0, blank)
+    assert rb.MAKERS["trailing-ws-blank"](hunk, 0, random.Random(0), "spaces") is None  # its blank line: "    " -> ""
+    adds = (*LINES[:5], ("-", "    return width * height"), ("+", "    return width * height  "), LINES[7])
+    assert not rb.strips_trailing_whitespace(rb.Hunk("0000000000:src/geometry.py@4", "src/geometry.py", PRE, 3, adds))
+
+
 def test_the_formats_carry_the_model_lines() -> None:
     case = make("clean")
     old, new = rb.old_new(case, "str_replace")
