@@ -402,6 +402,23 @@ def test_one_blank_line_where_the_file_has_two_beside_removed_lines_is_refused(t
     _refused(tmp_path, fmt, text, lines, 1)
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_one_blank_line_where_the_file_has_two_amid_a_replaced_block_is_refused(tmp_path: Path, fmt: str) -> None:
+    # Found on google/gson's history (blank-halved, str_replace and SEARCH/REPLACE): a block
+    # rewritten whole, its two blank lines shown as one, the new block with a blank line of
+    # its own. Compared, the two texts pair their blank lines, so the model's seemed kept and
+    # stood for the file's two: the result had one blank line too many, with success. Both
+    # kept, or removed with the block and one written anew? The model's text cannot say
+    # (a Codex chunk or a diff marks the line removed: a removed run shorter than the
+    # file's, refused as before).
+    text = "def f():\n    keep_a()\n    old_one()\n\n\n    old_two()\n    keep_b()\n"
+    lines: tuple[Line, ...] = (
+        (" ", "    keep_a()"), ("-", "    old_one()"), ("-", ""), ("-", "    old_two()"),
+        ("+", "    new_one()"), ("+", ""), ("+", "    new_two()"), (" ", "    keep_b()"),
+    )  # fmt: skip
+    _refused(tmp_path, fmt, text, lines, 2)
+
+
 def _hunk(header: str, lines: Sequence[Line]) -> str:
     return f"--- a/m.py\n+++ b/m.py\n{header}\n" + "".join(f"{tag}{text}\n" for tag, text in lines)
 

@@ -30,7 +30,6 @@ from ...format import constants as C
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections import Counter
     from collections.abc import Iterable, Sequence
 
     from ...format import HeaderCounts
@@ -355,25 +354,21 @@ class _Pairing:
             self._not_removed[k + 1] = self._not_removed[k] + (blank and line[0] != C.REMOVED)
         for k in range(size - 1, -1, -1):
             self._anchor[k] = k if anchors[k] else self._anchor[k + 1]
-        self._amid_replaced = self._blank_lines_amid_replaced(news)
-
-    def _blank_lines_amid_replaced(self, news: Counter[str]) -> list[bool]:
-        """For each line, whether it is a blank removed line whose neighbours in the old text
-        are lines with text the new text does not hold (a block every comparison removes),
-        with no blank line added between the context lines around it: the new text's
-        blank lines there are all kept ones, paired with the old text's."""
-        lines, size = self.lines, len(self.lines)
-        replaced = [
-            line[0] == C.REMOVED and bool(line[1:].strip()) and not news[line[1:]] for line in lines
-        ]  # fmt: skip
-        old_before, added_before = _walked(lines, range(size))
-        old_after, added_after = _walked(lines, range(size - 1, -1, -1))
-        return [
-            line[0] == C.REMOVED and not line[1:].strip()
-            and old_before[k] >= 0 and replaced[old_before[k]] and old_after[k] >= 0 and replaced[old_after[k]]
+        # Lines with text the new text does not hold: a block every comparison removes.
+        self._replaced = [line[0] == C.REMOVED and bool(line[1:].strip()) and not news[line[1:]] for line in lines]
+        self._old_before, added_before = _walked(lines, range(size))
+        self._old_after, added_after = _walked(lines, range(size - 1, -1, -1))
+        self._amid_replaced = [
+            line[0] == C.REMOVED and not line[1:].strip() and self._between_replaced(k, k)
             and not added_before[k] and not added_after[k]
             for k, line in enumerate(lines)
         ]  # fmt: skip
+
+    def _between_replaced(self, first: int, last: int) -> bool:
+        """Whether the nearest old lines before `lines[first]` and after `lines[last]` are
+        both lines of a replaced block (`_replaced`)."""
+        before, after = self._old_before[first], self._old_after[last]
+        return before >= 0 and self._replaced[before] and after >= 0 and self._replaced[after]
 
     def _around(self, counts: list[int], number: int, end: int) -> int:
         """How many lines `counts` counts between the anchors around lines[number:end],
@@ -385,8 +380,13 @@ class _Pairing:
         """Whether the run of `run` blank context lines from line `number` surely stands where
         the comparison put it: no blank line is added or removed between the anchors around
         it (else the comparison may have paired the old text's blank lines with blank lines
-        the new text adds, or removes, elsewhere)."""
-        return not self._crossed and not self._around(self._changed, number, number + run)
+        the new text adds, or removes, elsewhere), and it does not lie amid a replaced block
+        (between two lines with text the new text does not hold: its blank lines and the new
+        block's pair only because they are alike; removed with the block and written anew
+        reads the same texts)."""
+        if self._crossed or self._between_replaced(number, number + run - 1):
+            return False
+        return not self._around(self._changed, number, number + run)
 
     def copy_is_sure(self, number: int) -> bool:
         """Whether the blank context line `number` (one the file lacks) is surely a copy, on
@@ -405,9 +405,10 @@ class _Pairing:
         the new text: between the anchors around it, the new text holds no blank line. (One
         it holds there may be the copy, the comparison having paired it with another blank
         line of the old text, which the edit then removes.) Or it lies amid a replaced block
-        (`_blank_lines_amid_replaced`): a copy would have to be a blank line the old text
-        has too, beside the block, taken from its pair, which the edit would then remove: a
-        blank line shown in both texts yet removed, which no model means."""
+        (`_between_replaced`), with no blank line added between the context lines around it:
+        a copy would have to be a blank line the old text has too, beside the block, taken
+        from its pair, which the edit would then remove: a blank line shown in both texts yet
+        removed, which no model means."""
         if self._crossed:
             return False
         return not self._around(self._not_removed, number, number + 1) or self._amid_replaced[number]
