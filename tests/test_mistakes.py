@@ -881,6 +881,41 @@ def test_spaces_that_align_after_a_level_in_a_tab_file_are_refused(tmp_path: Pat
     assert isinstance(error, IndentUnitError) and error.kind == "indentation"
 
 
+TAB_CLASS = "public class Fail {\n\tprivate int a;\n\n\tpublic Fail() {\n\t\ta= 1;\n\t}\n}\n"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_lines_reindented_on_purpose_in_the_other_unit_are_written_as_sent(tmp_path: Path, fmt: str) -> None:
+    # Found on junit-team/junit4's history: a commit that re-indents a class from tabs to
+    # four spaces. Its added lines were "written with tabs, as the file is indented
+    # throughout": the edit undone, its lines the very lines it removed. A line that the
+    # file's unit would turn back into the line it replaces was re-indented on purpose.
+    lines: tuple[Line, ...] = (
+        (" ", "public class Fail {"), ("-", "\tprivate int a;"), ("+", "    private int a;"), (" ", ""),
+        ("-", "\tpublic Fail() {"), ("-", "\t\ta= 1;"), ("-", "\t}"),
+        ("+", "    public Fail() {"), ("+", "        a = 1;"), ("+", "    }"), (" ", "}"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, TAB_CLASS)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
+    assert target.read_text() == "public class Fail {\n    private int a;\n\n    public Fail() {\n        a = 1;\n    }\n}\n"
+    assert not any("indented with" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_line_moved_deeper_in_the_other_unit_is_still_written_in_the_files(tmp_path: Path, fmt: str) -> None:
+    # The guard: a line the edit nests one level deeper (wrapped in a new `if`), sent with
+    # spaces, is no re-indentation on purpose: rewritten with tabs it differs from the
+    # line it replaces.
+    lines: tuple[Line, ...] = (
+        (" ", "\tpublic Fail() {"), ("-", "\t\ta= 1;"), ("+", "        if (b) {"), ("+", "            a= 1;"),
+        ("+", "        }"), (" ", "\t}"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, TAB_CLASS)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 4)
+    assert target.read_text() == TAB_CLASS.replace("\t\ta= 1;\n", "\t\tif (b) {\n\t\t\ta= 1;\n\t\t}\n")
+    assert any("written with tabs" in w for w in warnings), warnings
+
+
 STRING_TEST = 'fn tabs() {\n\tbat()\n\t\t.arg("tabs.txt")\n\t\t.stdout("a\\n");\n}\n'
 
 

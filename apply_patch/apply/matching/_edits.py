@@ -163,7 +163,9 @@ def _in_file_unit(
     (`_indent.in_file_unit`), and a warning per place naming those lines. A line of `new`
     that is a line of `old` is the file's own; the first line of `new` counts only when
     `old` starts with indentation (at the start of a line). IndentUnitError (naming
-    `patch_line`) where they were to be rewritten and the width of a level cannot be told."""
+    `patch_line`) where they were to be rewritten and the width of a level cannot be told.
+    `new` as sent, without a warning, where the rewrite would turn a run of its lines back
+    into the lines of `old` they replace (`_indent.restores_replaced`: re-indented on purpose)."""
     lines, candidates = _unit_candidates(old, new)
     if not candidates:
         return new, ()
@@ -178,14 +180,20 @@ def _in_file_unit(
     fix = _unit_fix(old, lines, candidates, joined[low:high], bool(low), high < len(joined), file_has, policy)
     if fix is None:
         return new, ()
+    if fix.rewritten:
+        from ._indent import restores_replaced
+
+        rewritten = list(lines)
+        for k, line in zip(candidates, fix.lines):
+            rewritten[k] = line
+        if restores_replaced(rewritten, lines, old.split("\n")):
+            return new, ()  # re-indented in the other unit on purpose: written as sent
+        lines = rewritten
     grown = new.count("\n") - old.count("\n")
     if fix.uncertain:
         from ._diagnose import unit_error  # failures only
 
         raise unit_error(where, patch_line, tuple(firsts[0] + candidates[i] + 1 for i in fix.changed), fix.sent, fix.unit)
-    if fix.rewritten:
-        for k, line in zip(candidates, fix.lines):
-            lines[k] = line
     warnings = tuple(
         unit_warning(where, tuple(first + n * grown + candidates[i] + 1 for i in fix.changed), fix.sent, fix.unit,
                      fix.rewritten)

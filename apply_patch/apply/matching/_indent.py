@@ -337,6 +337,22 @@ def in_file_unit(
     return UnitFix(tuple(lines), changed, _UNIT_NAMES[other], _UNIT_NAMES[unit], rewritten, uncertain)
 
 
+def restores_replaced(rewritten: Sequence[str], sent: Sequence[str], replaced: Sequence[str]) -> bool:
+    """Whether writing the new lines `sent` in the file's unit (`rewritten`, line for line)
+    would undo one of their changes whole: a run of them that replaces a run of the old
+    lines (`replaced`, the file's bytes; the runs as `difflib` pairs the two) would become
+    that very run. Then the unit was the edit (a block re-indented on purpose), not a slip
+    to correct: an edit does not replace lines with themselves. (A line re-sent in the
+    other unit among lines it adds is no such run: a slip, corrected.)"""
+    import difflib  # a rewrite in the file's unit only (start-up time)
+
+    matcher = difflib.SequenceMatcher(None, list(replaced), list(sent), autojunk=False)
+    return any(
+        op == "replace" and list(rewritten[b1:b2]) == list(replaced[a1:a2])
+        for op, a1, a2, b1, b2 in matcher.get_opcodes()
+    )
+
+
 def _against_beside(added: Sequence[str], beside: Sequence[str]) -> UnitFix | None:
     """Added lines in the unit of the file around them, but not of the lines `beside` them,
     all indented with the other (a script in a Go string, amid the Go code's tabs): written

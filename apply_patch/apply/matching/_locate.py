@@ -52,6 +52,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from ._indent import UnitFix
+
     Found = tuple[list["Replacement"], list[Placement], list[PatchWarning]]  # `locate`'s answer
 
 _FUZZ = "fuzz"  # the slip of a hunk placed with context lines fuzzed (`_fuzz`)
@@ -165,9 +167,11 @@ def in_file_units(
     are rewritten in the file's unit where it uses one throughout (policy
     `indentation="match"`), else written as sent; IndentUnitError where they were to be
     rewritten and the width of a level cannot be told (naming the patch line of the chunk
-    of `placements` that put them there). `joined`: `lines` joined by LF, where the caller
-    has it (else they are joined here when a unit must be looked for)."""
-    from ._indent import in_file_unit
+    of `placements` that put them there). All are written as sent, without a warning, where
+    the file's unit would turn a run of added lines back into the lines it replaces
+    (`_indent.restores_replaced`: the other unit was the edit). `joined`: `lines` joined by
+    LF, where the caller has it (else they are joined here when a unit must be looked for)."""
+    from ._indent import in_file_unit, restores_replaced
 
     has: dict[str, bool] = {}
     counts: _IndentCounts | None = None
@@ -186,10 +190,9 @@ def in_file_units(
             has[prefix] = prefix[0] not in absent and any(map(str.startswith, lines, repeat(prefix)))
         return has[prefix]
 
-    result: list[Replacement] = []
-    found: list[PatchWarning] = []
-    shift = 0  # lines the replacements before this one added, less those they removed
-    for replacement in sorted(replacements, key=lambda r: r.start):
+    ordered = sorted(replacements, key=lambda r: r.start)
+    fixes: list[UnitFix | None] = []
+    for replacement in ordered:
         start, end = replacement.start, replacement.start + replacement.old_len
         fix = None
         if _may_change_unit(replacement.new_lines, file_has):
@@ -200,6 +203,17 @@ def in_file_units(
                 counts = _IndentCounts(lines)
             around = None if counts is None else counts.around(start, end, INDENT_WINDOW)
             fix = in_file_unit(replacement.new_lines, window, file_has, rewrite, beside, around)
+        fixes.append(fix)
+    if any(
+        fix is not None and fix.rewritten and restores_replaced(fix.lines, r.new_lines, lines[r.start : r.start + r.old_len])
+        for r, fix in zip(ordered, fixes)
+    ):
+        return ordered, []  # the other unit was the edit (lines re-indented on purpose): as sent
+    result: list[Replacement] = []
+    found: list[PatchWarning] = []
+    shift = 0  # lines the replacements before this one added, less those they removed
+    for replacement, fix in zip(ordered, fixes):
+        start = replacement.start
         if fix is not None:
             numbers = tuple(start + shift + i + 1 for i in fix.changed)
             if fix.uncertain:
