@@ -32,14 +32,15 @@ def with_format_hint(error: PatchError, text: str, asked: str) -> PatchError:
     format than the one `asked` for (it could not be read: a syntax error). The hint comes
     first in `error.hints` (the library's may tell a model how to rewrite the input; on the
     command line, the option is the quicker way), so that the text printed and `--json`'s
-    `hints` both carry it."""
+    `hints` both carry it. It takes the place of the library's own guess at the format
+    (`FORMAT_GUESSES`), which would say the same thing a second time."""
     if asked == "auto" or error.kind not in ("syntax", "unified_diff"):
         return error
     seen = seen_format(text)
     if seen is not None and seen != asked:
-        from ..format import format_named
+        from ..format import FORMAT_GUESSES, format_named
 
-        error.hints = (format_named(seen).hint, *error.hints)
+        error.hints = (format_named(seen).hint, *(hint for hint in error.hints if hint not in FORMAT_GUESSES))
     return error
 
 

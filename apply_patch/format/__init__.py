@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from ._reply import CODEX_KIND, ReplyPart, reply_parts
     from ._search_replace import SEARCH, parse_search_replace
     from ._stream import LineRead, PartialOperation, PartialPatch, PartialReader, parse_partial
-    from ._syntax_hints import cut, looks_like_shell, quoted
+    from ._syntax_hints import FORMAT_GUESSES, cut, looks_like_shell, quoted
     from ._unidiff import FileDiff, Hunk, Line, parse_unified_diff
     from ._unified import DiffChanges, FileChange, change_operations, read_changes, unified_operations
     from . import _constants as constants, _hashline as hashline, _shell as shell, _str_replace as str_replace
@@ -107,6 +107,7 @@ _NAMES = {
     "PartialPatch": "._stream",
     "PartialReader": "._stream",
     "parse_partial": "._stream",
+    "FORMAT_GUESSES": "._syntax_hints",
     "cut": "._syntax_hints",
     "looks_like_shell": "._syntax_hints",
     "quoted": "._syntax_hints",

@@ -30,6 +30,14 @@ _UNIFIED_DIFF: Final = r"(?m)^(--- \S.*\n\+\+\+ \S|@@ -\d+(,\d+)? \+\d+(,\d+)? @
 _SHELL_START: Final = r"[ \t]*(?:\S*/)?(?:apply_?patch|applypatch|cd|bash|sh|zsh|dash|ksh)(?:[ \t]|$)"
 # ... or any first line that runs apply_patch with a heredoc (`echo hi && apply_patch <<EOF`).
 _HEREDOC_CALL: Final = r"\b(?:apply_patch|applypatch)\b[^\n]*<<"
+UNIFIED_DIFF_GUESS: Final = (
+    "This looks like a unified diff (---/+++ and @@ -1,2 +1,2 @@ lines). This tool "
+    "takes the apply_patch format: '*** Update File: path', then '@@', then lines "
+    "starting with ' ' (context), '-' (removed) or '+' (added)."
+)
+# The hints above that guess the input's format: the command line's own hint, which names
+# the `--format` that reads it, takes their place (`cli._advice.with_format_hint`).
+FORMAT_GUESSES: Final = frozenset({UNIFIED_DIFF_GUESS})
 SHELL_SCRIPT_HINT: Final = (
     "The text is a shell script that does more than call apply_patch with a heredoc "
     "(`cd DIR && apply_patch <<'EOF'` is the most it may hold): send the patch alone, "
@@ -96,11 +104,7 @@ def syntax_hints(text: str, line: int | None) -> tuple[str, ...]:
     if C.BEGIN_PATCH in body and C.END_PATCH not in body and "\\n" not in body:
         hints.append(f"The patch looks truncated: '{C.END_PATCH}' is missing.")
     if re.search(_UNIFIED_DIFF, body):
-        hints.append(
-            "This looks like a unified diff (---/+++ and @@ -1,3 +1,4 @@ lines). This tool "
-            "takes the apply_patch format: '*** Update File: path', then '@@', then lines "
-            "starting with ' ' (context), '-' (removed) or '+' (added)."
-        )
+        hints.append(UNIFIED_DIFF_GUESS)
     return tuple(hints)
 
 
