@@ -26,6 +26,20 @@ def test_hunk_goes_where_its_numbers_say_past_a_thousand_other_places(tmp_path: 
     assert [n for n, line in enumerate(result, 1) if line == "y"] == [1201]
 
 
+@pytest.mark.parametrize("ambiguous", ["first", "error"])
+def test_a_tolerant_hunk_goes_where_its_numbers_say_past_a_thousand_other_places(
+    tmp_path: Path, ambiguous: str
+) -> None:
+    # The file's lines hold trailing spaces the hunk lacks: found only at a tolerant tier,
+    # where the places were counted from the first up to a cap of 1,000. A place past the
+    # cap was never compared with the numbers, and the hunk was refused as ambiguous.
+    lines = ["x  "] * 1500
+    diff = "--- a/f.txt\n+++ b/f.txt\n@@ -1201 +1201 @@\n-x\n+y\n"
+    result = _applied(tmp_path, lines, diff, ambiguous=ambiguous)
+    assert [n for n, line in enumerate(result, 1) if line == "y"] == [1201]
+    assert result.count("x  ") == 1499
+
+
 def test_hunk_at_its_numbers_then_the_next_after_it(tmp_path: Path) -> None:
     lines = [f"line {n}" for n in range(1, 41)]
     diff = (

@@ -529,8 +529,7 @@ def _at_numbers(
 
     Only the hunk's own lines are compared: a diff made against this file (nearly every
     one) is placed without a search. It is the place `_by_numbers` takes, the exact tier
-    being the first tried, but also past its limit on places (a hunk whose lines
-    occur more than `_MAX_HUNK_PLACES` times before it).
+    being the first tried.
     """
     if chunk.near is None:
         return None
@@ -555,20 +554,27 @@ def _by_numbers(
     """Among the places of a chunk that has line numbers (a hunk), the one they name.
 
     The place at `target` (its header's line, shifted as the hunks before it
-    were) is taken; else, with the policy "first", the nearest to it (as
-    `patch` does); else the first, which must then be the only one.
+    were) is taken, however many places come before it; else, with the policy
+    "first", the nearest to it (as `patch` does: among the first
+    `_MAX_HUNK_PLACES` places and the first after `target`); else the first, which
+    must then be the only one.
     """
+    after = None
+    if target > match.index:  # (at the first place, or before it: no search needed)
+        after = index.seek(pattern, target, eof=chunk.is_end_of_file, tiers=(match.tier,))
+    if target == match.index or (after is not None and after.index == target):
+        return Match(target, match.tier), True
+    if not first:
+        return match, False
     places = [match.index]
     while len(places) < _MAX_HUNK_PLACES:
         further = index.seek(pattern, places[-1] + 1, eof=chunk.is_end_of_file, tiers=(match.tier,))
         if further is None:
             break
         places.append(further.index)
-    if target in places:
-        return Match(target, match.tier), True
-    if first:
-        return Match(min(places, key=lambda p: (abs(p - target), p)), match.tier), False
-    return match, False
+    if after is not None:
+        places.append(after.index)
+    return Match(min(places, key=lambda p: (abs(p - target), p)), match.tier), False
 
 
 @dataclass(frozen=True, slots=True)
@@ -633,7 +639,7 @@ def _moved(line: str, move: Callable[[str], str | None]) -> str:
 
 
 INDENT_WINDOW = 200  # file lines each side of a match read for the file's indentation unit
-_MAX_HUNK_PLACES = 1000  # places of a hunk compared with its line numbers
+_MAX_HUNK_PLACES = 1000  # places of a hunk searched for the nearest to its numbers (policy "first")
 _MAX_CANDIDATES = 10  # places of an ambiguous chunk or @@ line listed (and searched)
 
 
