@@ -46,7 +46,8 @@ The mistakes (what the model wrote, against the file the engine sees):
   inside the old text is replaced by one line `...` or `# ... existing code ...`,
   at the run's indentation;
 - typographic-quotes: the quotes of the model's copy of the file's lines are
-  typographic (“ ” ‘ ’);
+  typographic (“ ” ‘ ’); not drawn from hunks that themselves make a line's quotes
+  typographic (as trailing-ws-lost);
 - stale-context: one context line has one word changed (a plural or singular);
 - twice: the file holds a second copy of the old lines (at its top or its end); the
   edit cannot tell the two places apart by its content (a diff's line numbers point
@@ -490,23 +491,19 @@ def trailing_ws_lost(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case
             lines[at] = (tag, text)
             pre[hunk.start + k] = text
         truth = replace(hunk, pre=tuple(pre), lines=tuple(lines))
-    if strips_trailing_whitespace(truth):
+    if erases_a_change(truth, str.rstrip):
         return None
     return case_of("trailing-ws-lost", variant, style, truth, on_copied(truth.lines, str.rstrip))
 
 
-def strips_trailing_whitespace(hunk: Hunk) -> bool:
-    """Whether `hunk` takes trailing whitespace off a line: one of its removed lines is one
-    of its added lines but for trailing whitespace. Once the model's copy loses that
-    whitespace the change is gone (the removed and the added line are the same text), and
-    no edit the model could send says it: such hunks are no case of the trailing-whitespace
-    mistakes."""
+def erases_a_change(hunk: Hunk, change: Callable[[str], str]) -> bool:
+    """Whether the mistake `change`, made on the model's copy of the file's lines, erases a
+    change of `hunk`: one of its removed lines becomes one of its added lines. The hunk
+    itself made that change (an editor's trim of trailing whitespace, straight quotes
+    made typographic), the model's copy has lost it, and a str_replace then shows the line
+    as kept: no edit the model could send says it, so such hunks are no case of `change`."""
     added = {text for tag, text in hunk.lines if tag == "+"}
-    stripped = {text.rstrip() for text in added}
-    return any(
-        tag == "-" and text != text.rstrip() and text not in added and text.rstrip() in stripped
-        for tag, text in hunk.lines
-    )
+    return any(tag == "-" and text not in added and change(text) in added for tag, text in hunk.lines)
 
 
 def blank_dropped(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
@@ -577,7 +574,7 @@ def curly(text: str) -> str:
 
 def typographic_quotes(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
     """The quotes of the model's copy of the file's lines typographic."""
-    if not any("'" in text or '"' in text for text in hunk.old):
+    if not any("'" in text or '"' in text for text in hunk.old) or erases_a_change(hunk, curly):
         return None
     return case_of("typographic-quotes", "", style, hunk, on_copied(hunk.lines, curly))
 
@@ -651,7 +648,7 @@ def trailing_ws_blank(hunk: Hunk, n: int, rng: random.Random, style: str) -> Cas
         lines[k] = (lines[k][0], indent)
         pre[hunk.start + number] = indent
     truth = replace(hunk, pre=tuple(pre), lines=tuple(lines))
-    if strips_trailing_whitespace(truth):
+    if erases_a_change(truth, str.rstrip):
         return None
     return case_of("trailing-ws-blank", "", style, truth, on_copied(truth.lines, str.rstrip))
 

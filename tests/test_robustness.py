@@ -208,20 +208,27 @@ def test_the_mistakes_of_issue_34_spoil_the_model_text_and_keep_the_truth() -> N
     assert rb.MAKERS["trailing-ws-blank"](HUNK, 0, random.Random(0), "spaces") is None  # adds no blank line
 
 
-def test_a_hunk_that_trims_trailing_whitespace_is_no_case_of_losing_it() -> None:
+def test_a_hunk_that_makes_the_mistakes_change_itself_is_no_case_of_it() -> None:
     # Found on google/gson's and tj/commander.js' histories: a commit whose editor trimmed
     # `} else {   ` (or a blank line's indentation) made the trailing-whitespace cases
-    # "wrong" in str_replace, where the model's copy, trimmed too, shows the line as kept.
+    # "wrong" in str_replace, where the model's copy, trimmed too, shows the line as kept;
+    # on rust-lang/book's, a commit that made straight quotes typographic did the same.
     trims = (*LINES[:5], ("-", "    return width * height  "), ("+", "    return width * height"), LINES[7])
     pre = (*PRE[:8], "    return width * height  ", *PRE[9:])
     trimming = rb.Hunk("0000000000:src/geometry.py@4", "src/geometry.py", pre, 3, trims)
-    assert rb.strips_trailing_whitespace(trimming) and not rb.strips_trailing_whitespace(HUNK)
+    assert rb.erases_a_change(trimming, str.rstrip) and not rb.erases_a_change(HUNK, str.rstrip)
     assert rb.MAKERS["trailing-ws-lost"](trimming, 0, random.Random(0), "spaces") is None
     blank = ((" ", "import os"), ("-", ""), ("+", ""), ("+", "import sys"), ("+", ""), (" ", "def area(width, height):"))
     hunk = rb.Hunk("0000000000:src/b.py@1", "src/b.py", ("import os", "", "def area(width, height):"), 0, blank)
     assert rb.MAKERS["trailing-ws-blank"](hunk, 0, random.Random(0), "spaces") is None  # its blank line: "    " -> ""
     adds = (*LINES[:5], ("-", "    return width * height"), ("+", "    return width * height  "), LINES[7])
-    assert not rb.strips_trailing_whitespace(rb.Hunk("0000000000:src/geometry.py@4", "src/geometry.py", PRE, 3, adds))
+    assert not rb.erases_a_change(rb.Hunk("0000000000:src/geometry.py@4", "src/geometry.py", PRE, 3, adds), str.rstrip)
+    quotes = (*LINES[:3], ("-", "        raise ValueError('negative width')"),
+              ("+", "        raise ValueError(‘negative width’)"), *LINES[4:])  # fmt: skip
+    curling = rb.Hunk("0000000000:src/geometry.py@4", "src/geometry.py", PRE, 3, quotes)
+    assert rb.erases_a_change(curling, rb.curly) and not rb.erases_a_change(HUNK, rb.curly)
+    assert rb.MAKERS["typographic-quotes"](curling, 0, random.Random(0), "spaces") is None
+    assert rb.MAKERS["typographic-quotes"](HUNK, 0, random.Random(0), "spaces") is not None
 
 
 def test_the_formats_carry_the_model_lines() -> None:
