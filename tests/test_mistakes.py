@@ -916,6 +916,32 @@ def test_a_line_moved_deeper_in_the_other_unit_is_still_written_in_the_files(tmp
     assert any("written with tabs" in w for w in warnings), warnings
 
 
+DOC_BLOCK = (
+    "class T {\n\tpublic function a()\n\t{\n\t\t$this->x();\n\t}\n\n"
+    "\t/**\n\t * @expectedException E\n\t */\n\tpublic function b()\n\t{\n\t\t$this->config->expects(1);\n\t}\n}\n"
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_spaces_inserted_away_from_the_lines_an_edit_removes_are_read_against_their_own_neighbours(
+    tmp_path: Path, fmt: str
+) -> None:
+    # Found on composer/composer's history (added-other-unit, str_replace and SEARCH/
+    # REPLACE): an edit removes a doc comment (one tab deep) and inserts a line of eight
+    # spaces into the function body below it. Compared, all the lines the old text loses
+    # were taken as the inserted line's neighbours: eight spaces fitted their one level at
+    # a width of 8, and one tab was written where the body has two. Its own neighbours
+    # (`\t{`, `\t\t$this->config`) fit a width of 8 and of 4: which is not certain, so it
+    # is refused, asking for tabs, as a Codex chunk or a diff already was.
+    lines: tuple[Line, ...] = (
+        (" ", "\t}"), (" ", ""), ("-", "\t/**"), ("-", "\t * @expectedException E"), ("-", "\t */"),
+        (" ", "\tpublic function b()"), (" ", "\t{"), ("+", "        $this->setExpectedException('E');"),
+        (" ", "\t\t$this->config->expects(1);"),
+    )  # fmt: skip
+    error = _refused(tmp_path, fmt, DOC_BLOCK, lines, 5, IndentUnitError)
+    assert "with tabs" in str(error), str(error)
+
+
 STRING_TEST = 'fn tabs() {\n\tbat()\n\t\t.arg("tabs.txt")\n\t\t.stdout("a\\n");\n}\n'
 
 

@@ -47,6 +47,7 @@ from ._locate import (
     Replacement,
     chunk_replacements,
     indent_move,
+    nearest_text_line,
     reindented,
     slips,
     splice,
@@ -234,9 +235,27 @@ def _unit_fix(
     around = window.split("\n")
     # Whole lines only: a window cut inside the file cuts its first and last line.
     around = around[1 if cut_before else 0 : -1 if cut_after else None]
-    olds = old.split("\n")  # lines of the file (found exactly): those it replaces, else all
-    beside = [line for line in olds if line not in lines] or olds
+    olds = old.split("\n")  # lines of the file (found exactly)
+    beside = _beside(olds, lines, candidates)
     return in_file_unit([lines[k] for k in candidates], around, file_has, policy.indentation == "match", beside)
+
+
+def _beside(olds: list[str], news: list[str], candidates: list[int]) -> list[str]:
+    """The old lines beside the new lines `candidates` (indexes into `news`), as a Codex
+    chunk's change has them (`_locate.in_file_units`): the lines each change that holds
+    one of them replaces, or, for lines only inserted, the nearest old lines with text
+    above and below; the changes as `difflib` pairs the two texts; all of `olds` when none."""
+    wanted = set(candidates)
+    if len(olds) == len(news) and all(a == b or k in wanted for k, (a, b) in enumerate(zip(olds, news))):
+        return [olds[k] for k in candidates]  # line for line (most edits): no comparison needed
+    import difflib  # (start-up time)
+
+    found: list[str] = []
+    for op, a1, a2, b1, b2 in difflib.SequenceMatcher(None, olds, news, autojunk=False).get_opcodes():
+        if op == "equal" or wanted.isdisjoint(range(b1, b2)):
+            continue
+        found += olds[a1:a2] if a2 > a1 else [*nearest_text_line(olds, a1, -1), *nearest_text_line(olds, a1, 1)]
+    return found or olds
 
 
 def keeps_its_unit(old: str, new: str, window: str, cut_before: bool, cut_after: bool, policy: Policy) -> bool:

@@ -197,7 +197,7 @@ def in_file_units(
         fix = None
         if _may_change_unit(replacement.new_lines, file_has):
             window = [*lines[max(0, start - INDENT_WINDOW) : start], *lines[end : end + INDENT_WINDOW]]
-            beside = lines[start:end] or [*_nearest(lines, start, -1), *_nearest(lines, end, 1)]
+            beside = lines[start:end] or [*nearest_text_line(lines, start, -1), *nearest_text_line(lines, end, 1)]
             rewrite = policy.indentation == "match"
             if count_once and counts is None:
                 counts = _IndentCounts(lines)
@@ -378,7 +378,7 @@ def searched(
     return replacements, placements, warnings + found
 
 
-def _nearest(lines: list[str], at: int, step: int) -> list[str]:
+def nearest_text_line(lines: Sequence[str], at: int, step: int) -> list[str]:
     """The nearest non-blank line from `at` (before it when `step` is -1, from it when 1),
     within INDENT_WINDOW lines; none if there is none."""
     index = at - 1 if step < 0 else at
