@@ -532,6 +532,21 @@ def test_added_lines_in_tabs_are_written_in_the_spaces_of_the_file(tmp_path: Pat
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
+def test_tabs_replacing_the_files_only_indented_line_are_written_in_its_spaces(tmp_path: Path, fmt: str) -> None:
+    # Found on tiangolo/fastapi's history (added-other-unit, Codex and diff): a small
+    # file whose one indented line is the line the edit replaces. The file's lines around
+    # the change, which leave out the replaced ones, held no indented line, so the unit
+    # was read from nothing, and the tabs were written as sent, where a str_replace (which
+    # counts the text it replaces) wrote the file's four spaces.
+    text = "import os\n\nengine = create(\n    URI, args=1\n)\nSession = make(engine)\n"
+    lines: tuple[Line, ...] = ((" ", "engine = create("), ("-", "    URI, args=1"), ("+", "\tURL, args=1"), (" ", ")"))
+    target = _file(tmp_path, fmt, text)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 3)
+    assert target.read_text() == text.replace("    URI, args=1", "    URL, args=1")
+    assert any("line 4" in w and "written with spaces" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
 def test_a_whitespace_only_line_in_tabs_is_written_in_the_spaces_of_the_file(tmp_path: Path, fmt: str) -> None:
     # Found on requests' history: a blank line added as two tabs, alone, in a file with no
     # tab at all (as a model writes the other unit): its tabs were written as sent.
