@@ -30,7 +30,9 @@ The mistakes (what the model wrote, against the file the engine sees):
 - indent-shifted: the whole block (old and new lines) one level deeper, or one
   level shallower where every line allows it;
 - tabs-for-spaces: the whole block written with tabs for the file's four spaces;
-- spaces-for-tabs: the whole block written with four spaces for the file's tabs;
+- spaces-for-tabs: the whole block written with four spaces for the file's tabs
+  (neither drawn from hunks that themselves turn a line's spaces into tabs, or the
+  reverse: as trailing-ws-lost);
 - trailing-ws-lost: the file has trailing spaces on old lines (two spaces added
   to the first and last old line when the hunk had none), the model's copy of the
   file's lines has none; not drawn from hunks that themselves take trailing
@@ -460,7 +462,7 @@ def indent_shifted(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case |
 
 def tabs_for_spaces(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
     """The whole block written with tabs in a file indented with spaces."""
-    if not any(text.startswith("    ") for text in hunk.old):
+    if not any(text.startswith("    ") for text in hunk.old) or erases_a_change(hunk, tabbed):
         return None
     return case_of("tabs-for-spaces", "", "spaces", hunk, on_all(hunk.lines, tabbed))
 
@@ -468,7 +470,7 @@ def tabs_for_spaces(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case 
 def spaces_for_tabs(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
     """The whole block written with four spaces in a file indented with tabs."""
     tabs = retabbed(hunk)
-    if not any(text.startswith("\t") for text in tabs.old):
+    if not any(text.startswith("\t") for text in tabs.old) or erases_a_change(tabs, spaced):
         return None
     return case_of("spaces-for-tabs", "", "tabs", tabs, on_all(tabs.lines, spaced))
 

@@ -229,6 +229,11 @@ def test_a_hunk_that_makes_the_mistakes_change_itself_is_no_case_of_it() -> None
     assert rb.erases_a_change(curling, rb.curly) and not rb.erases_a_change(HUNK, rb.curly)
     assert rb.MAKERS["typographic-quotes"](curling, 0, random.Random(0), "spaces") is None
     assert rb.MAKERS["typographic-quotes"](HUNK, 0, random.Random(0), "spaces") is not None
+    # gin-gonic/gin: a commit that turned a commented-out block's spaces into tabs.
+    unit = (*LINES[:5], ("-", "    return width * height"), ("+", "\treturn width * height"), LINES[7])
+    tabbing = rb.Hunk("0000000000:src/geometry.py@4", "src/geometry.py", PRE, 3, unit)
+    assert rb.MAKERS["tabs-for-spaces"](tabbing, 0, random.Random(0), "spaces") is None
+    assert rb.MAKERS["tabs-for-spaces"](HUNK, 0, random.Random(0), "spaces") is not None
 
 
 def test_the_formats_carry_the_model_lines() -> None:
