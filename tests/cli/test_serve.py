@@ -316,7 +316,9 @@ def test_an_idle_server_stops_on_a_signal(tmp_path: Path, name: str) -> None:
     with subprocess.Popen(
         [executable(), "serve", "--root", str(tmp_path)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_SETMASK, []) and None,
+        # Unblocked, and at its default action whatever the suite inherited (under `nohup`
+        # SIGHUP is ignored, and a server rightly leaves an ignored signal ignored).
+        preexec_fn=lambda: (signal.pthread_sigmask(signal.SIG_SETMASK, []), signal.signal(number, signal.SIG_DFL)) and None,
     ) as server:
         assert server.stdin is not None and server.stdout is not None
         server.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}).encode() + b"\n")
