@@ -531,19 +531,26 @@ def test_added_lines_in_tabs_are_written_in_the_spaces_of_the_file(tmp_path: Pat
     assert any("lines 3-4" in w and "spaces" in w for w in warnings), warnings
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
-def test_tabs_replacing_the_files_only_indented_line_are_written_in_its_spaces(tmp_path: Path, fmt: str) -> None:
-    # Found on tiangolo/fastapi's history (added-other-unit, Codex and diff): a small
-    # file whose one indented line is the line the edit replaces. The file's lines around
-    # the change, which leave out the replaced ones, held no indented line, so the unit
-    # was read from nothing, and the tabs were written as sent, where a str_replace (which
-    # counts the text it replaces) wrote the file's four spaces.
-    text = "import os\n\nengine = create(\n    URI, args=1\n)\nSession = make(engine)\n"
-    lines: tuple[Line, ...] = ((" ", "engine = create("), ("-", "    URI, args=1"), ("+", "\tURL, args=1"), (" ", ")"))
+@pytest.mark.parametrize("fmt", ["codex", "unified_diff"])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("    URI, args=1", "\tURL, args=1"), ("\tURI, args=1", "    URL, args=1")],
+    ids=["tabs-for-its-spaces", "spaces-for-its-tab"],
+)
+def test_the_other_unit_replacing_a_files_only_indented_line_is_written_as_sent_with_a_warning(
+    tmp_path: Path, fmt: str, old: str, new: str
+) -> None:
+    # A small file whose one indented line is the line the edit replaces: no line around
+    # the change says the file's unit. Taking the replaced line's (tried this stop, from
+    # tiangolo/fastapi's history: tabs sent for its spaces) undid junit4's commits that
+    # turn such a line from tabs to spaces on purpose (3 wrong on two histories). Both
+    # read the same: written as sent, the warning naming the line.
+    text = f"import os\n\nengine = create(\n{old}\n)\nSession = make(engine)\n"
+    lines: tuple[Line, ...] = ((" ", "engine = create("), ("-", old), ("+", new), (" ", ")"))
     target = _file(tmp_path, fmt, text)
     warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 3)
-    assert target.read_text() == text.replace("    URI, args=1", "    URL, args=1")
-    assert any("line 4" in w and "written with spaces" in w for w in warnings), warnings
+    assert target.read_text() == text.replace(old, new)
+    assert any("line 4" in w and "written as sent" in w for w in warnings), warnings
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

@@ -169,11 +169,9 @@ def in_file_units(
     rewritten and the width of a level cannot be told (naming the patch line of the chunk
     of `placements` that put them there). All are written as sent, without a warning, where
     the file's unit would turn a run of added lines back into the lines it replaces
-    (`_indent.restores_replaced`: the other unit was the edit). The file's lines around a
-    change leave out those it replaces, unless none of them is indented (a small file: the
-    replaced lines are then the only witness of its unit). `joined`: `lines` joined by
+    (`_indent.restores_replaced`: the other unit was the edit). `joined`: `lines` joined by
     LF, where the caller has it (else they are joined here when a unit must be looked for)."""
-    from ._indent import in_file_unit, indented_counts, restores_replaced
+    from ._indent import in_file_unit, restores_replaced
 
     has: dict[str, bool] = {}
     counts: _IndentCounts | None = None
@@ -203,10 +201,7 @@ def in_file_units(
             rewrite = policy.indentation == "match"
             if count_once and counts is None:
                 counts = _IndentCounts(lines)
-            around = counts.around(start, end, INDENT_WINDOW) if counts is not None else indented_counts(window)
-            if around == (0, 0) and end > start:  # no indented line around: the replaced ones say the unit
-                window = [*lines[max(0, start - INDENT_WINDOW) : end], *lines[end : end + INDENT_WINDOW]]
-                around = indented_counts(window)
+            around = None if counts is None else counts.around(start, end, INDENT_WINDOW)
             fix = in_file_unit(replacement.new_lines, window, file_has, rewrite, beside, around)
         fixes.append(fix)
     if any(
