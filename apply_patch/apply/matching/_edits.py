@@ -63,7 +63,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Final
 
-    from ._indent import UnitFix
+    from ._indent import ChangedRun, UnitFix
     from ._names import FileName
     from ..._policy import Policy
     from ...format import HashlineEdits
@@ -178,16 +178,18 @@ def _in_file_unit(
     def file_has(prefix: str) -> bool:
         return joined.startswith(prefix) or "\n" + prefix in joined
 
-    fix = _unit_fix(old, lines, candidates, joined[low:high], bool(low), high < len(joined), file_has, policy)
+    from ._indent import changed_runs, restores_replaced
+
+    olds = old.split("\n")
+    runs = changed_runs(olds, lines)
+    fix = _unit_fix(olds, lines, candidates, runs, joined[low:high], bool(low), high < len(joined), file_has, policy)
     if fix is None:
         return new, ()
     if fix.rewritten:
-        from ._indent import restores_replaced
-
         rewritten = list(lines)
         for k, line in zip(candidates, fix.lines):
             rewritten[k] = line
-        if restores_replaced(rewritten, lines, old.split("\n")):
+        if restores_replaced(rewritten, olds, runs):
             return new, ()  # re-indented in the other unit on purpose: written as sent
         lines = rewritten
     grown = new.count("\n") - old.count("\n")
@@ -218,16 +220,18 @@ def _unit_candidates(old: str, new: str) -> tuple[list[str], list[int]]:
 
 
 def _unit_fix(
-    old: str,
+    olds: list[str],
     lines: list[str],
     candidates: list[int],
+    runs: list[ChangedRun],
     window: str,
     cut_before: bool,
     cut_after: bool,
     file_has: Callable[[str], bool],
     policy: Policy,
 ) -> UnitFix | None:
-    """`_indent.in_file_unit` for the new text's `lines` (`candidates` of them), read against
+    """`_indent.in_file_unit` for the new text's `lines` (`candidates` of them) replacing the
+    file's lines `olds` (found exactly; `runs`, `changed_runs` of the two), read against
     `window`, the text around the place (`UNIT_WINDOW` characters each side; cut inside the
     text before it, after it, or not)."""
     from ._indent import in_file_unit
@@ -235,26 +239,24 @@ def _unit_fix(
     around = window.split("\n")
     # Whole lines only: a window cut inside the file cuts its first and last line.
     around = around[1 if cut_before else 0 : -1 if cut_after else None]
-    olds = old.split("\n")  # lines of the file (found exactly)
-    beside = _beside(olds, lines, candidates)
+    beside = _beside(olds, runs, candidates)
     return in_file_unit([lines[k] for k in candidates], around, file_has, policy.indentation == "match", beside)
 
 
-def _beside(olds: list[str], news: list[str], candidates: list[int]) -> list[str]:
-    """The old lines beside the new lines `candidates` (indexes into `news`), as a Codex
-    chunk's change has them (`_locate.in_file_units`): the lines each change that holds
-    one of them replaces, or, for lines only inserted, the nearest old lines with text
-    above and below; the changes as `difflib` pairs the two texts; all of `olds` when none."""
+def _beside(olds: list[str], runs: list[ChangedRun], candidates: list[int]) -> list[str]:
+    """The old lines beside the new lines `candidates`, as a Codex chunk's change has them
+    (`_locate.in_file_units`): the lines each changed run that holds one of them replaces,
+    or, for lines only inserted, the nearest old lines with text above and below; all of
+    `olds` when none."""
     wanted = set(candidates)
-    if len(olds) == len(news) and all(a == b or k in wanted for k, (a, b) in enumerate(zip(olds, news))):
-        return [olds[k] for k in candidates]  # line for line (most edits): no comparison needed
-    import difflib  # (start-up time)
-
     found: list[str] = []
-    for op, a1, a2, b1, b2 in difflib.SequenceMatcher(None, olds, news, autojunk=False).get_opcodes():
-        if op == "equal" or wanted.isdisjoint(range(b1, b2)):
+    for run in runs:
+        if wanted.isdisjoint(range(run.new_start, run.new_end)):
             continue
-        found += olds[a1:a2] if a2 > a1 else [*nearest_text_line(olds, a1, -1), *nearest_text_line(olds, a1, 1)]
+        if run.old_end > run.old_start:
+            found += olds[run.old_start : run.old_end]
+        else:
+            found += [*nearest_text_line(olds, run.old_start, -1), *nearest_text_line(olds, run.old_start, 1)]
     return found or olds
 
 
@@ -264,13 +266,16 @@ def keeps_its_unit(old: str, new: str, window: str, cut_before: bool, cut_after:
     lines, candidates = _unit_candidates(old, new)
     if not candidates:
         return True
+    from ._indent import changed_runs
+
     asked: list[str] = []  # what the whole file would have to say: not known here
 
     def unknown(prefix: str) -> bool:
         asked.append(prefix)
         return True
 
-    fix = _unit_fix(old, lines, candidates, window, cut_before, cut_after, unknown, policy)
+    olds = old.split("\n")
+    fix = _unit_fix(olds, lines, candidates, changed_runs(olds, lines), window, cut_before, cut_after, unknown, policy)
     return fix is None and not asked
 
 

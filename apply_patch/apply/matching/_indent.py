@@ -337,20 +337,49 @@ def in_file_unit(
     return UnitFix(tuple(lines), changed, _UNIT_NAMES[other], _UNIT_NAMES[unit], rewritten, uncertain)
 
 
-def restores_replaced(rewritten: Sequence[str], sent: Sequence[str], replaced: Sequence[str]) -> bool:
-    """Whether writing the new lines `sent` in the file's unit (`rewritten`, line for line)
-    would undo one of their changes whole: a run of them that replaces a run of the old
-    lines (`replaced`, the file's bytes; the runs as `difflib` pairs the two) would become
-    that very run. Then the unit was the edit (a block re-indented on purpose), not a slip
-    to correct: an edit does not replace lines with themselves. (A line re-sent in the
-    other unit among lines it adds is no such run: a slip, corrected.)"""
-    import difflib  # a rewrite in the file's unit only (start-up time)
+@dataclass(frozen=True, slots=True)
+class ChangedRun:
+    """Where a new text differs from an old one: old lines `old_start` to `old_end` (0-based,
+    end excluded; none where lines are only inserted) give way to new lines `new_start` to
+    `new_end` (none where lines are only removed)."""
 
-    matcher = difflib.SequenceMatcher(None, list(replaced), list(sent), autojunk=False)
+    old_start: int
+    old_end: int
+    new_start: int
+    new_end: int
+
+
+def changed_runs(old: Sequence[str], new: Sequence[str]) -> list[ChangedRun]:
+    """The runs where the lines `new` differ from the lines `old`, as `difflib` pairs them.
+    Line for line, without a comparison, where both are as long and each line that differs
+    is on its own side only (most edits: `difflib` would pair every other line with itself)."""
+    if len(old) == len(new):
+        olds, news = set(old), set(new)
+        differ = [k for k, (a, b) in enumerate(zip(old, new)) if a != b]
+        if all(old[k] not in news and new[k] not in olds for k in differ):
+            runs: list[ChangedRun] = []
+            for k in differ:  # consecutive lines that differ make one run
+                first = runs.pop().old_start if runs and runs[-1].old_end == k else k
+                runs.append(ChangedRun(first, k + 1, first, k + 1))
+            return runs
+    import difflib  # a new text in another unit than the file's only (start-up time)
+
+    matcher = difflib.SequenceMatcher(None, list(old), list(new), autojunk=False)
+    return [ChangedRun(a1, a2, b1, b2) for op, a1, a2, b1, b2 in matcher.get_opcodes() if op != "equal"]
+
+
+def restores_replaced(rewritten: Sequence[str], replaced: Sequence[str], runs: Sequence[ChangedRun]) -> bool:
+    """Whether writing the new lines in the file's unit (`rewritten`, line for line) would
+    undo one of their changes whole: a run of them that replaces a run of the old lines
+    (`replaced`, the file's bytes; `runs`, `changed_runs` of the two) would become that very
+    run. Then the unit was the edit (a block re-indented on purpose), not a slip to correct:
+    an edit does not replace lines with themselves. (A line re-sent in the other unit among
+    lines it adds is no such run: a slip, corrected.)"""
     return any(
-        op == "replace" and list(rewritten[b1:b2]) == list(replaced[a1:a2])
-        for op, a1, a2, b1, b2 in matcher.get_opcodes()
-    )
+        run.old_end > run.old_start and run.new_end > run.new_start
+        and list(rewritten[run.new_start : run.new_end]) == list(replaced[run.old_start : run.old_end])
+        for run in runs
+    )  # fmt: skip
 
 
 def _against_beside(added: Sequence[str], beside: Sequence[str]) -> UnitFix | None:

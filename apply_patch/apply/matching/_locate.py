@@ -171,7 +171,7 @@ def in_file_units(
     the file's unit would turn a run of added lines back into the lines it replaces
     (`_indent.restores_replaced`: the other unit was the edit). `joined`: `lines` joined by
     LF, where the caller has it (else they are joined here when a unit must be looked for)."""
-    from ._indent import in_file_unit, restores_replaced
+    from ._indent import changed_runs, in_file_unit, restores_replaced
 
     has: dict[str, bool] = {}
     counts: _IndentCounts | None = None
@@ -204,11 +204,11 @@ def in_file_units(
             around = None if counts is None else counts.around(start, end, INDENT_WINDOW)
             fix = in_file_unit(replacement.new_lines, window, file_has, rewrite, beside, around)
         fixes.append(fix)
-    if any(
-        fix is not None and fix.rewritten and restores_replaced(fix.lines, r.new_lines, lines[r.start : r.start + r.old_len])
-        for r, fix in zip(ordered, fixes)
-    ):
-        return ordered, []  # the other unit was the edit (lines re-indented on purpose): as sent
+    for replacement, fix in zip(ordered, fixes):
+        if fix is not None and fix.rewritten:
+            old = lines[replacement.start : replacement.start + replacement.old_len]
+            if restores_replaced(fix.lines, old, changed_runs(old, replacement.new_lines)):
+                return ordered, []  # the other unit was the edit (lines re-indented on purpose): as sent
     result: list[Replacement] = []
     found: list[PatchWarning] = []
     shift = 0  # lines the replacements before this one added, less those they removed
