@@ -356,13 +356,8 @@ class _Pairing:
             self._anchor[k] = k if anchors[k] else self._anchor[k + 1]
         # Lines with text the new text does not hold: a block every comparison removes.
         self._replaced = [line[0] == C.REMOVED and bool(line[1:].strip()) and not news[line[1:]] for line in lines]
-        self._old_before, added_before = _walked(lines, range(size))
-        self._old_after, added_after = _walked(lines, range(size - 1, -1, -1))
-        self._amid_replaced = [
-            line[0] == C.REMOVED and not line[1:].strip() and self._between_replaced(k, k)
-            and not added_before[k] and not added_after[k]
-            for k, line in enumerate(lines)
-        ]  # fmt: skip
+        self._old_before, self._added_before = _walked(lines, range(size))
+        self._old_after, self._added_after = _walked(lines, range(size - 1, -1, -1))
 
     def _between_replaced(self, first: int, last: int) -> bool:
         """Whether the nearest old lines before `lines[first]` and after `lines[last]` are
@@ -411,7 +406,10 @@ class _Pairing:
         removed, which no model means."""
         if self._crossed:
             return False
-        return not self._around(self._not_removed, number, number + 1) or self._amid_replaced[number]
+        if not self._around(self._not_removed, number, number + 1):
+            return True
+        added = self._added_before[number] or self._added_after[number]
+        return not added and self._between_replaced(number, number)
 
 
 def _walked(lines: Sequence[str], order: Iterable[int]) -> tuple[list[int], list[bool]]:

@@ -617,15 +617,16 @@ def reindented(
     Refused when no one move fits (the model's indentation differs from the file's by
     different amounts on different lines), or an added line cannot be moved by it.
     """
-    try:
-        if how.failure is not None:
-            raise ValueError(how.failure)
-        return used if how.move is None else tuple(_moved(line, how.move) for line in used)
-    except ValueError as error:
-        from ._diagnose import indentation_error  # failures only: start-up time
+    failure = how.failure
+    if failure is None:
+        try:
+            return used if how.move is None else tuple(_moved(line, how.move) for line in used)
+        except ValueError as error:  # an added line the move cannot take
+            failure = str(error)
+    from ._diagnose import indentation_error  # failures only: start-up time
 
-        position = start + sum(1 for line in used if line[0] != C.ADDED)
-        raise indentation_error(chunk, lines, start, position, str(error), where) from None
+    position = start + sum(1 for line in used if line[0] != C.ADDED)
+    raise indentation_error(chunk, lines, start, position, failure, where)
 
 
 def _moved(line: str, move: Callable[[str], str | None]) -> str:
