@@ -964,6 +964,41 @@ def test_spaces_inserted_away_from_the_lines_an_edit_removes_are_read_against_th
     assert "with tabs" in str(error), str(error)
 
 
+EIGHT_WIDE = (
+    "function make_string(str) {\n        var dq = 0;\n        str = str.replace(/a/g, function(s){\n"
+    "                switch (s) {\n                    case 'a': return s;\n                }\n        });\n}\n"
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_tabs_that_keep_a_replaced_lines_depth_only_at_another_width_are_refused(tmp_path: Path, fmt: str) -> None:
+    # Found on jquery/jquery's history (added-other-unit, every format): a file indented by
+    # eight spaces a level (UglifyJS's, kept in jQuery's build folder), a line replaced by
+    # one that is sent with two tabs, as an editor showing tabs four columns wide has it.
+    # At the file's width of 8 it was written sixteen deep, one level below the line it
+    # replaces, with success; at 4 it keeps that line's depth. Which was meant cannot be told.
+    lines: tuple[Line, ...] = (
+        (" ", "        var dq = 0;"), ("-", "        str = str.replace(/a/g, function(s){"),
+        ("+", "\t\tstr = str.replace(/[ab]/g, function(s){"), (" ", "                switch (s) {"),
+    )  # fmt: skip
+    error = _refused(tmp_path, fmt, EIGHT_WIDE, lines, 2, IndentUnitError)
+    assert isinstance(error, IndentUnitError) and error.lines == (3,)
+    assert "with spaces" in str(error), str(error)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_tab_a_level_keeps_a_replaced_lines_depth_in_an_eight_wide_file(tmp_path: Path, fmt: str) -> None:
+    # The guard: one tab for the line's one level is that level at the file's width.
+    lines: tuple[Line, ...] = (
+        (" ", "        var dq = 0;"), ("-", "        str = str.replace(/a/g, function(s){"),
+        ("+", "\tstr = str.replace(/[ab]/g, function(s){"), (" ", "                switch (s) {"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, EIGHT_WIDE)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == EIGHT_WIDE.replace("(/a/g", "(/[ab]/g")
+    assert any("line 3" in w and "spaces" in w for w in warnings), warnings
+
+
 STRING_TEST = 'fn tabs() {\n\tbat()\n\t\t.arg("tabs.txt")\n\t\t.stdout("a\\n");\n}\n'
 
 

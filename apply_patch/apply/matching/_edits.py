@@ -240,7 +240,26 @@ def _unit_fix(
     # Whole lines only: a window cut inside the file cuts its first and last line.
     around = around[1 if cut_before else 0 : -1 if cut_after else None]
     beside = _beside(olds, runs, candidates)
-    return in_file_unit([lines[k] for k in candidates], around, file_has, policy.indentation == "match", beside)
+    added = [lines[k] for k in candidates]
+    rewrite = policy.indentation == "match"
+    return in_file_unit(added, around, file_has, rewrite, beside, None, _replaced_one_for_one(olds, runs, candidates))
+
+
+def _replaced_one_for_one(olds: list[str], runs: list[ChangedRun], candidates: list[int]) -> list[str] | None:
+    """The old line each new line of `candidates` takes the place of, where every one is in
+    a changed run that replaces as many lines as it adds (line for line, in order); else None."""
+    replaced: list[str] = []
+    ordered = iter(sorted(runs, key=lambda r: r.new_start))  # (candidates ascend: one pass)
+    run = None
+    for k in candidates:
+        while run is None or run.new_end <= k:
+            run = next(ordered, None)
+            if run is None:
+                return None
+        if k < run.new_start or run.old_end - run.old_start != run.new_end - run.new_start:
+            return None
+        replaced.append(olds[run.old_start + k - run.new_start])
+    return replaced
 
 
 def _beside(olds: list[str], runs: list[ChangedRun], candidates: list[int]) -> list[str]:

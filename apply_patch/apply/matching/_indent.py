@@ -264,6 +264,7 @@ def in_file_unit(
     rewrite: bool,
     beside: Sequence[str] = (),
     counts: tuple[int, int] | None = None,
+    replaced: Sequence[str] | None = None,
 ) -> UnitFix | None:
     """`added` (lines an edit adds, its old text found exactly) against the unit of `window`
     (the file's lines around them): None when every indented added line starts with the
@@ -284,7 +285,10 @@ def in_file_unit(
     unit of `window` but not of the lines `beside` them, all in the other, are written as
     sent, with the warning (`_against_beside`). Whitespace-only
     added lines count only where tabs become the spaces of a file with no tab. `counts` is
-    `indented_counts(window)`, where the caller has it already.
+    `indented_counts(window)`, where the caller has it already. `replaced`: the file's
+    lines that `added` replace line for line, where they do (one each, in order); tabs
+    that keep each one's depth at a width an editor shows (4 or 8) other than the file's
+    level, but not at that level, are `uncertain` too (`_depth_kept_elsewhere`).
     """
     if counts is None:
         counts = indented_counts(window)
@@ -309,7 +313,10 @@ def in_file_unit(
         # Refused rather than written at a width that puts them at no level of the lines
         # beside them: the file's most common step is then not its level (lines aligned by
         # hand under a call), and the tabs, as sent, would be the only ones in the file.
-        uncertain = bool(width) and not _tabs_at_a_level([added[i] for i in changed], width, beside)
+        tabbed = [added[i] for i in changed]
+        uncertain = bool(width) and not _tabs_at_a_level(tabbed, width, beside)
+        if width and not uncertain and replaced is not None:
+            uncertain = _depth_kept_elsewhere(tabbed, [replaced[i] for i in changed], width)
         changed = tuple(sorted((*changed, *blank)))
         sent = [added[i] for i in changed]
         moved = [_tabs_as_spaces(line, width) for line in sent] if width and not uncertain else [None]
@@ -409,6 +416,19 @@ def _tabs_at_a_level(sent: Sequence[str], width: int, beside: Sequence[str]) -> 
         return True
     depth = min(tabs) * width
     return any((level - depth) % width == 0 and depth <= level + width for level in levels)
+
+
+def _depth_kept_elsewhere(sent: Sequence[str], old: Sequence[str], width: int) -> bool:
+    """Whether tabs `width` wide leave some tab-indented `sent` line off the depth of the
+    space-indented `old` line it replaces, where tabs of another width an editor shows
+    them at (4 or 8 columns) keep every one at its old line's depth: a tab's width, the
+    file's level or the model's editor's, is then what decides, and nothing says which."""
+    pairs = [(new, line) for new, line in zip(sent, old) if line.strip() and "\t" not in indentation(line)]
+
+    def keeps(tab: int) -> bool:
+        return all(len(indentation(_tabs_as_spaces(new, tab))) == len(indentation(line)) for new, line in pairs)
+
+    return bool(pairs) and not keeps(width) and any(keeps(shown) for shown in (4, 8) if shown != width)
 
 
 def _tabs_as_spaces(line: str, width: int) -> str:

@@ -202,7 +202,9 @@ def in_file_units(
             if count_once and counts is None:
                 counts = _IndentCounts(lines)
             around = None if counts is None else counts.around(start, end, INDENT_WINDOW)
-            fix = in_file_unit(replacement.new_lines, window, file_has, rewrite, beside, around)
+            one_for_one = len(replacement.new_lines) == replacement.old_len
+            fix = in_file_unit(replacement.new_lines, window, file_has, rewrite, beside, around,
+                               lines[start:end] if one_for_one else None)  # fmt: skip
         fixes.append(fix)
     for replacement, fix in zip(ordered, fixes):
         if fix is not None and fix.rewritten:
