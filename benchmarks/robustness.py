@@ -20,9 +20,12 @@ benchmark measures mistakes, not marker collisions.
 
 Each mistake draws its own sample of hunks (`--limit` per mistake, a fixed seed), so
 a hunk may serve several mistakes. Every fourth case of a mistake (and every case of
-`spaces-for-tabs`) runs on a tab-indented copy of its file: each leading run of four
-spaces of the pre-image, the post-image and the hunk becomes a tab ("tabs" in
-`--json`), the Go-like and Makefile-like files models also edit.
+`spaces-for-tabs`) runs on a tab-indented copy of its file: each leading run of a
+level's spaces of the pre-image, the post-image and the hunk becomes a tab ("tabs" in
+`--json`), the Go-like and Makefile-like files models also edit. A level is the
+file's own (`level_width`: 2, 4 or 8 spaces, the step its lines deepen by most often;
+4 where none tells), and so is a tab wherever a mistake turns spaces into tabs or back:
+a model that writes tabs for a file writes one a level.
 
 The mistakes (what the model wrote, against the file the engine sees):
 
@@ -70,8 +73,8 @@ The mistakes (what the model wrote, against the file the engine sees):
 - blank-halved: one blank line of a run of two or more strictly inside the old
   text, beside a removed or added line, missing from the model's copy;
 - added-other-unit: the old text exact, the added lines indented in the other
-  unit (tabs in a file indented with four spaces, or spaces for the tabs of a
-  tab-indented copy, every fourth case): the file's unit is right;
+  unit (tabs in a file indented with spaces, one a level, or a level's spaces for
+  the tabs of a tab-indented copy, every fourth case): the file's unit is right;
 - blank-dropped-counted: blank-dropped in a unified diff whose header counts the
   lines of the edit meant, as a diff the model copied or counted from the file
   does (the missing line counted on the old side, and on the new side too where it
@@ -119,6 +122,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -183,6 +187,7 @@ class Hunk:
     pre: tuple[str, ...]
     start: int
     lines: tuple[Line, ...]
+    width: int = 4  # spaces a level of the file's indentation (`level_width`), kept on its tab-indented copy
 
     @property
     def old(self) -> list[str]:
@@ -334,7 +339,7 @@ def history_hunks(rev: str = PINNED, *, root: Path = ROOT, pathspecs: Sequence[s
             pre = tuple(data.decode("utf-8")[:-1].split("\n"))
         except UnicodeDecodeError:
             continue
-        hunk = Hunk(r.source, r.path, pre, r.old_start - 1, r.lines)
+        hunk = Hunk(r.source, r.path, pre, r.old_start - 1, r.lines, level_width(pre))
         if is_usable(hunk):
             hunks.append(hunk)
     return hunks
@@ -404,25 +409,51 @@ def leading(text: str) -> str:
     return text[: len(text) - len(text.lstrip(" \t"))]
 
 
-def tabbed(text: str) -> str:
-    """`text` with each leading run of four spaces as a tab (a remainder stays spaces)."""
+def level_width(lines: Sequence[str]) -> int:
+    """The spaces of one level of `lines`' indentation: 2, 4 or 8, the step by which a line
+    indented with spaces most often goes deeper than the one before it; 4 where none of
+    the three is seen (a file indented with tabs, or not at all)."""
+    steps: Counter[int] = Counter()
+    before = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        indent = leading(line)
+        if "\t" in indent:
+            before = 0
+            continue
+        if len(indent) > before:
+            steps[len(indent) - before] += 1
+        before = len(indent)
+    found = [(count, width) for width, count in steps.items() if width in (2, 4, 8)]
+    return max(found)[1] if found else 4
+
+
+def tabbed(text: str, width: int = 4) -> str:
+    """`text` with each leading run of `width` spaces as a tab (a remainder stays spaces)."""
     spaces = len(text) - len(text.lstrip(" "))
-    return "\t" * (spaces // 4) + " " * (spaces % 4) + text[spaces:]
+    return "\t" * (spaces // width) + " " * (spaces % width) + text[spaces:]
 
 
-def spaced(text: str) -> str:
-    """`text` with each tab of its indentation as four spaces."""
+def spaced(text: str, width: int = 4) -> str:
+    """`text` with each tab of its indentation as `width` spaces."""
     indent = leading(text)
-    return indent.replace("\t", "    ") + text[len(indent) :]
+    return indent.replace("\t", " " * width) + text[len(indent) :]
 
 
 def retabbed(hunk: Hunk) -> Hunk:
-    """`hunk` and its file as if the file were indented with tabs."""
+    """`hunk` and its file as if the file were indented with tabs, one a level."""
+    width = hunk.width
     return replace(
         hunk,
-        pre=tuple(map(tabbed, hunk.pre)),
-        lines=tuple((tag, tabbed(text)) for tag, text in hunk.lines),
+        pre=tuple(tabbed(text, width) for text in hunk.pre),
+        lines=tuple((tag, tabbed(text, width)) for tag, text in hunk.lines),
     )
+
+
+def unit_of(hunk: Hunk, style: str) -> str:
+    """One level of `hunk`'s file's indentation in `style`: a tab, or its level's spaces."""
+    return "\t" if style == "tabs" else " " * hunk.width
 
 
 def on_copied(lines: Iterable[Line], change: Callable[[str], str]) -> list[Line]:
@@ -451,7 +482,7 @@ def clean(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
 def indent_shifted(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
     """The whole block one level deeper (even `n`), or shallower (odd `n`) where every
     non-blank line starts with a level (else deeper)."""
-    unit = "\t" if style == "tabs" else "    "
+    unit = unit_of(hunk, style)
     texts = [text for _, text in hunk.lines if text.strip()]
     if n % 2 and all(text.startswith(unit) for text in texts):
         return case_of("indent-shifted", "shallower", style, hunk,
@@ -461,18 +492,19 @@ def indent_shifted(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case |
 
 
 def tabs_for_spaces(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
-    """The whole block written with tabs in a file indented with spaces."""
-    if not any(text.startswith("    ") for text in hunk.old) or erases_a_change(hunk, tabbed):
+    """The whole block written with tabs, one a level, in a file indented with spaces."""
+    width = hunk.width
+    if not any(text.startswith(" " * width) for text in hunk.old) or erases_a_change(hunk, lambda t: tabbed(t, width)):
         return None
-    return case_of("tabs-for-spaces", "", "spaces", hunk, on_all(hunk.lines, tabbed))
+    return case_of("tabs-for-spaces", "", "spaces", hunk, on_all(hunk.lines, lambda t: tabbed(t, width)))
 
 
 def spaces_for_tabs(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
-    """The whole block written with four spaces in a file indented with tabs."""
-    tabs = retabbed(hunk)
-    if not any(text.startswith("\t") for text in tabs.old) or erases_a_change(tabs, spaced):
+    """The whole block written with a level's spaces for each tab in a file indented with tabs."""
+    tabs, width = retabbed(hunk), hunk.width
+    if not any(text.startswith("\t") for text in tabs.old) or erases_a_change(tabs, lambda t: spaced(t, width)):
         return None
-    return case_of("spaces-for-tabs", "", "tabs", tabs, on_all(tabs.lines, spaced))
+    return case_of("spaces-for-tabs", "", "tabs", tabs, on_all(tabs.lines, lambda t: spaced(t, width)))
 
 
 def trailing_ws_lost(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
@@ -489,7 +521,7 @@ def trailing_ws_lost(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case
         for at, k in {positions[0]: 0, positions[-1]: len(positions) - 1}.items():
             tag, text = lines[at]
             above = pre[hunk.start + k - 1] if hunk.start + k > 0 else ""
-            text = text + "  " if text.strip() else (leading(above) or "    ")
+            text = text + "  " if text.strip() else (leading(above) or " " * hunk.width)
             lines[at] = (tag, text)
             pre[hunk.start + k] = text
         truth = replace(hunk, pre=tuple(pre), lines=tuple(lines))
@@ -646,7 +678,7 @@ def trailing_ws_blank(hunk: Hunk, n: int, rng: random.Random, style: str) -> Cas
         if k not in blanks:
             continue
         below = next((pre[i] for i in range(hunk.start + number + 1, len(pre)) if pre[i].strip()), "")
-        indent = leading(below) or ("\t" if style == "tabs" else "    ")
+        indent = leading(below) or unit_of(hunk, style)
         lines[k] = (lines[k][0], indent)
         pre[hunk.start + number] = indent
     truth = replace(hunk, pre=tuple(pre), lines=tuple(lines))
@@ -700,13 +732,13 @@ def blank_halved(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | N
 
 
 def added_other_unit(hunk: Hunk, n: int, rng: random.Random, style: str) -> Case | None:
-    """The old text exact, the added lines in the other unit: tabs for the four spaces of
-    the file, or (on a tab-indented copy) four spaces for its tabs."""
-    changed = spaced if style == "tabs" else tabbed
-    unit = "\t" if style == "tabs" else "    "
+    """The old text exact, the added lines in the other unit: a tab for each level's spaces
+    of the file, or (on a tab-indented copy) a level's spaces for each tab."""
+    width, unit = hunk.width, unit_of(hunk, style)
+    changed: Callable[[str, int], str] = spaced if style == "tabs" else tabbed
     if not any(tag == "+" and text.startswith(unit) for tag, text in hunk.lines):
         return None
-    model = [(tag, changed(text) if tag == "+" else text) for tag, text in hunk.lines]
+    model = [(tag, changed(text, width) if tag == "+" else text) for tag, text in hunk.lines]
     return case_of("added-other-unit", "spaces" if style == "tabs" else "tabs", style, hunk, model)
 
 

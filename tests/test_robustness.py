@@ -236,6 +236,30 @@ def test_a_hunk_that_makes_the_mistakes_change_itself_is_no_case_of_it() -> None
     assert rb.MAKERS["tabs-for-spaces"](HUNK, 0, random.Random(0), "spaces") is not None
 
 
+def test_a_tab_is_one_level_of_the_files_own_width() -> None:
+    # On two-space projects (tj/commander.js, rack, axios, sinatra) a tab stood for four
+    # spaces: two levels. The model's lines were then no model's (a tab for two levels,
+    # a tab and two spaces for three), and the engine, which takes a tab for a level of
+    # the file, was "wrong" on most of their added-other-unit cases.
+    assert rb.level_width(PRE) == 4
+    assert rb.level_width(("def f():", "  if x:", "    return 1", "  return 2")) == 2
+    assert rb.level_width(("f() {", "        g();", "                h();", "        }")) == 8
+    assert rb.level_width(("\tgo()", "x")) == 4  # (none told: four)
+    def halved(line: str) -> str:
+        text = line.lstrip(" ")
+        return " " * ((len(line) - len(text)) // 2) + text
+
+    two = tuple(map(halved, PRE))
+    lines = tuple((tag, halved(text)) for tag, text in LINES)
+    hunk = rb.Hunk("0000000000:src/geometry.py@4", "src/geometry.py", two, 3, lines, rb.level_width(two))
+    case = rb.MAKERS["added-other-unit"](hunk, 0, random.Random(0), "spaces")
+    assert case is not None and ("+", "\treturn abs(width * height)") in case.model
+    tabs = rb.retabbed(hunk)
+    assert "\t\traise ValueError('negative width')" in tabs.pre and tabs.width == 2
+    spaced = rb.MAKERS["added-other-unit"](tabs, 0, random.Random(0), "tabs")
+    assert spaced is not None and ("+", "  return abs(width * height)") in spaced.model
+
+
 def test_the_formats_carry_the_model_lines() -> None:
     case = make("clean")
     old, new = rb.old_new(case, "str_replace")
