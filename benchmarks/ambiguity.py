@@ -30,7 +30,9 @@ lines occur at several places, one of them where its numbers say, is read there 
 (blank-dropped-counted) is read only as an edit with those counts. The edit's lines are the model's hunk for the Codex envelope and
 the unified diff (their lines carry their tags); for str_replace and SEARCH/REPLACE,
 which carry an old and a new text, the lines come from comparing the two texts with
-difflib, as an engine that sees only the texts must pair them.
+difflib, as an engine that sees only the texts must pair them, and from every pairing
+that slides a kept line over a copy of it among the changed lines beside it
+(`pairings`): a kept `}` after an inserted block that ends with `}` pairs with either.
 
 The cases are the oracle's own (`robustness.build_cases`, same seed and limit), so the
 counts add up to its refused column. Nothing is written outside a temporary folder.
@@ -82,6 +84,48 @@ def tagged(case: oracle.Case, fmt: str) -> tuple[Line, ...]:
     return tuple(lines)
 
 
+def pairings(lines: Sequence[Line]) -> list[tuple[Line, ...]]:
+    """`lines` (a pairing of an old and a new text) and the other pairings of the same two
+    texts that slide one context line over a copy of it among the changed lines beside it:
+    a kept `}` after lines that add another `}` may be either. Each changed run (its
+    removed lines, then its added ones) slides against the context line right after it or
+    right before it, one copy at a time."""
+    found = [tuple(lines)]
+    k = 0
+    while k < len(lines):
+        if lines[k][0] == " ":
+            k += 1
+            continue
+        end = k
+        while end < len(lines) and lines[end][0] != " ":
+            end += 1
+        removed = [text for tag, text in lines[k:end] if tag == "-"]
+        added = [text for tag, text in lines[k:end] if tag == "+"]
+        head, tail = lines[:k], lines[end:]
+        if tail:  # the context line after the run, paired with a copy inside it instead
+            kept = tail[0][1]
+            for i, text in enumerate(added):
+                if text == kept:
+                    found.append((*head, *(("-", t) for t in removed), *(("+", t) for t in added[:i]), (" ", kept),
+                                  *(("+", t) for t in (*added[i + 1 :], kept)), *tail[1:]))  # fmt: skip
+            for i, text in enumerate(removed):
+                if text == kept:
+                    found.append((*head, *(("-", t) for t in removed[:i]), *(("+", t) for t in added), (" ", kept),
+                                  *(("-", t) for t in (*removed[i + 1 :], kept)), *tail[1:]))  # fmt: skip
+        if head:  # the context line before it, likewise
+            kept = head[-1][1]
+            for i, text in enumerate(added):
+                if text == kept:
+                    found.append((*head[:-1], *(("+", t) for t in (kept, *added[:i])), (" ", kept),
+                                  *(("-", t) for t in removed), *(("+", t) for t in added[i + 1 :]), *tail))  # fmt: skip
+            for i, text in enumerate(removed):
+                if text == kept:
+                    found.append((*head[:-1], *(("-", t) for t in (kept, *removed[:i])), (" ", kept),
+                                  *(("-", t) for t in removed[i + 1 :]), *(("+", t) for t in added), *tail))  # fmt: skip
+        k = end
+    return found
+
+
 def places(pre: Sequence[str], old: Sequence[str]) -> list[int]:
     """Every 0-based place where `old` occurs in `pre` as whole lines."""
     size = len(old)
@@ -91,25 +135,29 @@ def places(pre: Sequence[str], old: Sequence[str]) -> list[int]:
 def readings(case: oracle.Case, fmt: str) -> list[Reading]:
     """Each plausible original edit of `case` in format `fmt`, at each place it reads
     (the module's docstring)."""
-    lines = tagged(case, fmt)
-    olds = [k for k, (tag, _) in enumerate(lines) if tag != "+"]
-    if not olds:
-        return []
+    shown = tagged(case, fmt)
     found: list[Reading] = []
-    for k in range(olds[0] + 1, olds[-1] + 1):  # strictly inside the old text
-        beside = any(tag != " " for tag, _ in lines[max(k - 1, 0) : k + 1])
-        for tag in (" ", "-") if beside else (" ",):
-            edit = (*lines[:k], (tag, ""), *lines[k:])
-            old = [text for t, text in edit if t != "+"]
-            new = [text for t, text in edit if t != "-"]
-            if fmt == "unified_diff" and case.counts and (len(old), len(new)) != case.counts:
-                continue  # not what its header counts
-            at_all = places(case.pre, old)
-            if fmt == "unified_diff" and len(at_all) > 1 and case.start in at_all:
-                at_all = [case.start]
-            for at in at_all:
-                result = (*case.pre[:at], *new, *case.pre[at + len(old) :])
-                found.append(Reading(edit, at, result))
+    seen: set[tuple[Line, ...]] = set()
+    # A format that tags its lines is read as tagged; two texts, in every pairing of them.
+    for lines in (shown,) if fmt in ("codex", "unified_diff") else pairings(shown):
+        olds = [k for k, (tag, _) in enumerate(lines) if tag != "+"]
+        for k in range(olds[0] + 1, olds[-1] + 1) if olds else ():  # strictly inside the old text
+            beside = any(tag != " " for tag, _ in lines[max(k - 1, 0) : k + 1])
+            for tag in (" ", "-") if beside else (" ",):
+                edit = (*lines[:k], (tag, ""), *lines[k:])
+                if edit in seen:
+                    continue
+                seen.add(edit)
+                old = [text for t, text in edit if t != "+"]
+                new = [text for t, text in edit if t != "-"]
+                if fmt == "unified_diff" and case.counts and (len(old), len(new)) != case.counts:
+                    continue  # not what its header counts
+                at_all = places(case.pre, old)
+                if fmt == "unified_diff" and len(at_all) > 1 and case.start in at_all:
+                    at_all = [case.start]
+                for at in at_all:
+                    result = (*case.pre[:at], *new, *case.pre[at + len(old) :])
+                    found.append(Reading(edit, at, result))
     return found
 
 

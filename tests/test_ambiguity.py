@@ -76,3 +76,17 @@ def test_the_text_formats_are_paired_by_comparing_their_texts() -> None:
     case = _case(0, model, PRE)
     assert am.tagged(case, "codex") == model
     assert am.tagged(case, "search_replace") == ((" ", "a"), ("-", "c"), ("+", "b"), (" ", "d"))
+
+
+def test_the_text_formats_are_read_in_every_pairing_that_slides_a_kept_line() -> None:
+    # Found on tmux/tmux's history: a kept `}` before lines that add another `}` pairs with
+    # either, and a blank line the model dropped before it stands before the added lines or
+    # among them. Each pairing is a reading, so the refusal is ambiguous, not certain.
+    shown = ((" ", "a"), (" ", "b"), ("+", "x"), ("+", "b"))
+    assert am.pairings(shown) == [shown, ((" ", "a"), ("+", "b"), ("+", "x"), (" ", "b"))]
+    expected = ("f()", "a", "", "b", "x", "b", "g()")
+    case = rb.replace(_case(1, shown, expected), pre=("f()", "a", "", "b", "g()"))
+    found = am.readings(case, "str_replace")
+    assert {reading.result for reading in found} >= {expected, ("f()", "a", "b", "x", "", "b", "g()")}
+    assert am.kind(case, found) == "ambiguous"
+    assert am.kind(case, am.readings(case, "codex")) == "certain"  # tagged: the first `b` is the kept one

@@ -246,6 +246,33 @@ def test_one_blank_line_where_the_file_has_two_beside_a_repeated_kept_line_is_re
 
 
 @pytest.mark.parametrize("fmt", ["str_replace", "search_replace"])
+def test_a_blank_line_dropped_beside_a_kept_line_the_new_text_repeats_is_refused(tmp_path: Path, fmt: str) -> None:
+    # Found on tmux/tmux's history (blank-dropped): the file's blank line between two kept
+    # lines, missing from the model's copy, and the new text inserting lines that end like
+    # the first of them (`        b()`). Compared, the kept `b()` pairs with the inserted
+    # copy or with its own: the file's blank line lands after the first `b()`, before the
+    # inserted lines, or after them, before `return 1`, as the pairing goes.
+    text = "def f(a, c):\n    if a:\n        b()\n\n    return 1\n"
+    lines: tuple[Line, ...] = (
+        (" ", "        b()"), ("+", "    if c:"), ("+", "        b()"), (" ", "    return 1"),
+    )  # fmt: skip
+    _refused(tmp_path, fmt, text, lines, 3)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_blank_line_dropped_between_two_kept_lines_is_kept_between_them(tmp_path: Path, fmt: str) -> None:
+    # The guard: kept lines the new text holds once each stay side by side, the blank line
+    # between them (an inserted line elsewhere moves nothing).
+    text = "def f(a, c):\n    if a:\n        b()\n\n    return 1\n"
+    lines: tuple[Line, ...] = (
+        (" ", "    if a:"), ("+", "        z()"), (" ", "        b()"), (" ", "    return 1"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, text)
+    _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == text.replace("    if a:\n", "    if a:\n        z()\n")
+
+
+@pytest.mark.parametrize("fmt", ["str_replace", "search_replace"])
 def test_a_blank_line_the_file_lacks_beside_a_moved_line_is_refused(tmp_path: Path, fmt: str) -> None:
     # Found on psf/black's history (oracle: blank-added). The edit swaps two imports, and
     # the old text has a blank line the file lacks after the first one. Compared, the texts

@@ -259,6 +259,8 @@ def _aligned(
                 return None  # kept before the added lines or after them?
             elif dropped is None and ((out and out[-1][0] != C.CONTEXT) or line[0] != C.CONTEXT):
                 return None  # removed with the lines beside or kept?
+            elif pairing is not None and number and not pairing.gap_is_sure(base + number - 1, base + number):
+                return None  # between which copies of the kept lines does it stay?
             else:
                 out.append(C.CONTEXT + file_lines[at])
             at += 1
@@ -382,6 +384,19 @@ class _Pairing:
         if self._crossed or self._between_replaced(number, number + run - 1):
             return False
         return not self._around(self._changed, number, number + run)
+
+    def gap_is_sure(self, before: int, after: int) -> bool:
+        """Whether the context lines `before` and `after` (side by side in the chunk) surely
+        stay side by side in the new text, so that a blank line between them in the file
+        (one the model dropped) stays between them: no line added or removed between the
+        anchors around them holds the text of either (else the comparison may have paired
+        one with that copy instead, with the changed lines between the two)."""
+        if self._crossed:
+            return False
+        lines = self.lines
+        texts = {lines[before][1:], lines[after][1:]}
+        first, end = self._after_anchor[before + 1], self._anchor[after]
+        return not any(line[0] != C.CONTEXT and line[1:] in texts for line in lines[first:end])
 
     def copy_is_sure(self, number: int) -> bool:
         """Whether the blank context line `number` (one the file lacks) is surely a copy, on
