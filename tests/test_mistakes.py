@@ -1026,6 +1026,34 @@ def test_a_tab_a_level_keeps_a_replaced_lines_depth_in_an_eight_wide_file(tmp_pa
     assert any("line 3" in w and "spaces" in w for w in warnings), warnings
 
 
+CONTINUED_CALLS = (
+    'TEST(chrono_test, a) {\n  EXPECT_EQ(fmt::format("{}", 1),\n            fmt::format("{:%Q}", 1));\n'
+    '  EXPECT_EQ(fmt::format("{}", 2),\n            fmt::format("{:%Q}", 2));\n'
+    '  EXPECT_EQ(fmt::format("{}", 3),\n            fmt::format("{:%Q}", 3));\n}\n\n'
+    "TEST(chrono_test, gmtime) {\n  auto t = std::time(nullptr);\n  auto tm = *std::gmtime(&t);\n"
+    "  EXPECT_TRUE(equal(tm, fmt::gmtime(t)));\n}\n"
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_tab_is_a_level_not_the_step_of_lines_aligned_under_a_call(tmp_path: Path, fmt: str) -> None:
+    # Found on fmtlib/fmt's history (added-other-unit, every format): a two-space file whose
+    # calls continue on lines aligned under their opening parenthesis. Those steps (2 to 12)
+    # outnumbered the levels' (0 to 2), so a tab was taken for ten spaces, and the lines
+    # replacing a block that ends at column 0 were written ten deep, with success. A step
+    # deeper than eight columns aligns; it is no level.
+    lines: tuple[Line, ...] = (
+        (" ", "  auto t = std::time(nullptr);"), ("-", "  auto tm = *std::gmtime(&t);"),
+        ("-", "  EXPECT_TRUE(equal(tm, fmt::gmtime(t)));"), ("-", "}"),
+        ("+", "\tauto tm = *std::gmtime(&t);"), ("+", "\tEXPECT_EQ(tm.tm_sec, fmt::gmtime(t).tm_sec);"), ("+", "}"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, CONTINUED_CALLS)
+    _apply(fmt, tmp_path / fmt, "m.py", lines, 11)
+    assert target.read_text() == CONTINUED_CALLS.replace(
+        "  EXPECT_TRUE(equal(tm, fmt::gmtime(t)));", "  EXPECT_EQ(tm.tm_sec, fmt::gmtime(t).tm_sec);"
+    )
+
+
 STRING_TEST = 'fn tabs() {\n\tbat()\n\t\t.arg("tabs.txt")\n\t\t.stdout("a\\n");\n}\n'
 
 

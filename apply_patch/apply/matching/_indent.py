@@ -174,7 +174,8 @@ def _unit(lines: Sequence[str]) -> tuple[str, int] | None:
     docstring, aligned under the line above: no level). Spaces before a tab, or lines
     of four spaces or more beside lines of tabs, mix the two units.
     The width is the most common step between the indentation of a line and
-    the next deeper one (continuation lines aligned by hand are rarer). The lines
+    the next deeper one, of eight spaces at most (continuation lines aligned by hand
+    are rarer, and a deeper step aligns). The lines
     of a block comment after its first (` * text`, ` */`) align under its `/*`,
     not at a level: they are left out (a Markdown list's `* item` lines are not).
     """
@@ -203,12 +204,17 @@ def _unit(lines: Sequence[str]) -> tuple[str, int] | None:
         depths = [(char, depth) for char, depth in depths if char != " "]
         chars = {"\t"}
     widths = [depth for _, depth in depths]
-    steps = Counter(b - a for a, b in zip(widths, widths[1:]) if b > a)
+    char = chars.pop() if chars else " "
+    # A step deeper than `_WIDEST_LEVEL` spaces aligns a line under its call's parenthesis:
+    # no level, however often a file takes it.
+    widest = _WIDEST_LEVEL if char == " " else len(lines)
+    steps = Counter(b - a for a, b in zip(widths, widths[1:]) if a < b <= a + widest)
     width = steps.most_common(1)[0][0] if steps else max(widths, default=0) or 1
-    return (chars.pop() if chars else " "), width
+    return char, width
 
 
 _LEVEL_OF_SPACES = 4  # fewer spaces at a line's start amid lines of tabs align, not indent
+_WIDEST_LEVEL = 8  # the most spaces a level of indentation takes
 
 
 def _level(indent: str, unit: tuple[str, int]) -> int | None:
@@ -309,7 +315,7 @@ def in_file_unit(
     uncertain = False
     if spaces_only:
         file_step = _unit(window)  # (no tab in the file: its unindented lines, as the steps from them)
-        width = file_step[1] if file_step is not None else 0
+        width = file_step[1] if file_step is not None and file_step[1] <= _WIDEST_LEVEL else 0
         # Refused rather than written at a width that puts them at no level of the lines
         # beside them: the file's most common step is then not its level (lines aligned by
         # hand under a call), and the tabs, as sent, would be the only ones in the file.
