@@ -1054,6 +1054,28 @@ def test_a_tab_is_a_level_not_the_step_of_lines_aligned_under_a_call(tmp_path: P
     )
 
 
+LONG_DOC = (
+    "interface Source {\n  /**\n" + "   * Reads.\n" * 240 + "   */\n  fun a(): Int\n\n"
+    "  /**\n   * Returns x.\n   *\n   * ```\n   * code\n   * ```\n   */\n  fun b(): Long\n}\n"
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_window_that_starts_inside_a_doc_comment_does_not_make_its_alignment_a_level(
+    tmp_path: Path, fmt: str
+) -> None:
+    # Found on square/okio's history (added-other-unit, every format): the 200 lines read
+    # above an edit started inside a long doc comment, whose `   * ` lines (aligned under
+    # its `/**`) were taken for lines at a level, with no `/*` seen to leave them out: a
+    # tab became three spaces, and `\t * text` was written four deep under `   * `.
+    lines: tuple[Line, ...] = (
+        (" ", "   * ```"), ("-", "   * code"), ("+", "\t * code()"), ("+", "\t * more()"), (" ", "   * ```"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, LONG_DOC)
+    _apply(fmt, tmp_path / fmt, "m.py", lines, 250)
+    assert target.read_text() == LONG_DOC.replace("   * code\n", "   * code()\n   * more()\n")
+
+
 STRING_TEST = 'fn tabs() {\n\tbat()\n\t\t.arg("tabs.txt")\n\t\t.stdout("a\\n");\n}\n'
 
 

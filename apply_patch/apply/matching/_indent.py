@@ -177,10 +177,11 @@ def _unit(lines: Sequence[str]) -> tuple[str, int] | None:
     the next deeper one, of eight spaces at most (continuation lines aligned by hand
     are rarer, and a deeper step aligns). The lines
     of a block comment after its first (` * text`, ` */`) align under its `/*`,
-    not at a level: they are left out (a Markdown list's `* item` lines are not).
+    not at a level: they are left out, those of a comment the lines start inside too
+    (a Markdown list's `* item` lines are not).
     """
     depths: list[tuple[str, int]] = []  # (what the line is indented with, how deep)
-    in_comment = False
+    in_comment = _opens_in_a_comment(lines)
     for line in lines:
         text = line.strip()
         if in_comment:
@@ -211,6 +212,19 @@ def _unit(lines: Sequence[str]) -> tuple[str, int] | None:
     steps = Counter(b - a for a, b in zip(widths, widths[1:]) if a < b <= a + widest)
     width = steps.most_common(1)[0][0] if steps else max(widths, default=0) or 1
     return char, width
+
+
+def _opens_in_a_comment(lines: Sequence[str]) -> bool:
+    """Whether `lines` (a window cut from a file) start inside a block comment: a comment's
+    last line (` */`, ` * text */`) comes before any line that opens one (`/*`). (A `*/`
+    elsewhere, after code or in a string such as `**/*.py`, says nothing.)"""
+    for line in lines:
+        text = line.strip()
+        if text.startswith("/*"):
+            return False
+        if text.startswith("*") and text.endswith("*/"):
+            return True
+    return False
 
 
 _LEVEL_OF_SPACES = 4  # fewer spaces at a line's start amid lines of tabs align, not indent
@@ -413,15 +427,20 @@ def _against_beside(added: Sequence[str], beside: Sequence[str]) -> UnitFix | No
 def _tabs_at_a_level(sent: Sequence[str], width: int, beside: Sequence[str]) -> bool:
     """Whether `width` spaces a tab put the shallowest of the tab-indented `sent` lines on
     the grid of one of the file's lines `beside` the change: whole levels of `width` from
-    it, shallower or one deeper (a body under the line above); True when there is nothing
-    to compare."""
+    it, shallower or one deeper (a body under the line above), or, spaces after the tabs
+    counted, as deep as one of them; True when there is nothing to compare."""
     tabs = [len(line) - len(line.lstrip("\t")) for line in sent if line.strip()]
     indents = [indentation(line) for line in beside if line.strip()]
     levels = {len(indent) for indent in indents if "\t" not in indent}
     if not tabs or not levels:
         return True
     depth = min(tabs) * width
-    return any((level - depth) % width == 0 and depth <= level + width for level in levels)
+    if any((level - depth) % width == 0 and depth <= level + width for level in levels):
+        return True
+    # A line aligned by spaces after its tabs (`\t * text` under a doc comment's `/**`)
+    # is on the grid where, tabs and spaces, it is as deep as a line beside it.
+    aligned = {len(indentation(_tabs_as_spaces(line, width))) for line in sent if line.strip() and line[:1] == "\t"}
+    return bool(aligned & levels)
 
 
 def _depth_kept_elsewhere(sent: Sequence[str], old: Sequence[str], width: int) -> bool:
