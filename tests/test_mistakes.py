@@ -1076,6 +1076,34 @@ def test_a_window_that_starts_inside_a_doc_comment_does_not_make_its_alignment_a
     assert target.read_text() == LONG_DOC.replace("   * code\n", "   * code()\n   * more()\n")
 
 
+DOCUMENTED_TABS = (
+    "/**\n * Module dependencies.\n * Of the app.\n * And its parts.\n */\n\nvar app = exports = {};\n\n"
+    "/**\n * Initialize.\n *\n * @api private\n */\n\napp.init = function(){\n\tvar self = this;\n"
+    "\tthis.use(function(req, res, next){\n\t\treq.next = next;\n\n\t\treq.__proto__ = request;\n"
+    "\t\tres.__proto__ = response;\n\t});\n};\n"
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_doc_comments_star_lines_are_no_lines_of_spaces(tmp_path: Path, fmt: str) -> None:
+    # Found on expressjs/express' history (added-other-unit, on its tab-indented copies,
+    # every format): a file of tabs whose top-level doc comments' ` * ` lines outnumber its
+    # code lines. Those lines start with one space, which aligns the star under `/**`:
+    # counted as lines of spaces, they made the file's lines around "use spaces", and the
+    # spaces sent for two tabs were written as sent, with a warning.
+    lines: tuple[Line, ...] = (
+        (" ", "\t\treq.next = next;"), (" ", ""), ("-", "\t\treq.__proto__ = request;"),
+        ("-", "\t\tres.__proto__ = response;"), ("+", "    req.__proto__ = self.request;"),
+        ("+", "    res.__proto__ = self.response;"), (" ", "\t});"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, DOCUMENTED_TABS)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 20)
+    assert target.read_text() == DOCUMENTED_TABS.replace("= request;", "= self.request;").replace(
+        "= response;", "= self.response;"
+    )
+    assert any("written with tabs" in w for w in warnings), warnings
+
+
 STRING_TEST = 'fn tabs() {\n\tbat()\n\t\t.arg("tabs.txt")\n\t\t.stdout("a\\n");\n}\n'
 
 

@@ -9,7 +9,9 @@ from apply_patch.apply.matching._locate import _IndentCounts
 
 from _support import PROPERTY
 
-LINES = st.lists(st.sampled_from(["", "x", "\tx", "  x", " ", "\t", "\t ", " \t", "\u3000x", "\u3000", " \r"]), max_size=30)
+LINES = st.lists(
+    st.sampled_from(["", "x", "\tx", "  x", " x", " * x", " \tx", " ", "\t", "\t ", " \t", "\u3000x", "\u3000", " \r"]), max_size=30
+)
 
 
 @PROPERTY

@@ -264,17 +264,22 @@ class UnitFix:
 
 
 def indented_counts(lines: Iterable[str]) -> tuple[int, int]:
-    """How many of `lines` start with a tab, and how many with a space, among those with
-    text: what tells a stretch of a file's indentation unit (`in_file_unit`)."""
+    """How many of `lines` start with a tab, and how many with a space followed by more
+    whitespace (`SPACE_LED`), among those with text: what tells a stretch of a file's
+    indentation unit (`in_file_unit`). A single space before the text aligns it (a doc
+    comment's ` * ` under its `/**`): no level, no unit."""
     tabs = spaces = 0
     for line in lines:
         first = line[:1]
         if (first == "\t" or first == " ") and line.strip():
             if first == "\t":
                 tabs += 1
-            else:
+            elif line.startswith(SPACE_LED):
                 spaces += 1
     return tabs, spaces
+
+
+SPACE_LED = ("  ", " \t")  # how a line indented with spaces starts (one space only aligns)
 
 
 def in_file_unit(

@@ -247,13 +247,17 @@ def _may_change_unit(added: Sequence[str], file_has: Callable[[str], bool]) -> b
 
 
 class _IndentCounts:
-    """A file's lines that start with a tab, and with a space, and are not blank: how many
-    come before each line (`_indent.indented_counts` of any stretch in O(1))."""
+    """A file's lines that start with a tab, and with spaces (`_indent.SPACE_LED`), and are
+    not blank: how many come before each line (`_indent.indented_counts` of any stretch in
+    O(1))."""
 
     def __init__(self, lines: list[str]) -> None:
+        from ._indent import SPACE_LED
+
         blank = list(map(str.isspace, lines))  # (a line starting with whitespace is not empty)
         self._tabs, self._spaces = (
-            list(accumulate(map(gt, map(str.startswith, lines, repeat(unit)), blank), initial=0)) for unit in ("\t", " ")
+            list(accumulate(map(gt, map(str.startswith, lines, repeat(unit)), blank), initial=0))
+            for unit in ("\t", SPACE_LED)
         )
 
     def around(self, start: int, end: int, reach: int) -> tuple[int, int]:
