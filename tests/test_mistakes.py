@@ -1104,6 +1104,33 @@ def test_a_doc_comments_star_lines_are_no_lines_of_spaces(tmp_path: Path, fmt: s
     assert any("written with tabs" in w for w in warnings), warnings
 
 
+LOGGER_SPEC = (
+    "describe Rack::Logger do\n  should \"log to rack.errors\" do\n    app = lambda { |env|\n"
+    "      log = env['rack.logger']\n      log.debug(\"Created\")\n\n      [200, {}, [\"Hello\"]]\n    }\n\n"
+    "    errors = StringIO.new\n  end\nend\n"
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_the_width_of_a_level_is_not_read_across_the_lines_an_edit_replaces(tmp_path: Path, fmt: str) -> None:
+    # Found on rack/rack's history (added-other-unit, Codex and diff): a two-space file whose
+    # lines around a replaced block were read as one stretch, the block left out, so that
+    # `describe` (0) and the next line after the block (6) made a step of six: a tab was
+    # written as six spaces. The block is read with them.
+    lines: tuple[Line, ...] = (
+        (" ", "describe Rack::Logger do"), ("-", '  should "log to rack.errors" do'), ("-", "    app = lambda { |env|"),
+        ("-", "      log = env['rack.logger']"), ("-", '      log.debug("Created")'),
+        ("+", "\tapp = lambda { |env|"), ("+", "\t\tlog = env['rack.logger']"), ("+", '\t\tlog.debug("Created")'),
+        (" ", ""),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, LOGGER_SPEC)
+    _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
+    assert target.read_text() == LOGGER_SPEC.replace(
+        '  should "log to rack.errors" do\n    app = lambda { |env|\n      log = env[\'rack.logger\']\n      log.debug',
+        "  app = lambda { |env|\n    log = env['rack.logger']\n    log.debug",
+    )
+
+
 STRING_TEST = 'fn tabs() {\n\tbat()\n\t\t.arg("tabs.txt")\n\t\t.stdout("a\\n");\n}\n'
 
 

@@ -290,6 +290,7 @@ def in_file_unit(
     beside: Sequence[str] = (),
     counts: tuple[int, int] | None = None,
     replaced: Sequence[str] | None = None,
+    stretch: Sequence[str] | None = None,
 ) -> UnitFix | None:
     """`added` (lines an edit adds, its old text found exactly) against the unit of `window`
     (the file's lines around them): None when every indented added line starts with the
@@ -314,6 +315,10 @@ def in_file_unit(
     lines that `added` replace line for line, where they do (one each, in order); tabs
     that keep each one's depth at a width an editor shows (4 or 8) other than the file's
     level, but not at that level, are `uncertain` too (`_depth_kept_elsewhere`).
+    `stretch`: the file's lines around the change in one piece, the lines it replaces
+    included, where `window` leaves them out: a level's width is read off the steps
+    between lines side by side in the file (two lines that a left-out block separates
+    make no step).
     """
     if counts is None:
         counts = indented_counts(window)
@@ -333,7 +338,8 @@ def in_file_unit(
     moved: list[str | None] = []
     uncertain = False
     if spaces_only:
-        file_step = _unit(window)  # (no tab in the file: its unindented lines, as the steps from them)
+        # (no tab in the file: its unindented lines, as the steps from them)
+        file_step = _unit(window if stretch is None else stretch)
         width = file_step[1] if file_step is not None and file_step[1] <= _WIDEST_LEVEL else 0
         # Refused rather than written at a width that puts them at no level of the lines
         # beside them: the file's most common step is then not its level (lines aligned by

@@ -203,8 +203,9 @@ def in_file_units(
                 counts = _IndentCounts(lines)
             around = None if counts is None else counts.around(start, end, INDENT_WINDOW)
             one_for_one = len(replacement.new_lines) == replacement.old_len
+            stretch = lines[max(0, start - INDENT_WINDOW) : end + INDENT_WINDOW] if end > start else None
             fix = in_file_unit(replacement.new_lines, window, file_has, rewrite, beside, around,
-                               lines[start:end] if one_for_one else None)  # fmt: skip
+                               lines[start:end] if one_for_one else None, stretch)  # fmt: skip
         fixes.append(fix)
     for replacement, fix in zip(ordered, fixes):
         if fix is not None and fix.rewritten:
