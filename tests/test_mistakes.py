@@ -1131,6 +1131,45 @@ def test_the_width_of_a_level_is_not_read_across_the_lines_an_edit_replaces(tmp_
     )
 
 
+@pytest.mark.parametrize("fmt", ["codex", "unified_diff"])
+def test_a_replaced_line_that_mixes_tabs_and_spaces_leaves_the_width_to_the_lines_around(
+    tmp_path: Path, fmt: str
+) -> None:
+    # Found on junit-team/junit4's history when the width was first read with the replaced
+    # lines: one of them, `        \tString`, mixed the two units, so no width was told and
+    # the tabs sent for it were written as sent. The lines around tell it without that line.
+    text = "class A {\n    String m() {\n        if (e()) {\n        \tString x = s();\n            return x;\n        }\n    }\n}\n"
+    lines: tuple[Line, ...] = (
+        (" ", "        if (e()) {"), ("-", "        \tString x = s();"), ("+", "\t\t\tString x = t();"),
+        (" ", "            return x;"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, text)
+    _apply(fmt, tmp_path / fmt, "m.py", lines, 3)
+    assert target.read_text() == text.replace("        \tString x = s();", "            String x = t();")
+
+
+TAB_DOC = (
+    "Command.prototype.summary = function(str) {\n\treturn this;\n};\n\n\t/**\n\t * Set the description.\n"
+    "\t *\n\t * @param {string} str\n\t * @return {string}\n\t * @api public\n\t */\n"
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_spaces_for_a_doc_comment_line_take_the_tabs_of_the_line_they_replace(tmp_path: Path, fmt: str) -> None:
+    # Found on tj/commander.js's history (added-other-unit, on its tab-indented copies):
+    # `\t * @return` sent as three spaces and a star. Three spaces are no whole levels, so
+    # they were written as sent, with a warning. The line replaces one line for one, and a
+    # tab of 2 (only) puts it as deep as that line, `\t ` and all: it takes its bytes.
+    lines: tuple[Line, ...] = (
+        (" ", "\t * @param {string} str"), ("-", "\t * @return {string}"), ("+", "   * @return {string|Command}"),
+        (" ", "\t * @api public"),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, TAB_DOC)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 8)
+    assert target.read_text() == TAB_DOC.replace("@return {string}", "@return {string|Command}")
+    assert any("written with tabs" in w for w in warnings), warnings
+
+
 STRING_TEST = 'fn tabs() {\n\tbat()\n\t\t.arg("tabs.txt")\n\t\t.stdout("a\\n");\n}\n'
 
 

@@ -318,7 +318,7 @@ def in_file_unit(
     `stretch`: the file's lines around the change in one piece, the lines it replaces
     included, where `window` leaves them out: a level's width is read off the steps
     between lines side by side in the file (two lines that a left-out block separates
-    make no step).
+    make no step; where the lines it replaces mix tabs and spaces, `window` is read).
     """
     if counts is None:
         counts = indented_counts(window)
@@ -339,7 +339,7 @@ def in_file_unit(
     uncertain = False
     if spaces_only:
         # (no tab in the file: its unindented lines, as the steps from them)
-        file_step = _unit(window if stretch is None else stretch)
+        file_step = (None if stretch is None else _unit(stretch)) or _unit(window)
         width = file_step[1] if file_step is not None and file_step[1] <= _WIDEST_LEVEL else 0
         # Refused rather than written at a width that puts them at no level of the lines
         # beside them: the file's most common step is then not its level (lines aligned by
@@ -363,6 +363,8 @@ def in_file_unit(
         # (fewer spaces at a line's start in a tab-indented file align, not indent)
         if width and not file_has(" " * width):
             moved = [_spaces_as_tabs(line, width) for line in sent]
+        elif not width and replaced is not None:
+            moved = _as_deep_as_replaced(sent, [replaced[i] for i in changed])
         # Refused rather than written as sent: spaces of a level's size or more (fewer, in
         # a tab-indented file, align rather than indent) where no line of the file starts so.
         uncertain = not moved and any(line.startswith("    ") for line in sent) and not file_has("    ")
@@ -465,6 +467,25 @@ def _depth_kept_elsewhere(sent: Sequence[str], old: Sequence[str], width: int) -
         return all(len(indentation(_tabs_as_spaces(new, tab))) == len(indentation(line)) for new, line in pairs)
 
     return bool(pairs) and not keeps(width) and any(keeps(shown) for shown in (4, 8) if shown != width)
+
+
+def _as_deep_as_replaced(sent: Sequence[str], old: Sequence[str]) -> list[str | None]:
+    """The space-indented `sent` lines each with the indentation of the tab-indented `old`
+    line it replaces (`\t * ` for `   * `, a doc comment's star aligned after its tabs),
+    where exactly one tab width of 2, 4 or 8 makes every one as deep as its old line;
+    else none (no sure width)."""
+
+    def deep(line: str, tab: int) -> int:
+        indent = indentation(line)
+        return len(indent) + indent.count("\t") * (tab - 1)
+
+    pairs = list(zip(sent, old))
+    if not pairs or any(not line.strip() or "\t" not in indentation(line) for _, line in pairs):
+        return []
+    fits = [tab for tab in (2, 4, 8) if all(len(indentation(new)) == deep(line, tab) for new, line in pairs)]
+    if len(fits) != 1:
+        return []
+    return [indentation(line) + new.lstrip(" ") for new, line in pairs]
 
 
 def _tabs_as_spaces(line: str, width: int) -> str:
