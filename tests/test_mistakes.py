@@ -918,15 +918,31 @@ ALIGNED = 'def f():\n\t"""Doc:\n\n\t- a\n\t  b\n\t"""\n\treturn 1\n'
 
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("text", [ALIGNED, ALIGNED + "X = [\n  1,\n]\n"], ids=["tabs", "two-space-lines"])
-def test_spaces_that_align_after_a_level_in_a_tab_file_are_refused(tmp_path: Path, fmt: str, text: str) -> None:
+def test_spaces_that_align_after_a_level_take_the_indentation_of_the_lines_they_replace(
+    tmp_path: Path, fmt: str, text: str
+) -> None:
     # Robustness seeds 3, 9 to 12 (added-other-unit): depths 4 and 6 step by 2, yet 6 is a
     # level of four and two spaces of alignment (`\t  b` in the file). A width of 2 would
-    # write two tabs and three; as sent, spaces in a file of tabs: neither is certain.
+    # write two tabs and three. They replace `\t- a` and `\t  b` line for line, and only a
+    # tab of 4 makes each as deep as its line: each takes its line's indentation (this
+    # was refused before that pairing was read).
     lines: tuple[Line, ...] = (
         (" ", '\t"""Doc:'), (" ", ""), ("-", "\t- a"), ("-", "\t  b"),
         ("+", "    - a2"), ("+", "      b2"), (" ", '\t"""'),
     )  # fmt: skip
-    error = _refused(tmp_path, fmt, text, lines, 2, IndentUnitError)
+    target = _file(tmp_path, fmt, text)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == text.replace("\t- a\n\t  b\n", "\t- a2\n\t  b2\n")
+    assert any("indented with spaces" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_spaces_that_align_after_a_level_beside_an_insertion_are_refused(tmp_path: Path, fmt: str) -> None:
+    # The guard: the same lines inserted, replacing nothing, have no line to be as deep as.
+    lines: tuple[Line, ...] = (
+        (" ", '\t"""Doc:'), (" ", ""), ("+", "    - a2"), ("+", "      b2"), (" ", "\t- a"), (" ", "\t  b"),
+    )  # fmt: skip
+    error = _refused(tmp_path, fmt, ALIGNED, lines, 2, IndentUnitError)
     assert isinstance(error, IndentUnitError) and error.kind == "indentation"
 
 
