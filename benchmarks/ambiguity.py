@@ -90,6 +90,10 @@ def pairings(lines: Sequence[Line]) -> list[tuple[Line, ...]]:
     a kept `}` after lines that add another `}` may be either. Each changed run (its
     removed lines, then its added ones) slides against the context line right after it or
     right before it, one copy at a time."""
+
+    def run(removed: Sequence[str], added: Sequence[str]) -> tuple[Line, ...]:
+        return (*(("-", t) for t in removed), *(("+", t) for t in added))
+
     found = [tuple(lines)]
     k = 0
     while k < len(lines):
@@ -103,25 +107,17 @@ def pairings(lines: Sequence[Line]) -> list[tuple[Line, ...]]:
         added = [text for tag, text in lines[k:end] if tag == "+"]
         head, tail = lines[:k], lines[end:]
         if tail:  # the context line after the run, paired with a copy inside it instead
-            kept = tail[0][1]
-            for i, text in enumerate(added):
-                if text == kept:
-                    found.append((*head, *(("-", t) for t in removed), *(("+", t) for t in added[:i]), (" ", kept),
-                                  *(("+", t) for t in (*added[i + 1 :], kept)), *tail[1:]))  # fmt: skip
-            for i, text in enumerate(removed):
-                if text == kept:
-                    found.append((*head, *(("-", t) for t in removed[:i]), *(("+", t) for t in added), (" ", kept),
-                                  *(("-", t) for t in (*removed[i + 1 :], kept)), *tail[1:]))  # fmt: skip
+            kept, rest = (" ", tail[0][1]), tail[1:]
+            found += [(*head, *run(removed, added[:i]), kept, *run((), (*added[i + 1 :], kept[1])), *rest)
+                      for i, text in enumerate(added) if text == kept[1]]  # fmt: skip
+            found += [(*head, *run(removed[:i], added), kept, *run((*removed[i + 1 :], kept[1]), ()), *rest)
+                      for i, text in enumerate(removed) if text == kept[1]]  # fmt: skip
         if head:  # the context line before it, likewise
-            kept = head[-1][1]
-            for i, text in enumerate(added):
-                if text == kept:
-                    found.append((*head[:-1], *(("+", t) for t in (kept, *added[:i])), (" ", kept),
-                                  *(("-", t) for t in removed), *(("+", t) for t in added[i + 1 :]), *tail))  # fmt: skip
-            for i, text in enumerate(removed):
-                if text == kept:
-                    found.append((*head[:-1], *(("-", t) for t in (kept, *removed[:i])), (" ", kept),
-                                  *(("-", t) for t in removed[i + 1 :]), *(("+", t) for t in added), *tail))  # fmt: skip
+            kept, rest = (" ", head[-1][1]), head[:-1]
+            found += [(*rest, *run((), (kept[1], *added[:i])), kept, *run(removed, added[i + 1 :]), *tail)
+                      for i, text in enumerate(added) if text == kept[1]]  # fmt: skip
+            found += [(*rest, *run((kept[1], *removed[:i]), ()), kept, *run(removed[i + 1 :], added), *tail)
+                      for i, text in enumerate(removed) if text == kept[1]]  # fmt: skip
         k = end
     return found
 

@@ -329,7 +329,8 @@ class _Pairing:
     an anchor and an end of the chunk). A context line whose text the new text holds
     again (an inserted function ending like the kept one) is no anchor: the kept lines
     may pair with either copy, and the blank lines beside them with them. Each answer is
-    O(1) after O(lines) made once."""
+    O(1) after O(lines) made once, but `gap_is_sure`'s, which reads the lines between the
+    anchors around the gap (asked only for a blank line the model dropped)."""
 
     def __init__(self, lines: Sequence[str]) -> None:
         from collections import Counter

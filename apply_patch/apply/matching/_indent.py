@@ -452,8 +452,18 @@ def _tabs_at_a_level(sent: Sequence[str], width: int, beside: Sequence[str]) -> 
         return True
     # A line aligned by spaces after its tabs (`\t * text` under a doc comment's `/**`)
     # is on the grid where, tabs and spaces, it is as deep as a line beside it.
-    aligned = {len(indentation(_tabs_as_spaces(line, width))) for line in sent if line.strip() and line[:1] == "\t"}
-    return bool(aligned & levels)
+    return any(_columns(line, width) in levels for line in sent if line.strip())
+
+
+def _columns(line: str, tab: int) -> int:
+    """How deep `line` is, in columns, its leading tabs `tab` columns each."""
+    return len(indentation(_tabs_as_spaces(line, tab)))
+
+
+def _keeps_depths(pairs: Sequence[tuple[str, str]], tab: int) -> bool:
+    """Whether, tabs `tab` columns wide, every added line of `pairs` (added, replaced) is as
+    deep as the line it replaces."""
+    return all(_columns(new, tab) == _columns(old, tab) for new, old in pairs)
 
 
 def _depth_kept_elsewhere(sent: Sequence[str], old: Sequence[str], width: int) -> bool:
@@ -462,28 +472,19 @@ def _depth_kept_elsewhere(sent: Sequence[str], old: Sequence[str], width: int) -
     them at (4 or 8 columns) keep every one at its old line's depth: a tab's width, the
     file's level or the model's editor's, is then what decides, and nothing says which."""
     pairs = [(new, line) for new, line in zip(sent, old) if line.strip() and "\t" not in indentation(line)]
-
-    def keeps(tab: int) -> bool:
-        return all(len(indentation(_tabs_as_spaces(new, tab))) == len(indentation(line)) for new, line in pairs)
-
-    return bool(pairs) and not keeps(width) and any(keeps(shown) for shown in (4, 8) if shown != width)
+    others = (shown for shown in (4, 8) if shown != width)
+    return bool(pairs) and not _keeps_depths(pairs, width) and any(_keeps_depths(pairs, shown) for shown in others)
 
 
 def _as_deep_as_replaced(sent: Sequence[str], old: Sequence[str]) -> list[str | None]:
     """The space-indented `sent` lines each with the indentation of the tab-indented `old`
     line it replaces (`\t * ` for `   * `, a doc comment's star aligned after its tabs),
-    where exactly one tab width of 2, 4 or 8 makes every one as deep as its old line;
-    else none (no sure width)."""
-
-    def deep(line: str, tab: int) -> int:
-        indent = indentation(line)
-        return len(indent) + indent.count("\t") * (tab - 1)
-
+    where exactly one tab width of 2, 4 or 8 makes every one as deep as its old line
+    (`_keeps_depths`); else none (no sure width)."""
     pairs = list(zip(sent, old))
     if not pairs or any(not line.strip() or "\t" not in indentation(line) for _, line in pairs):
         return []
-    fits = [tab for tab in (2, 4, 8) if all(len(indentation(new)) == deep(line, tab) for new, line in pairs)]
-    if len(fits) != 1:
+    if [_keeps_depths(pairs, tab) for tab in (2, 4, 8)].count(True) != 1:
         return []
     return [indentation(line) + new.lstrip(" ") for new, line in pairs]
 
