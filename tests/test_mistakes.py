@@ -635,6 +635,33 @@ def test_tabs_in_a_file_of_spaces_whose_level_the_alignment_hides_are_refused(tm
     assert "indented with tabs" in str(error) and "send it again indented with spaces" in str(error)
 
 
+STATUS_ALIGNED = (
+    "Run it:\n\n```console\n$ cargo run\n   Compiling hello v0.1.0 (file:///projects/hello)\n"
+    "    Finished dev [unoptimized + debuginfo] target(s) in 0.2 secs\n     Running `target/debug/hello`\n"
+    "Hello, world!\n```\n\nNow change `main`:\n\nThat is all.\n"
+)
+# The same lines, each status word three spaces in: the file's one step is three.
+STATUS_AT_THREE = STATUS_ALIGNED.replace("    Finished", "   Finished").replace("     Running", "   Running")
+
+
+@pytest.mark.parametrize("text", [STATUS_ALIGNED, STATUS_AT_THREE], ids=["steps-of-1", "steps-of-3"])
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_tabs_in_a_file_whose_lines_align_rather_than_indent_are_refused(
+    tmp_path: Path, fmt: str, text: str
+) -> None:
+    # Found on rust-lang/book's history (Markdown, added-other-unit): cargo's status words
+    # right-aligned under each other (3, 4 and 5 spaces in) made one space the most common
+    # step, and a tab sent in a Rust block was written as one space, two as two; a step of
+    # three made a tab three spaces. A level is 2, 4 or 8 spaces: a window whose lines
+    # step by another width aligns them, and says nothing of the width of a level.
+    lines: tuple[Line, ...] = (
+        (" ", "Now change `main`:"), (" ", ""), ("+", "```rust"), ("+", "fn main() {"),
+        ("+", "\tprintln!(\"Hello, world!\");"), ("+", "}"), ("+", "```"), ("+", ""), (" ", "That is all."),
+    )  # fmt: skip
+    error = _refused(tmp_path, fmt, text, lines, 12, IndentUnitError)
+    assert "indented with tabs" in str(error) and "send it again indented with spaces" in str(error)
+
+
 def test_a_markdown_lists_star_lines_still_show_its_level(tmp_path: Path) -> None:
     # Only a block comment's lines after its `/*` are left out of the level: a list's
     # `* item` lines are at their level.

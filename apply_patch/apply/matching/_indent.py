@@ -229,6 +229,7 @@ def _opens_in_a_comment(lines: Sequence[str]) -> bool:
 
 _LEVEL_OF_SPACES = 4  # fewer spaces at a line's start amid lines of tabs align, not indent
 _WIDEST_LEVEL = 8  # the most spaces a level of indentation takes
+_LEVEL_WIDTHS = (2, 4, 8)  # the spaces a level takes where lines are indented, not aligned
 
 
 def _level(indent: str, unit: tuple[str, int]) -> int | None:
@@ -340,12 +341,15 @@ def in_file_unit(
     if spaces_only:
         # (no tab in the file: its unindented lines, as the steps from them)
         file_step = (None if stretch is None else _unit(stretch)) or _unit(window)
-        width = file_step[1] if file_step is not None and file_step[1] <= _WIDEST_LEVEL else 0
+        step = file_step[1] if file_step is not None and file_step[1] <= _WIDEST_LEVEL else 0
+        width = step if step in _LEVEL_WIDTHS else 0
         # Refused rather than written at a width that puts them at no level of the lines
         # beside them: the file's most common step is then not its level (lines aligned by
         # hand under a call), and the tabs, as sent, would be the only ones in the file.
+        # So is a step of 1, 3, 5, 6 or 7 spaces: lines aligned under each other (a tool's
+        # output quoted in a document, a table), not indented.
         tabbed = [added[i] for i in changed]
-        uncertain = bool(width) and not _tabs_at_a_level(tabbed, width, beside)
+        uncertain = not _tabs_at_a_level(tabbed, width, beside) if width else bool(step)
         if width and not uncertain and replaced is not None:
             uncertain = _depth_kept_elsewhere(tabbed, [replaced[i] for i in changed], width)
         changed = tuple(sorted((*changed, *blank)))
@@ -484,7 +488,7 @@ def _as_deep_as_replaced(sent: Sequence[str], old: Sequence[str]) -> list[str | 
     pairs = list(zip(sent, old))
     if not pairs or any(not line.strip() or "\t" not in indentation(line) for _, line in pairs):
         return []
-    if [_keeps_depths(pairs, tab) for tab in (2, 4, 8)].count(True) != 1:
+    if [_keeps_depths(pairs, tab) for tab in _LEVEL_WIDTHS].count(True) != 1:
         return []
     return [indentation(line) + new.lstrip(" ") for new, line in pairs]
 
@@ -533,5 +537,5 @@ def _width_by_levels(lines: Sequence[str], beside: Sequence[str]) -> int:
     if len(depths) != 1:
         return 0
     depth = depths.pop()
-    fits = [width for width in (2, 4, 8) if depth % width == 0 and depth // width in levels]
+    fits = [width for width in _LEVEL_WIDTHS if depth % width == 0 and depth // width in levels]
     return fits[0] if len(fits) == 1 else 0
