@@ -688,6 +688,36 @@ def test_a_line_in_the_files_unit_amid_lines_of_the_other_is_written_as_sent_wit
     assert any("line 9" in w and "sent indented with tabs" in w and "use spaces" in w for w in warnings), warnings
 
 
+EMPTY_BLOCK = "package m\n\nfunc f(a int) int {\n\tif a > 0 {\n\t}\n\treturn a\n}\n"
+
+
+@pytest.mark.parametrize(
+    "sent, written",
+    [
+        ((("+", "        a++"),), "\t\ta++\n"),
+        ((("+", "        if a > 9 {"), ("+", "            a = 9"), ("+", "        }")), "\t\tif a > 9 {\n\t\t\ta = 9\n\t\t}\n"),
+    ],
+    ids=["one-depth", "a-block"],
+)
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_spaces_sent_into_an_empty_block_of_a_tab_file_go_inside_it(
+    tmp_path: Path, fmt: str, sent: tuple[Line, ...], written: str
+) -> None:
+    # Found on rust-lang/book's history (a tab-indented copy, added-other-unit): a line of
+    # eight spaces inserted between `\tfn it_works() {` and its `\t}` was written with one
+    # tab: eight spaces a tab put it at the level of the lines beside, where a tab of four,
+    # as the model counts, puts it inside the block, where a line between a block's opening
+    # line and its closing one goes. A block of several depths was refused for the same
+    # reason: its shallowest line at no level of the lines beside.
+    lines: tuple[Line, ...] = ((" ", "\tif a > 0 {"), *sent, (" ", "\t}"))
+    target = _file(tmp_path, fmt, EMPTY_BLOCK)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 4)
+    assert target.read_text() == EMPTY_BLOCK.replace("\tif a > 0 {\n", "\tif a > 0 {\n" + written)
+    numbers = "line 5" if len(sent) == 1 else "lines 5-7"
+    assert any(f"{numbers} were sent" in w or f"{numbers} was sent" in w for w in warnings), warnings
+    assert any("written with tabs" in w for w in warnings), warnings
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_added_lines_in_spaces_are_written_in_the_tabs_of_the_file(tmp_path: Path, fmt: str) -> None:
     text = "func f(x int) int {\n\tif x > 0 {\n\t\treturn 1\n\t}\n\treturn 2\n}\n"

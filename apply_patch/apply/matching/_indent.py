@@ -307,7 +307,8 @@ def in_file_unit(
     below: 4 and 6 spaces may be a level and two of alignment), or, for a single depth,
     by the one width of 2, 4 or 8 that puts it at the level of one of those lines (not
     when an added line is unindented: a new definition, whose body's level they do not
-    say); none, several, or one the file's own lines start with: as sent, unless the file
+    say; between a line that opens a block and the next line at its level, the level
+    is the one inside the block, `_tab_levels`); none, several, or one the file's own lines start with: as sent, unless the file
     there is indented with tabs (`uncertain`: refused by the callers). Added lines in the
     unit of `window` but not of the lines `beside` them, all in the other, are written as
     sent, with the warning (`_against_beside`). Whitespace-only
@@ -524,7 +525,7 @@ def _sent_step(lines: Sequence[str]) -> int:
 def _at_a_level(lines: Sequence[str], width: int, beside: Sequence[str]) -> bool:
     """Whether `width` (not 0) puts the shallowest of the space-indented `lines` at the level
     of one of the tab-indented lines `beside`."""
-    levels = {len(indentation(line)) for line in beside if line.strip() and not indentation(line).strip("\t")}
+    levels = _tab_levels(beside)
     shallowest = min(len(indentation(line)) for line in lines)
     return bool(width) and shallowest % width == 0 and shallowest // width in levels
 
@@ -533,9 +534,26 @@ def _width_by_levels(lines: Sequence[str], beside: Sequence[str]) -> int:
     """The width (2, 4 or 8) of a level of the one depth of space-indented `lines` that puts
     it at the level of one of the tab-indented lines `beside`; 0 when none or several do."""
     depths = {len(indentation(line)) for line in lines}
-    levels = {len(indentation(line)) for line in beside if line.strip() and not indentation(line).strip("\t")}
+    levels = _tab_levels(beside)
     if len(depths) != 1:
         return 0
     depth = depths.pop()
     fits = [width for width in _LEVEL_WIDTHS if depth % width == 0 and depth // width in levels]
     return fits[0] if len(fits) == 1 else 0
+
+
+def _tab_levels(beside: Sequence[str]) -> set[int]:
+    """The levels (in tabs) the lines `beside` a change offer to the lines it adds: those of
+    its tab-indented lines, or, where they are a line that opens a block (ends with `{`,
+    `(` or `[`, not a comment) and the next line at its level (the block's `}`), the
+    level inside that block alone: lines inserted between the two go inside it."""
+    indents = [indentation(line) for line in beside if line.strip()]
+    if len(indents) == 2 and indents[0] == indents[1] and not indents[0].strip("\t"):
+        opener = beside[0].strip()
+        if opener.endswith(_OPENERS) and not opener.startswith(_COMMENTS):
+            return {len(indents[0]) + 1}
+    return {len(indent) for indent in indents if not indent.strip("\t")}
+
+
+_OPENERS = ("{", "(", "[")  # how a line that opens a block ends (a colon ends prose too: "Doc:")
+_COMMENTS = ("#", "//", "/*", "*", "--", ";")  # how a comment's line starts: its brace opens nothing
