@@ -130,6 +130,25 @@ def test_a_blank_first_search_line_that_is_in_the_file_is_kept(tmp_path: Path) -
     assert (tmp_path / "a.py").read_text() == "zero\n\ntwo\n"
 
 
+def test_a_blank_first_search_line_the_file_has_with_whitespace_is_not_dropped(tmp_path: Path) -> None:
+    # Found on pypa/pip's history (trailing-ws-lost): the file's first line holds two spaces,
+    # the model's copy of it is empty, and the block removes it. Matched only once trailing
+    # whitespace is ignored, with a second blank line in the block, it is refused (which
+    # blank line keeps the file's bytes cannot be told); the retry without the blank first
+    # line then matched from line 2, "a blank line that is not in the file there", and left
+    # the file's line of spaces where the block removes it, with success.
+    text = '  \n"""\nRoutines.\n"""\n\nfrom x import y  \nz = 1\n'
+    before = _tree(tmp_path, {"a.py": text})
+    reply = (
+        'a.py\n<<<<<<< SEARCH\n\n"""\nRoutines.\n"""\n\nfrom x import y\n=======\n'
+        '"""\nParsing.\n"""\n\nfrom x import y\n>>>>>>> REPLACE\n'
+    )
+    with pytest.raises(PatchError) as caught:
+        apply_search_replace(reply, tmp_path)
+    assert "line 1 of the file, '' in the edit and '  ' in the file" in str(caught.value)
+    assert snapshot(tmp_path) == before
+
+
 def test_a_block_not_found_without_its_blank_line_either_changes_nothing(tmp_path: Path) -> None:
     before = _tree(tmp_path, {"a.py": "one\n", "b.py": "one\n"})
     reply = f"b.py\n{BLOCK}a.py\n<<<<<<< SEARCH\n\nnothing\n=======\nx\n>>>>>>> REPLACE\n"

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ...format import NotebookEdit, Change, EditOperation, HashlineEdits, Insert, Operation, StrReplace
-    from ..matching import PatchWarning, Placement
+    from ..matching import Decoded, PatchWarning, Placement
     from ._tree import Tree
 
 
@@ -171,6 +171,9 @@ def _edit_file(
                 if retried is None:
                     raise
                 edited = place(text, retried, policy, where)
+                removes_blank = isinstance(edit, StrReplace) and not _blank_first(edit.new)
+                if removes_blank and _blank_above(text, edited.placements):
+                    raise  # the blank line it removes is in the file there: its own refusal stands
                 planner.warnings.append(_blank_line_dropped(edit, where.relative))
         except PatchError as error:
             sought = edit.old if isinstance(edit, StrReplace) else ""
@@ -225,6 +228,25 @@ def _without_blank_first_line(edit: StrReplace | Insert | HashlineEdits) -> StrR
         return None
     new = edit.new.partition("\n")[2] if _blank_first(edit.new) else edit.new
     return replace(edit, old=edit.old.partition("\n")[2], new=new)
+
+
+def _blank_above(text: Decoded, placements: Sequence[Placement]) -> bool:
+    """Whether the line of `text` right above the first of `placements` is blank (spaces or
+    tabs at most): a blank first line of the old text that was left out stands for it (a
+    line the edit removes, where its new text does not start with one too)."""
+    line = placements[0].file_line - 1 if placements else 0  # 1-based: the line above, 0-based
+    if line < 1:
+        return False
+    from ..matching import TextFile
+
+    body = text.body
+    if isinstance(body, TextFile):
+        return not body.lines[line - 1].strip()
+    string, start = body.body, 0
+    for _ in range(line - 1):  # (a retry's way only: the text's lines are not split)
+        start = string.index("\n", start) + 1
+    end = string.find("\n", start)
+    return not string[start : end if end >= 0 else len(string)].strip()
 
 
 def _blank_first(text: str) -> bool:
