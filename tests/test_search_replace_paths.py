@@ -130,22 +130,28 @@ def test_a_blank_first_search_line_that_is_in_the_file_is_kept(tmp_path: Path) -
     assert (tmp_path / "a.py").read_text() == "zero\n\ntwo\n"
 
 
-def test_a_blank_first_search_line_the_file_has_with_whitespace_is_not_dropped(tmp_path: Path) -> None:
+@pytest.mark.parametrize("head, tail", [("", "\n"), ("", "\r\n"), ("a = 0\n", "\n")], ids=["first", "mixed-endings", "second"])
+def test_a_blank_first_search_line_the_file_has_with_whitespace_is_not_dropped(
+    tmp_path: Path, head: str, tail: str
+) -> None:
     # Found on pypa/pip's history (trailing-ws-lost): the file's first line holds two spaces,
     # the model's copy of it is empty, and the block removes it. Matched only once trailing
     # whitespace is ignored, with a second blank line in the block, it is refused (which
     # blank line keeps the file's bytes cannot be told); the retry without the blank first
     # line then matched from line 2, "a blank line that is not in the file there", and left
-    # the file's line of spaces where the block removes it, with success.
-    text = '  \n"""\nRoutines.\n"""\n\nfrom x import y  \nz = 1\n'
-    before = _tree(tmp_path, {"a.py": text})
+    # the file's line of spaces where the block removes it, with success. (A file whose
+    # line endings mix is read as lines, not one string: both ways.)
+    text = head + '  \n"""\nRoutines.\n"""\n\nfrom x import y  \nz = 1' + tail
+    (tmp_path / "a.py").write_bytes(text.encode())
+    before = snapshot(tmp_path)
     reply = (
         'a.py\n<<<<<<< SEARCH\n\n"""\nRoutines.\n"""\n\nfrom x import y\n=======\n'
         '"""\nParsing.\n"""\n\nfrom x import y\n>>>>>>> REPLACE\n'
     )
     with pytest.raises(PatchError) as caught:
         apply_search_replace(reply, tmp_path)
-    assert "line 1 of the file, '' in the edit and '  ' in the file" in str(caught.value)
+    line = 2 if head else 1
+    assert f"line {line} of the file, '' in the edit and '  ' in the file" in str(caught.value)
     assert snapshot(tmp_path) == before
 
 

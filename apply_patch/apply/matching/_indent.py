@@ -308,8 +308,9 @@ def in_file_unit(
     by the one width of 2, 4 or 8 that puts it at the level of one of those lines (not
     when an added line is unindented: a new definition, whose body's level they do not
     say; between a line that opens a block and the next line at its level, the level
-    is the one inside the block, `_tab_levels`); none, several, or one the file's own lines start with: as sent, unless the file
-    there is indented with tabs (`uncertain`: refused by the callers). Added lines in the
+    is the one inside the block, `_tab_levels`); none, several, or one the file's own
+    lines start with: as sent, unless the file there is indented with tabs
+    (`uncertain`: refused by the callers). Added lines in the
     unit of `window` but not of the lines `beside` them, all in the other, are written as
     sent, with the warning (`_against_beside`). Whitespace-only
     added lines count only where tabs become the spaces of a file with no tab. `counts` is
