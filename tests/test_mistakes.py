@@ -1099,6 +1099,30 @@ def test_a_tab_a_level_keeps_a_replaced_lines_depth_in_an_eight_wide_file(tmp_pa
     assert any("line 3" in w and "spaces" in w for w in warnings), warnings
 
 
+CONTINUED_DECLARATIONS = (
+    "struct uv_fs_s {\n  void* data;\n  int result;\n};\n\n"
+    + "".join(f"UV_EXTERN int uv_fs_{name}(uv_loop_t* loop,\n    uv_fs_t* req,\n    uv_fs_cb cb);\n"
+              for name in ("open", "close", "read", "write", "stat", "link"))
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_tabs_that_keep_a_replaced_lines_depth_only_at_a_level_of_two_are_refused(tmp_path: Path, fmt: str) -> None:
+    # Found on libuv's history (added-other-unit, every format): a header of two-space levels
+    # whose declarations continue four spaces in, more often than its structs' members step
+    # by two, so that four is the most common step. Continuation lines replaced by lines
+    # sent with two tabs, one a level of two, as deep as the lines they replace, were
+    # written eight deep: at a tab of 4. A tab of 2 keeps them: nothing says which.
+    lines: tuple[Line, ...] = (
+        (" ", "UV_EXTERN int uv_fs_stat(uv_loop_t* loop,"), ("-", "    uv_fs_t* req,"), ("-", "    uv_fs_cb cb);"),
+        ("+", "\t\tuv_fs_t* req, int flags,"), ("+", "\t\tuv_fs_cb cb);"),
+        (" ", "UV_EXTERN int uv_fs_link(uv_loop_t* loop,"),
+    )  # fmt: skip
+    error = _refused(tmp_path, fmt, CONTINUED_DECLARATIONS, lines, 18, IndentUnitError)
+    assert isinstance(error, IndentUnitError) and error.lines == (19, 20)
+    assert "with spaces" in str(error), str(error)
+
+
 CONTINUED_CALLS = (
     'TEST(chrono_test, a) {\n  EXPECT_EQ(fmt::format("{}", 1),\n            fmt::format("{:%Q}", 1));\n'
     '  EXPECT_EQ(fmt::format("{}", 2),\n            fmt::format("{:%Q}", 2));\n'

@@ -474,11 +474,12 @@ def _keeps_depths(pairs: Sequence[tuple[str, str]], tab: int) -> bool:
 
 def _depth_kept_elsewhere(sent: Sequence[str], old: Sequence[str], width: int) -> bool:
     """Whether tabs `width` wide leave some tab-indented `sent` line off the depth of the
-    space-indented `old` line it replaces, where tabs of another width an editor shows
-    them at (4 or 8 columns) keep every one at its old line's depth: a tab's width, the
-    file's level or the model's editor's, is then what decides, and nothing says which."""
+    space-indented `old` line it replaces, where tabs of another width (2, 4 or 8: an
+    editor's, or a tab a level of a two-space file, as its model writes one) keep every
+    one at its old line's depth: a tab's width, the file's level or the model's, is then
+    what decides, and nothing says which."""
     pairs = [(new, line) for new, line in zip(sent, old) if line.strip() and "\t" not in indentation(line)]
-    others = (shown for shown in (4, 8) if shown != width)
+    others = (shown for shown in _LEVEL_WIDTHS if shown != width)
     return bool(pairs) and not _keeps_depths(pairs, width) and any(_keeps_depths(pairs, shown) for shown in others)
 
 
