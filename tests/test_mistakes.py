@@ -688,6 +688,27 @@ def test_a_line_in_the_files_unit_amid_lines_of_the_other_is_written_as_sent_wit
     assert any("line 9" in w and "sent indented with tabs" in w and "use spaces" in w for w in warnings), warnings
 
 
+MAKEFILE = "CC = cc\nifdef DEBUG\n    CFLAGS += -g\nelse\n    CFLAGS += -O2\nendif\n\nall: app\n"
+
+
+@pytest.mark.parametrize("name", ["Makefile", "GNUmakefile", "build/rules.mk", "config.mak"])
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_makefiles_recipe_keeps_its_tab_in_a_file_of_spaces(tmp_path: Path, fmt: str, name: str) -> None:
+    # Found reading git/git's Makefile rows (whose Makefile always holds a tab, so none of
+    # its cases shows it): in a Makefile whose lines are indented with spaces only (its
+    # conditionals), a rule's recipe line sent with its tab was written with four spaces,
+    # "as the file is indented throughout": make refuses a recipe that does not start with
+    # a tab ("missing separator"). A Makefile's leading tab is syntax, not a unit: written
+    # as sent, without a warning.
+    lines: tuple[Line, ...] = ((" ", "all: app"), ("+", ""), ("+", "app: main.o"), ("+", "\t$(CC) -o $@ $^"))
+    target = tmp_path / fmt / name
+    target.parent.mkdir(parents=True)
+    target.write_text(MAKEFILE)
+    warnings = _apply(fmt, tmp_path / fmt, name, lines, 8)
+    assert target.read_text() == MAKEFILE + "\napp: main.o\n\t$(CC) -o $@ $^\n"
+    assert warnings == []
+
+
 EMPTY_BLOCK = "package m\n\nfunc f(a int) int {\n\tif a > 0 {\n\t}\n\treturn a\n}\n"
 
 

@@ -178,12 +178,12 @@ def _in_file_unit(
     def file_has(prefix: str) -> bool:
         return joined.startswith(prefix) or "\n" + prefix in joined
 
-    from ._indent import changed_runs, restores_replaced
+    from ._indent import changed_runs, restores_replaced, tabs_are_syntax
 
     olds = old.split("\n")
     runs = changed_runs(olds, lines)
     fix = _unit_fix(olds, lines, candidates, runs, joined[low:high], bool(low), high < len(joined), file_has, policy)
-    if fix is None:
+    if fix is None or (fix.sent == "tabs" and tabs_are_syntax(where.relative)):
         return new, ()
     if fix.rewritten:
         rewritten = list(lines)

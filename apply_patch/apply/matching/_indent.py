@@ -383,6 +383,17 @@ def in_file_unit(
     return UnitFix(tuple(lines), changed, _UNIT_NAMES[other], _UNIT_NAMES[unit], rewritten, uncertain)
 
 
+def tabs_are_syntax(name: str) -> bool:
+    """Whether a line's leading tab is syntax in the file `name`, not a unit of indentation
+    to write in the file's: a Makefile's (`Makefile`, `makefile`, `GNUmakefile`, `*.mk`,
+    `*.mak`), whose recipe lines `make` reads only after a tab ("missing separator")."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    return base in _MAKEFILES or base.endswith((".mk", ".mak"))
+
+
+_MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
+
+
 @dataclass(frozen=True, slots=True)
 class ChangedRun:
     """Where a new text differs from an old one: old lines `old_start` to `old_end` (0-based,

@@ -171,7 +171,7 @@ def in_file_units(
     the file's unit would turn a run of added lines back into the lines it replaces
     (`_indent.restores_replaced`: the other unit was the edit). `joined`: `lines` joined by
     LF, where the caller has it (else they are joined here when a unit must be looked for)."""
-    from ._indent import changed_runs, in_file_unit, restores_replaced
+    from ._indent import changed_runs, in_file_unit, restores_replaced, tabs_are_syntax
 
     has: dict[str, bool] = {}
     counts: _IndentCounts | None = None
@@ -206,6 +206,8 @@ def in_file_units(
             stretch = lines[max(0, start - INDENT_WINDOW) : end + INDENT_WINDOW] if end > start else None
             fix = in_file_unit(replacement.new_lines, window, file_has, rewrite, beside, around,
                                lines[start:end] if one_for_one else None, stretch)  # fmt: skip
+            if fix is not None and fix.sent == "tabs" and tabs_are_syntax(where.relative):
+                fix = None  # a recipe's tab: make's syntax, as sent
         fixes.append(fix)
     for replacement, fix in zip(ordered, fixes):
         if fix is not None and fix.rewritten:
