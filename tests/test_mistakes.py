@@ -688,6 +688,39 @@ def test_a_line_in_the_files_unit_amid_lines_of_the_other_is_written_as_sent_wit
     assert any("line 9" in w and "sent indented with tabs" in w and "use spaces" in w for w in warnings), warnings
 
 
+TAB_TYPES = "export type Handle = () => void\n\nexport function watch(\n\teffect: Effect,\n): Handle {\n\treturn run(effect)\n}\n"
+
+
+@pytest.mark.parametrize(
+    "sent, written",
+    [
+        (("export interface WatchHandle extends Handle {", "  pause: () => void", "  stop: () => void", "}"),
+         ("export interface WatchHandle extends Handle {", "\tpause: () => void", "\tstop: () => void", "}")),
+        (("function twice(f: Effect) {", "    if (f) {", "        f()", "    }", "}"),
+         ("function twice(f: Effect) {", "\tif (f) {", "\t\tf()", "\t}", "}")),
+    ],
+    ids=["one-depth", "two-depths"],
+)
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_spaces_in_the_body_of_a_new_definition_in_a_tab_file_take_its_tabs(
+    tmp_path: Path, fmt: str, sent: tuple[str, ...], written: tuple[str, ...]
+) -> None:
+    # Found on vuejs/core's history (a tab-indented file, added-other-unit): a new interface
+    # whose body was sent two spaces in was written as sent, with a warning: the lines
+    # beside a new definition do not say its body's level. Its own first line does: an
+    # unindented line that opens a block (ends with `{`, `(` or `[`) puts the line right
+    # after it one level in, so that line's depth is the width of a level.
+    lines: tuple[Line, ...] = (
+        (" ", "export type Handle = () => void"), (" ", ""), *(("+", line) for line in sent), ("+", ""),
+        (" ", "export function watch("),
+    )  # fmt: skip
+    target = _file(tmp_path, fmt, TAB_TYPES)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", lines, 1)
+    block = "".join(line + "\n" for line in written) + "\n"
+    assert target.read_text() == TAB_TYPES.replace("export function watch(", block + "export function watch(")
+    assert any("written with tabs" in w for w in warnings), warnings
+
+
 MAKEFILE = "CC = cc\nifdef DEBUG\n    CFLAGS += -g\nelse\n    CFLAGS += -O2\nendif\n\nall: app\n"
 
 

@@ -307,13 +307,14 @@ def in_file_unit(
     below: 4 and 6 spaces may be a level and two of alignment), or, for a single depth,
     by the one width of 2, 4 or 8 that puts it at the level of one of those lines (not
     when an added line is unindented: a new definition, whose body's level they do not
-    say; between a line that opens a block and the next line at its level, the level
-    is the one inside the block, `_tab_levels`); none, several, or one the file's own
-    lines start with: as sent, unless the file there is indented with tabs
-    (`uncertain`: refused by the callers). Added lines in the
-    unit of `window` but not of the lines `beside` them, all in the other, are written as
-    sent, with the warning (`_against_beside`). Whitespace-only
-    added lines count only where tabs become the spaces of a file with no tab. `counts` is
+    say, unless the one right above the first sent line opens a block: that line is one
+    level in, `_width_under_an_opener`; between a line that opens a block and the next
+    line at its level, the level is the one inside the block, `_tab_levels`); none,
+    several, or one the file's own lines start with: as sent, unless the file there is
+    indented with tabs (`uncertain`: refused by the callers). Added lines in the unit of
+    `window` but not of the lines `beside` them, all in the other, are written as sent,
+    with the warning (`_against_beside`). Whitespace-only added lines count only where
+    tabs become the spaces of a file with no tab. `counts` is
     `indented_counts(window)`, where the caller has it already. `replaced`: the file's
     lines that `added` replace line for line, where they do (one each, in order); tabs
     that keep each one's depth at a width an editor shows (4 or 8) other than the file's
@@ -365,7 +366,9 @@ def in_file_unit(
         # An unindented added line (a new definition) is what the sent lines' depth is
         # relative to, not the lines beside: their levels then say nothing of the width.
         alone = all(line[:1] in (" ", "\t") for line in added if line.strip())
-        width = (step if _at_a_level(sent, step, beside) else 0) or (_width_by_levels(sent, beside) if alone else 0)
+        width = (step if _at_a_level(sent, step, beside) else 0) or (
+            _width_by_levels(sent, beside) if alone else _width_under_an_opener(added, changed)
+        )
         # (fewer spaces at a line's start in a tab-indented file align, not indent)
         if width and not file_has(" " * width):
             moved = [_spaces_as_tabs(line, width) for line in sent]
@@ -553,6 +556,20 @@ def _width_by_levels(lines: Sequence[str], beside: Sequence[str]) -> int:
     depth = depths.pop()
     fits = [width for width in _LEVEL_WIDTHS if depth % width == 0 and depth // width in levels]
     return fits[0] if len(fits) == 1 else 0
+
+
+def _width_under_an_opener(added: Sequence[str], changed: Sequence[int]) -> int:
+    """The width of a level of the space-indented `added` lines (`changed`: their indexes)
+    where the first comes right after an added line with no indentation that opens a block
+    (a new definition: ends with `{`, `(` or `[`), deeper than it: its depth is one level
+    (2, 4 or 8) and every sent depth a whole number of them; else 0."""
+    first = changed[0]
+    above = [line for line in added[:first] if line.strip()]
+    if not above or above[-1][:1] in (" ", "\t") or not above[-1].rstrip().endswith(_OPENERS):
+        return 0
+    width = len(indentation(added[first]))
+    depths = {len(indentation(added[i])) for i in changed}
+    return width if width in _LEVEL_WIDTHS and all(depth % width == 0 for depth in depths) else 0
 
 
 def _tab_levels(beside: Sequence[str]) -> set[int]:
