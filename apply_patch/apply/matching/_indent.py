@@ -565,7 +565,7 @@ def _width_under_an_opener(added: Sequence[str], changed: Sequence[int]) -> int:
     (2, 4 or 8) and every sent depth a whole number of them; else 0."""
     first = changed[0]
     above = [line for line in added[:first] if line.strip()]
-    if not above or above[-1][:1] in (" ", "\t") or not above[-1].rstrip().endswith(_OPENERS):
+    if not above or above[-1][:1] in (" ", "\t") or not _opens_a_block(above[-1]):
         return 0
     width = len(indentation(added[first]))
     depths = {len(indentation(added[i])) for i in changed}
@@ -577,12 +577,17 @@ def _tab_levels(beside: Sequence[str]) -> set[int]:
     its tab-indented lines, or, where they are a line that opens a block (ends with `{`,
     `(` or `[`, not a comment) and the next line at its level (the block's `}`), the
     level inside that block alone: lines inserted between the two go inside it."""
-    indents = [indentation(line) for line in beside if line.strip()]
-    if len(indents) == 2 and indents[0] == indents[1] and not indents[0].strip("\t"):
-        opener = beside[0].strip()
-        if opener.endswith(_OPENERS) and not opener.startswith(_COMMENTS):
-            return {len(indents[0]) + 1}
+    texts = [line for line in beside if line.strip()]
+    indents = [indentation(line) for line in texts]
+    if len(texts) == 2 and indents[0] == indents[1] and not indents[0].strip("\t") and _opens_a_block(texts[0]):
+        return {len(indents[0]) + 1}
     return {len(indent) for indent in indents if not indent.strip("\t")}
+
+
+def _opens_a_block(line: str) -> bool:
+    """Whether `line` opens a block: it ends with `{`, `(` or `[` and is no comment."""
+    text = line.strip()
+    return text.endswith(_OPENERS) and not text.startswith(_COMMENTS)
 
 
 _OPENERS = ("{", "(", "[")  # how a line that opens a block ends (a colon ends prose too: "Doc:")
