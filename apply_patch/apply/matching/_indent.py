@@ -317,8 +317,8 @@ def in_file_unit(
     tabs become the spaces of a file with no tab. `counts` is
     `indented_counts(window)`, where the caller has it already. `replaced`: the file's
     lines that `added` replace line for line, where they do (one each, in order); tabs
-    that keep each one's depth at a width an editor shows (4 or 8) other than the file's
-    level, but not at that level, are `uncertain` too (`_depth_kept_elsewhere`).
+    that keep each one's depth at another width of 2, 4 or 8 than the file's level, but
+    not at that level, are `uncertain` too (`_depth_kept_elsewhere`).
     `stretch`: the file's lines around the change in one piece, the lines it replaces
     included, where `window` leaves them out: a level's width is read off the steps
     between lines side by side in the file (two lines that a left-out block separates

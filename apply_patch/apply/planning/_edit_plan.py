@@ -235,18 +235,7 @@ def _blank_above(text: Decoded, placements: Sequence[Placement]) -> bool:
     tabs at most): a blank first line of the old text that was left out stands for it (a
     line the edit removes, where its new text does not start with one too)."""
     above = placements[0].file_line - 2 if placements else -1  # the line above, 0-based
-    if above < 0:
-        return False
-    from ..matching import TextFile
-
-    body = text.body
-    if isinstance(body, TextFile):
-        return not body.lines[above].strip()
-    string, start = body.body, 0
-    for _ in range(above):  # (a retry's way only: the text's lines are not split)
-        start = string.index("\n", start) + 1
-    end = string.find("\n", start)
-    return not string[start : end if end >= 0 else len(string)].strip()
+    return above >= 0 and not text.lines().lines[above].strip()  # (a retry's way only: split once)
 
 
 def _blank_first(text: str) -> bool:
