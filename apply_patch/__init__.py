@@ -16,6 +16,7 @@ blocks, unified diffs, Hashline edits), `apply_patch.anthropic` runs Claude's te
 """
 
 from ._errors import (
+    AmbiguousBlankLinesError,
     AmbiguousChunkError,
     BinaryFileError,
     CodeSyntaxError,
@@ -103,6 +104,7 @@ __all__ = [
     "CODEX",
     "DEFAULT",
     "AddFile",
+    "AmbiguousBlankLinesError",
     "AmbiguousChunkError",
     "ApplyPatchCall",
     "ApplyResult",

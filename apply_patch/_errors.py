@@ -183,6 +183,13 @@ class AmbiguousChunkError(PatchError):
         return {**super().to_dict(), "candidates": list(self.candidates)}
 
 
+class AmbiguousBlankLinesError(AmbiguousChunkError):
+    """A chunk whose lines with text fit one place once blank lines are left out, and whose
+    blank lines differ from the file's there in a way that reads more than one way (the
+    file's kept or removed, before or after the lines it adds). `candidates` holds that
+    place's first line; the message names the file's blank lines that differ."""
+
+
 class FilePolicyError(PatchError):
     """A file policy refuses the operation (file exists, path leaves the root, binary...)."""
 

@@ -229,6 +229,56 @@ def test_one_blank_line_where_the_file_has_two_before_added_lines_then_removed_o
     _refused(tmp_path, fmt, text, lines, 1)
 
 
+BESIDE_INSERTED: tuple[Line, ...] = (
+    (" ", "import os"), (" ", ""), ("+", "import sys"), ("+", ""), (" ", "def area(width, height):"),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_blank_lines_read_several_ways_at_one_place_are_refused_as_ambiguous_naming_the_files(
+    tmp_path: Path, fmt: str
+) -> None:
+    # The contract (semantics §3): a blank line the file has twice is resolved only where one
+    # reading fits; several are refused as `ambiguous`, naming the lines. It was refused as
+    # "matches nowhere", pointing the model at a region rather than at the two blank lines
+    # it must copy as they are.
+    error = _refused(tmp_path, fmt, TWO_BLANKS, BESIDE_INSERTED, 1, AmbiguousChunkError)
+    assert isinstance(error, AmbiguousChunkError)
+    assert error.kind == "ambiguous" and error.candidates == (1,) and error.path == "m.py"
+    assert "lines 1-4 only once blank lines are ignored" in error.message, error.message
+    assert "lines 2-3: 2 blank lines in the file, 1 in the " in error.message, error.message
+    assert error.message.endswith("send the lines around the change with the blank lines as the file has them")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_blank_line_dropped_beside_a_change_is_refused_as_ambiguous_naming_it(tmp_path: Path, fmt: str) -> None:
+    # Kept before the added line, after it, or removed with the line it stood beside: the
+    # refusal names the file's blank line the model left out.
+    text = "a = 0\nb = 1\n\nc = 2\n"
+    lines: tuple[Line, ...] = ((" ", "a = 0"), ("-", "b = 1"), ("+", "x = 1"), (" ", "c = 2"))
+    error = _refused(tmp_path, fmt, text, lines, 1, AmbiguousChunkError)
+    assert "line 3: 1 blank line in the file, none in the " in error.message, error.message
+
+
+def test_blank_lines_read_several_ways_are_not_found_under_codex(tmp_path: Path) -> None:
+    # `--codex` undoes no slip: the chunk is not in the file as written, as the reference says.
+    target = _file(tmp_path, "codex", TWO_BLANKS)
+    body = "".join(f"{tag}{text}\n" for tag, text in BESIDE_INSERTED)
+    with pytest.raises(PatchError) as caught:
+        apply_patch(f"*** Begin Patch\n*** Update File: m.py\n@@\n{body}*** End Patch\n", root=target.parent, policy=CODEX)
+    assert caught.value.kind == "context_not_found"
+    assert target.read_text() == TWO_BLANKS
+
+
+def test_the_executable_reports_blank_lines_read_several_ways_as_ambiguous(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(TWO_BLANKS)
+    body = "".join(f"{tag}{text}\n" for tag, text in BESIDE_INSERTED)
+    result = run_cli(["--json"], tmp_path, stdin=f"*** Begin Patch\n*** Update File: m.py\n@@\n{body}*** End Patch\n".encode())
+    assert result.returncode == 1
+    assert '"kind": "ambiguous"' in result.stdout.decode(), result.stdout
+    assert (tmp_path / "m.py").read_text() == TWO_BLANKS
+
+
 @pytest.mark.parametrize("fmt", ["str_replace", "search_replace"])
 def test_one_blank_line_where_the_file_has_two_beside_a_repeated_kept_line_is_refused(
     tmp_path: Path, fmt: str

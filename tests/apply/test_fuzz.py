@@ -82,7 +82,7 @@ def test_a_blank_line_dropped_beside_added_lines_is_refused(tmp_path: Path) -> N
     lines = ["import os", "", "", "def f():", "    return 1", "", "print(f())"]
     before = _tree(tmp_path, lines)
     diff = _diff("@@ -1,4 +1,5 @@\n import os\n \n+import sys\n def f():\n     return 1\n")
-    _refused(tmp_path, before, diff, ContextNotFoundError)
+    _refused(tmp_path, before, diff, AmbiguousChunkError)  # naming lines 2-3 (test_mistakes)
 
 
 def test_a_removed_blank_line_dropped_next_to_the_change_is_refused(tmp_path: Path) -> None:
@@ -90,7 +90,7 @@ def test_a_removed_blank_line_dropped_next_to_the_change_is_refused(tmp_path: Pa
     lines = ["a = 0", "", "x = 1", "y = 2", "z = 3"]
     before = _tree(tmp_path, lines)
     diff = _diff("@@ -1,3 +1,3 @@\n a = 0\n-x = 1\n+x = 10\n y = 2\n")
-    _refused(tmp_path, before, diff, ContextNotFoundError)
+    _refused(tmp_path, before, diff, AmbiguousChunkError)
 
 
 def test_a_later_hunk_follows_a_fuzzed_one(tmp_path: Path) -> None:

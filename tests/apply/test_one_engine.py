@@ -146,10 +146,10 @@ def test_a_blank_line_the_model_dropped_is_kept(fmt: str, tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_blank_line_dropped_beside_a_changed_line_is_refused(fmt: str, tmp_path: Path) -> None:
-    """Kept before the new line or after it? The model's text does not say."""
+    """Kept before the new line or after it? The model's text does not say: ambiguous."""
     (tmp_path / "m.py").write_text("x = 1\n\ny = 2\n")
     before = snapshot(tmp_path)
-    with pytest.raises(ContextNotFoundError):
+    with pytest.raises(AmbiguousChunkError, match="line 2: 1 blank line in the file, none in the "):
         _apply(fmt, tmp_path, "m.py", "x = 1\ny = 2\n", "x = 1\ny = 5\n")
     assert snapshot(tmp_path) == before
 

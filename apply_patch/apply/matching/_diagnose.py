@@ -14,7 +14,14 @@ import re
 
 from ...format import Chunk, cut as _cut, quoted as _quoted
 from ._closest import Region, closest_region, similar_lines
-from ..._errors import AmbiguousChunkError, ContextNotFoundError, EditError, IndentUnitError, ReplacementCountError
+from ..._errors import (
+    AmbiguousBlankLinesError,
+    AmbiguousChunkError,
+    ContextNotFoundError,
+    EditError,
+    IndentUnitError,
+    ReplacementCountError,
+)
 from ._names import FileName
 from ._doubts import TIER_WORDS, line_ranges, listing as _listing
 from ._seek import LineIndex
@@ -24,6 +31,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
     from collections.abc import Sequence
     from typing import Final
+
+    from ._gaps import BlankDoubt
 
 
 _AROUND: Final = 2  # file lines shown before and after the closest region
@@ -173,6 +182,30 @@ def readings_error(chunk: Chunk, spans: tuple[tuple[int, int], ...], where: File
         path=where.relative,
         patch_line=chunk.line,
         candidates=candidates,
+    )
+
+
+def blank_readings_error(chunk: Chunk, doubt: BlankDoubt, where: FileName) -> AmbiguousBlankLinesError:
+    """The refusal of a chunk that fits one place once blank lines are ignored, whose blank
+    lines read more than one way there (`_gaps.blank_doubt`): the place and each run of the
+    file's blank lines the chunk has at another length, so that one retry copies them."""
+    who = {"patch": "the chunk", "edit": "the old text"}.get(chunk.noun, f"the {chunk.noun}")
+    runs = []
+    for run in doubt.runs:
+        if run.file:
+            span = f"line {run.first + 1}" if run.file == 1 else f"lines {run.first + 1}-{run.first + run.file}"
+        else:
+            span = f"after line {run.first}" if run.first else "before line 1"
+        has = f"{run.file} blank line{'s' if run.file != 1 else ''}" if run.file else "no blank line"
+        runs.append(f"{span}: {has} in the file, {run.chunk or 'none'} in {who}")
+    return AmbiguousBlankLinesError(
+        f"{_capital(chunk.name)} matches {where.shown} at lines {doubt.first + 1}-{doubt.last + 1} only once "
+        "blank lines are ignored, and its blank lines can be read more than one way there (the file's "
+        f"kept or removed, before or after the lines it adds): {'; '.join(runs)}; send the lines around "
+        "the change with the blank lines as the file has them",
+        path=where.relative,
+        patch_line=chunk.line,
+        candidates=(doubt.first + 1,),
     )
 
 

@@ -20,17 +20,21 @@ each only where it leaves the chunk exactly one place:
 
 Each returns the chunk's lines rewritten against the file's, and where they
 match; several readings are an `AmbiguousChunkError` (the caller's), no place None.
+Where blank lines are the only difference, at one place, yet no reading of them is sure,
+`blank_doubt` names that place and the file's runs of blank lines the chunk's differ from.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from itertools import islice
 
 from ...format import constants as C
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Iterator, Sequence
 
     from ...format import HeaderCounts
     from ._seek import LineIndex
@@ -88,34 +92,113 @@ def blank_tolerant(
     pairing = _Pairing(lines) if paired else None
     head, body, tail = lines[: solid_at[0]], lines[solid_at[0] : solid_at[-1] + 1], lines[solid_at[-1] + 1 :]
     wanted = [line[1:].rstrip() for line in body if line[0] != C.ADDED and line[1:].strip()]
+    places: list[tuple[tuple[str, ...], int]] = []
+    for matched in _with_text(index, file_lines, wanted, start):
+        first, last = matched[0], matched[-1]
+        before = _edge(lines, head, file_lines, range(first - 1, start - 1, -1), pairing)
+        after = _edge(lines, tail, file_lines, range(last + 1, len(file_lines)), pairing)
+        aligned = _aligned(body, file_lines, first, pairing, solid_at[0])
+        if counted is not None and before is not None and after is not None:
+            ways = {
+                _aligned(body, file_lines, first, pairing, solid_at[0], dropped=tag)
+                for tag in (C.CONTEXT, C.REMOVED)
+            }
+            counting = {
+                way for way in (aligned, *ways)
+                if way is not None and _counts((*before[0], *way, *after[0])) == (counted.old, counted.new)
+            }  # fmt: skip
+            aligned = counting.pop() if len(counting) == 1 else aligned
+        if aligned is None or before is None or after is None:
+            return []  # a dropped blank line beside added lines: before or after them?
+        (lead, covered), (trail, _) = before, after
+        places.append(((*lead, *aligned, *trail), first - covered))
+        if len(places) > _MAX_PLACES:
+            break
+    return places
+
+
+def _with_text(index: LineIndex, file_lines: Sequence[str], wanted: list[str], start: int) -> Iterator[list[int]]:
+    """Each place from `start` where the lines with text `wanted` (trailing whitespace left
+    out) are the file's lines with text, in order, blank lines left out of both: the 0-based
+    lines they match, in the file's order."""
     if not all(index.contains(text) for text in wanted):
-        return []  # a line found nowhere: no place (and no walk over the whole file)
+        return  # a line found nowhere: no place (and no walk over the whole file)
     solid = [i for i in range(start, len(file_lines)) if file_lines[i].strip()]
     keys = [file_lines[i].rstrip() for i in solid]
-    places: list[tuple[tuple[str, ...], int]] = []
-    for k in range(len(keys) - len(wanted) + 1):
-        if keys[k : k + len(wanted)] == wanted:
-            first, last = solid[k], solid[k + len(wanted) - 1]
-            before = _edge(lines, head, file_lines, range(first - 1, start - 1, -1), pairing)
-            after = _edge(lines, tail, file_lines, range(last + 1, len(file_lines)), pairing)
-            aligned = _aligned(body, file_lines, first, pairing, solid_at[0])
-            if counted is not None and before is not None and after is not None:
-                ways = {
-                    _aligned(body, file_lines, first, pairing, solid_at[0], dropped=tag)
-                    for tag in (C.CONTEXT, C.REMOVED)
-                }
-                counting = {
-                    way for way in (aligned, *ways)
-                    if way is not None and _counts((*before[0], *way, *after[0])) == (counted.old, counted.new)
-                }  # fmt: skip
-                aligned = counting.pop() if len(counting) == 1 else aligned
-            if aligned is None or before is None or after is None:
-                return []  # a dropped blank line beside added lines: before or after them?
-            (lead, covered), (trail, _) = before, after
-            places.append(((*lead, *aligned, *trail), first - covered))
-            if len(places) > _MAX_PLACES:
-                break
-    return places
+    size = len(wanted)
+    for k in range(len(keys) - size + 1):
+        if keys[k : k + size] == wanted:
+            yield solid[k : k + size]
+
+
+@dataclass(frozen=True, slots=True)
+class BlankRun:
+    """A run of the file's blank lines that the chunk's old lines have at another length:
+    `first` its 0-based first line (where it would start, for a run the file lacks),
+    `file` and `chunk` how many blank lines each has there."""
+
+    first: int
+    file: int
+    chunk: int
+
+
+@dataclass(frozen=True, slots=True)
+class BlankDoubt:
+    """The one place where a chunk's lines with text match the file's, in order, once
+    blank lines are left out: its 0-based first and last lines with text, and the runs of
+    blank lines (`BlankRun`) that differ there, in the file's order."""
+
+    first: int
+    last: int
+    runs: tuple[BlankRun, ...]
+
+
+def blank_doubt(
+    index: LineIndex, file_lines: Sequence[str], lines: Sequence[str], start: int, *, end_of_file: bool = False
+) -> BlankDoubt | None:
+    """For the chunk `lines` (found nowhere, every slip tried): the one place from `start`
+    where its expected lines with text match the file's (trailing whitespace aside) once
+    blank lines are left out of both, if its blank lines differ from the file's there; None
+    if there is no such place or several (`end_of_file`: only one ending the file's text).
+
+    `blank_tolerant` found no sure reading there, so the differing runs are where the
+    readings part: the file's blank lines kept or removed, or on which side of the lines
+    the chunk adds. The caller refuses the chunk as ambiguous, naming them. At the chunk's
+    edges only a run the file has counts (blank lines the file lacks there match nothing:
+    a str_replace's old text ending with a line break ends with such a "line")."""
+    old = [line for line in lines if line[0] != C.ADDED]
+    solid_at = [i for i, line in enumerate(old) if line[1:].strip()]
+    if not solid_at:
+        return None
+    wanted = [old[i][1:].rstrip() for i in solid_at]
+    found = _with_text(index, file_lines, wanted, start)
+    if end_of_file:
+        found = (matched for matched in found if not any(line.strip() for line in file_lines[matched[-1] + 1 :]))
+    places = list(islice(found, 2))
+    if len(places) != 1:
+        return None
+    matched = places[0]
+    runs: list[BlankRun] = []
+    head = solid_at[0]
+    if head:  # blank old lines before the first with text: the file's run right above
+        above = 0
+        while matched[0] - above - 1 >= start and not file_lines[matched[0] - above - 1].strip():
+            above += 1
+        if above and above != head:
+            runs.append(BlankRun(matched[0] - above, above, head))
+    for k in range(len(matched) - 1):
+        chunk_run = solid_at[k + 1] - solid_at[k] - 1
+        file_run = matched[k + 1] - matched[k] - 1
+        if chunk_run != file_run:
+            runs.append(BlankRun(matched[k] + 1, file_run, chunk_run))
+    tail = len(old) - 1 - solid_at[-1]
+    if tail:  # blank old lines after the last with text: the file's run right below
+        below = 0
+        while matched[-1] + below + 1 < len(file_lines) and not file_lines[matched[-1] + below + 1].strip():
+            below += 1
+        if below and below != tail:
+            runs.append(BlankRun(matched[-1] + 1, below, tail))
+    return BlankDoubt(matched[0], matched[-1], tuple(runs)) if runs else None
 
 
 def _edge(

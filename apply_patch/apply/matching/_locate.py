@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from ._indent import UnitFix
+    from ..._errors import AmbiguousBlankLinesError
 
     Found = tuple[list["Replacement"], list[Placement], list[PatchWarning]]  # `locate`'s answer
 
@@ -800,9 +801,31 @@ def _find_chunk(
         if fuzzy is not None:
             used, at = fuzzy
             return used, endings, [s[1:] for s in used if s[0] != C.ADDED], Match(at, TIERS[0]), _FUZZ
+    doubt = blank_lines_doubt(index, lines, chunk, line_index, where, policy)
+    if doubt is not None:
+        raise doubt
     from ._diagnose import missing_chunk  # failures only: start-up time
 
     raise missing_chunk(index, lines, chunk, line_index, where)
+
+
+def blank_lines_doubt(
+    index: LineIndex, lines: list[str], chunk: Chunk, start: int, where: FileName, policy: Policy
+) -> AmbiguousBlankLinesError | None:
+    """The refusal of `chunk`, found nowhere from `start` with every slip tried, as ambiguous
+    where its lines with text fit one place once blank lines are ignored and only its blank
+    lines differ there (`_gaps.blank_doubt`: no reading of them was sure); None otherwise,
+    and under `slips="refuse"` (`--codex`: the chunk is not in the file as written)."""
+    if policy.slips == "refuse":
+        return None
+    from ._gaps import blank_doubt  # a chunk found nowhere (start-up time)
+
+    doubt = blank_doubt(index, lines, chunk.lines, start, end_of_file=chunk.is_end_of_file)
+    if doubt is None:
+        return None
+    from ._diagnose import blank_readings_error  # failures only: start-up time
+
+    return blank_readings_error(chunk, doubt, where)
 
 
 def slips(
