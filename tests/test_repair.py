@@ -50,6 +50,19 @@ def test_a_correction_that_matches_once_is_applied_and_said(tmp_path: Path) -> N
     assert "warning: app.py: an edit's old text was not found" in result.report()
 
 
+def test_blank_lines_read_several_ways_are_repaired_too(tmp_path: Path) -> None:
+    # One blank line where the file has two, beside the line the edit adds: ambiguous,
+    # not "not found", yet still an old text not in the file as written: the hook is asked.
+    old, new = "    return 'Hi ' + name\n\ndef main():", "    return 'Hi ' + name\n\nX = 1\ndef main():"
+    fixed = StrReplace("app.py", "    return 'Hi ' + name\n\n\ndef main():", "    return 'Hi ' + name\n\n\nX = 1\n\n\ndef main():")
+    model = ScriptedModel(fixed)
+    result = apply_edits([StrReplace("app.py", old, new)], _root(tmp_path), repair=model)
+    assert (tmp_path / "app.py").read_text() == APP.replace("\n\n\ndef main", "\n\n\nX = 1\n\n\ndef main")
+    (request,) = model.asked
+    assert "lines 3-4: 2 blank lines in the file, 1 in the old text" in request.diagnostic, request.diagnostic
+    assert [w.kind for w in result.warnings] == ["repaired"]
+
+
 @pytest.mark.parametrize(
     ("answer", "why"),
     [

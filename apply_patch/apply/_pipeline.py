@@ -11,6 +11,7 @@ from .disk import RootLock, commit, recover
 from .planning import DiskTree
 from .records import running_session
 from .._errors import (
+    AmbiguousBlankLinesError,
     ContextNotFoundError,
     InputError,
     PatchError,
@@ -40,7 +41,7 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
     from typing import Literal
 
     from .matching import PatchWarning
-    from .planning import Failure, Repair, RepairRequest
+    from .planning import Failure, Repair, RepairRequest, Unfound
     from .records import Recovery
     from .disk import Recorder
     from .planning import Tree
@@ -204,7 +205,7 @@ class Replay:
         recorder = _recorder(self.root, self.policy, None) if not self.dry_run else None
         try:
             plan, crash = _plan(plan_in, tree, commit_it=not self.dry_run, recorder=recorder)
-        except ContextNotFoundError as error:
+        except (ContextNotFoundError, AmbiguousBlankLinesError) as error:
             if self.repair is None:
                 raise
             if operations is None:
@@ -220,7 +221,7 @@ class Replay:
 
     def _repaired(
         self,
-        error: ContextNotFoundError,
+        error: Unfound,
         operations: Sequence[Operation | EditOperation],
         workdir: str,
         notes: tuple[str, ...],
@@ -251,7 +252,7 @@ class Replay:
         used = warning(request, answer, error.patch_line)
         return replace(result, warnings=(used, *result.warnings))
 
-    def _request(self, error: ContextNotFoundError, failure: Failure) -> RepairRequest | None:
+    def _request(self, error: Unfound, failure: Failure) -> RepairRequest | None:
         """What the hook is asked: the file's text as it is now (read again, without the
         lock: the hook sees what the next plan will), or None when it may not be shown or
         is not text."""

@@ -25,6 +25,6 @@ if TYPE_CHECKING:
     from ._overlay_tree import OverlayTree
     from ._written_names import FileNames
     from ._memory_tree import MemoryTree, normalise
-    from ._repair import Repair, ask, corrected, Failure, failure_of, refusal, RepairRequest, warning
+    from ._repair import Repair, ask, corrected, Failure, failure_of, refusal, RepairRequest, Unfound, warning
 
 __getattr__ = on_first_use(__name__, globals(), ("._lines", "._memory_tree", "._repair", "._overlay_tree", "._written_names"))

@@ -1,4 +1,5 @@
-"""The repair hook: an edit whose old text (or a chunk whose lines) is not in its file,
+"""The repair hook: an edit whose old text (or a chunk whose lines) is not in its file
+as written (not found, or found only with blank lines that read several ways: `Unfound`),
 corrected once by a callable the caller gives (a model, typically), then planned again.
 
 The engine calls the hook after it has released its locks (a model call must never
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from ..matching import PatchWarning
-from ..._errors import ContextNotFoundError
+from ..._errors import AmbiguousBlankLinesError, ContextNotFoundError
 from ...format import Chunk, StrReplace, UpdateFile
 
 TYPE_CHECKING = False
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 from typing import TypeAlias
 
 Repair: TypeAlias = "Callable[[RepairRequest], StrReplace | None]"  # the hook: a failed edit → its correction, or None
+Unfound: TypeAlias = "ContextNotFoundError | AmbiguousBlankLinesError"  # what the hook is asked about
 
 _CACHED: Final = 256  # answers kept (the oldest dropped first)
 ANSWER_CHARS: Final = 64 * 1024  # an answer longer than this (old and new text) is used, not kept
@@ -60,11 +62,11 @@ class Failure:
 
 
 def failure_of(
-    operations: Sequence[Operation | EditOperation], error: ContextNotFoundError
+    operations: Sequence[Operation | EditOperation], error: Unfound
 ) -> Failure | None:
     """The edit of `operations` that `error` is about, or None if it is not one the hook
     can correct (an insertion, a chunk's `@@` line, an edit of another file...)."""
-    if error.context is not None:
+    if isinstance(error, ContextNotFoundError) and error.context is not None:
         return None  # an `@@` line not found: the chunk's lines were not even looked for
     for index, op in enumerate(operations):
         if isinstance(op, StrReplace) and op.line == error.patch_line and op.old and _same(op.path, error):
@@ -76,7 +78,7 @@ def failure_of(
     return None
 
 
-def _same(path: str, error: ContextNotFoundError) -> bool:
+def _same(path: str, error: Unfound) -> bool:
     """Whether the edit of the file `path` is the one `error` names: by the file's path, or
     by the name the edit wrote where the planner took it for another's (`written_path`)."""
     named = (error.path, error.written_path)
