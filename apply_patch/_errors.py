@@ -174,9 +174,9 @@ class AmbiguousChunkError(PatchError):
     kind = "ambiguous"
 
     def __init__(
-        self, message: str, *, path: str, patch_line: int, candidates: tuple[int, ...]
+        self, message: str, *, path: str, patch_line: int, candidates: tuple[int, ...], details: tuple[str, ...] = ()
     ) -> None:
-        super().__init__(message, path=path, patch_line=patch_line)
+        super().__init__(message, path=path, patch_line=patch_line, details=details)
         self.candidates = candidates
 
     def to_dict(self) -> dict[str, Any]:

@@ -248,6 +248,14 @@ def test_blank_lines_read_several_ways_at_one_place_are_refused_as_ambiguous_nam
     assert "lines 1-4 only once blank lines are ignored" in error.message, error.message
     assert "lines 2-3: 2 blank lines in the file, 1 in the " in error.message, error.message
     assert error.message.endswith("send the lines around the change with the blank lines as the file has them")
+    # The file's lines around each such run follow, numbered, the run's lines marked.
+    assert error.details == (
+        "The file's lines there (> marks the blank lines that differ):",
+        "  1 | import os",
+        "> 2 | ",
+        "> 3 | ",
+        "  4 | def area(width, height):",
+    ), error.details
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

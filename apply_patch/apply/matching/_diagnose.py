@@ -185,10 +185,13 @@ def readings_error(chunk: Chunk, spans: tuple[tuple[int, int], ...], where: File
     )
 
 
-def blank_readings_error(chunk: Chunk, doubt: BlankDoubt, where: FileName) -> AmbiguousBlankLinesError:
+def blank_readings_error(
+    chunk: Chunk, doubt: BlankDoubt, lines: Sequence[str], where: FileName
+) -> AmbiguousBlankLinesError:
     """The refusal of a chunk that fits one place once blank lines are ignored, whose blank
     lines read more than one way there (`_gaps.blank_doubt`): the place and each run of the
-    file's blank lines the chunk has at another length, so that one retry copies them."""
+    file's blank lines the chunk has at another length, then the file's `lines` around
+    those runs, so that one retry copies them."""
     who = {"patch": "the chunk", "edit": "the old text"}.get(chunk.noun, f"the {chunk.noun}")
     runs = []
     for run in doubt.runs:
@@ -206,7 +209,26 @@ def blank_readings_error(chunk: Chunk, doubt: BlankDoubt, where: FileName) -> Am
         path=where.relative,
         patch_line=chunk.line,
         candidates=(doubt.first + 1,),
+        details=_blank_runs_shown(doubt, lines),
     )
+
+
+def _blank_runs_shown(doubt: BlankDoubt, lines: Sequence[str]) -> tuple[str, ...]:
+    """The file's lines around each run of `doubt` (the line with text above and below it),
+    numbered, the run's own lines marked `>`; a gap between such stretches shown as `...`."""
+    marked = {run.first + k for run in doubt.runs for k in range(run.file)}
+    shown: set[int] = set()
+    for run in doubt.runs:
+        shown.update(range(max(run.first - 1, 0), min(run.first + run.file + 1, len(lines))))
+    out = ["The file's lines there (> marks the blank lines that differ):"]
+    last = max(shown) + 1
+    previous = None
+    for index in sorted(shown):
+        if previous is not None and index > previous + 1:
+            out.append("  ...")
+        out.append((">" if index in marked else " ") + _numbered(index, lines[index], last))
+        previous = index
+    return tuple(out)
 
 
 def indentation_error(

@@ -825,7 +825,7 @@ def blank_lines_doubt(
         return None
     from ._diagnose import blank_readings_error  # failures only: start-up time
 
-    return blank_readings_error(chunk, doubt, where)
+    return blank_readings_error(chunk, doubt, lines, where)
 
 
 def slips(
