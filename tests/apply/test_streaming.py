@@ -81,6 +81,22 @@ def test_an_ambiguous_chunk_is_reported(tmp_path: Path) -> None:
     assert snapshot(root) == before
 
 
+def test_blank_lines_read_several_ways_are_an_ambiguous_verdict(tmp_path: Path) -> None:
+    # One blank line where the file has two, beside the line the chunk adds: while the
+    # chunk streams, no "not found" (its lines with text are there); once it is complete,
+    # the engine's refusal, ambiguous, naming the file's two blank lines.
+    (tmp_path / "m.py").write_text("import os\n\n\ndef area():\n    return 1\n")
+    before = snapshot(tmp_path)
+    plan = StreamingPlan(tmp_path)
+    patch = "*** Begin Patch\n*** Update File: m.py\n@@\n import os\n \n+import sys\n def area():\n*** End Patch\n"
+    found = [v for piece in _lines(patch) for v in plan.feed(piece)]
+    assert [(v.verdict, v.patch_line) for v in found] == [("ambiguous", 3)]
+    assert "lines 2-3: 2 blank lines in the file, 1 in the chunk" in found[0].message
+    with pytest.raises(PatchError):
+        plan.finish()
+    assert snapshot(tmp_path) == before
+
+
 def test_a_missing_file_is_not_found_at_its_header(tmp_path: Path) -> None:
     root = _tree(tmp_path)
     before = snapshot(root)
