@@ -112,3 +112,15 @@ def test_codex_searches_a_chunk_only_after_its_at_at_line(tmp_path: Path, policy
     with pytest.raises(ContextNotFoundError):
         apply_patch(AT_HEADER_PATCH, root=tmp_path, policy=policy)
     assert (tmp_path / "f.py").read_bytes() == AT_HEADER_FILE.encode()
+
+
+def test_a_blank_line_slip_pinned_to_the_end_of_file_is_found_past_many_earlier_fits(tmp_path: Path) -> None:
+    # The blank-line reading was looked for from the top and given up after ten places:
+    # a chunk pinned to the end of the file (`*** End of File`) whose lines repeat above
+    # was "not found" (then called ambiguous), though one place only ends the file.
+    target = tmp_path / "log.txt"
+    target.write_text("x\n" * 50)
+    chunk = " x\n \n-x\n+y\n*** End of File\n"
+    result = apply_patch(f"*** Begin Patch\n*** Update File: log.txt\n@@\n{chunk}*** End Patch\n", root=tmp_path)
+    assert target.read_text() == "x\n" * 49 + "y\n"
+    assert [w.kind for w in result.warnings] == ["fuzzy"], result.warnings

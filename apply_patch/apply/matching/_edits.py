@@ -45,7 +45,7 @@ from ._doubts import PatchWarning, fuzzy_warning, slip_warning
 from ._locate import (
     INDENT_WINDOW as _INDENT_WINDOW,
     Replacement,
-    blank_lines_doubt,
+    blank_lines_refusal,
     chunk_replacements,
     indent_move,
     nearest_text_line,
@@ -677,14 +677,14 @@ def _slipped(
     """The replacement found despite a model's slip (`_locate.slips`: line numbers copied from
     a view, blank lines dropped or added, an elided middle), written as a chunk; None if none,
     but AmbiguousBlankLinesError where only its blank lines differ, at one place, in a way
-    that reads more than one way (`_locate.blank_lines_doubt`)."""
+    that reads more than one way (`_locate.blank_lines_refusal`)."""
     label = op.label or "the old text"
     chunk = Chunk((), _chunk_lines(old_lines, new_lines), line=op.line, label=label, noun=op.terms.noun)
     found = slips(index, text.lines, chunk, chunk.lines, (None,) * len(chunk.lines), 0, where, policy, paired=True)
     if found is None:
-        doubt = blank_lines_doubt(index, text.lines, chunk, 0, where, policy)
-        if doubt is not None:
-            raise doubt
+        refusal = blank_lines_refusal(index, text.lines, chunk, 0, where, policy)
+        if refusal is not None:
+            raise refusal
         return None
     used, _, pattern, match, slip = found
     used = without_copied_whitespace(used, match.index, text.lines, policy)

@@ -71,6 +71,7 @@ def blank_tolerant(
     *,
     paired: bool = False,
     counted: HeaderCounts | None = None,
+    end_of_file: bool = False,
 ) -> list[tuple[tuple[str, ...], int]]:
     """Every place from `start` where the chunk `lines` match once blank lines are left out,
     each with the chunk's lines rewritten to the file's blank lines.
@@ -80,6 +81,8 @@ def blank_tolerant(
     `_aligned`. `paired`: the chunk's context lines were paired by comparing an old and a new
     text (a str_replace, a SEARCH/REPLACE block), not marked by the model: a blank context
     line the file lacks is then a copy to leave out of the new text only where that is sure.
+    `end_of_file`: only the place whose lines with text end with the file's (a chunk pinned
+    to the end: the places above it, however many, are not counted against it).
     `counted`: the old and new lines a unified diff's header counts where its hunk shows
     other numbers. Where the file's blank lines the model dropped are all kept, or all
     removed, in exactly one way that makes those counts, that is the reading (the usual
@@ -93,7 +96,7 @@ def blank_tolerant(
     head, body, tail = lines[: solid_at[0]], lines[solid_at[0] : solid_at[-1] + 1], lines[solid_at[-1] + 1 :]
     wanted = [line[1:].rstrip() for line in body if line[0] != C.ADDED and line[1:].strip()]
     places: list[tuple[tuple[str, ...], int]] = []
-    for matched in _with_text(index, file_lines, wanted, start):
+    for matched in _with_text(index, file_lines, wanted, start, end_of_file):
         first, last = matched[0], matched[-1]
         before = _edge(lines, head, file_lines, range(first - 1, start - 1, -1), pairing)
         after = _edge(lines, tail, file_lines, range(last + 1, len(file_lines)), pairing)
@@ -117,16 +120,19 @@ def blank_tolerant(
     return places
 
 
-def _with_text(index: LineIndex, file_lines: Sequence[str], wanted: list[str], start: int) -> Iterator[list[int]]:
+def _with_text(
+    index: LineIndex, file_lines: Sequence[str], wanted: list[str], start: int, end_of_file: bool = False
+) -> Iterator[list[int]]:
     """Each place from `start` where the lines with text `wanted` (trailing whitespace left
     out) are the file's lines with text, in order, blank lines left out of both: the 0-based
-    lines they match, in the file's order."""
+    lines they match, in the file's order (`end_of_file`: only the place that ends with the
+    file's last line with text, however many fit above it)."""
     if not all(index.contains(text) for text in wanted):
         return  # a line found nowhere: no place (and no walk over the whole file)
     solid = [i for i in range(start, len(file_lines)) if file_lines[i].strip()]
     keys = [file_lines[i].rstrip() for i in solid]
     size = len(wanted)
-    for k in range(len(keys) - size + 1):
+    for k in range(max(len(keys) - size, 0) if end_of_file else 0, len(keys) - size + 1):
         if keys[k : k + size] == wanted:
             yield solid[k : k + size]
 
@@ -171,10 +177,7 @@ def blank_doubt(
     if not solid_at:
         return None
     wanted = [old[i][1:].rstrip() for i in solid_at]
-    found = _with_text(index, file_lines, wanted, start)
-    if end_of_file:
-        found = (matched for matched in found if not any(line.strip() for line in file_lines[matched[-1] + 1 :]))
-    places = list(islice(found, 2))
+    places = list(islice(_with_text(index, file_lines, wanted, start, end_of_file), 2))
     if len(places) != 1:
         return None
     matched = places[0]

@@ -801,15 +801,15 @@ def _find_chunk(
         if fuzzy is not None:
             used, at = fuzzy
             return used, endings, [s[1:] for s in used if s[0] != C.ADDED], Match(at, TIERS[0]), _FUZZ
-    doubt = blank_lines_doubt(index, lines, chunk, line_index, where, policy)
-    if doubt is not None:
-        raise doubt
+    refusal = blank_lines_refusal(index, lines, chunk, line_index, where, policy)
+    if refusal is not None:
+        raise refusal
     from ._diagnose import missing_chunk  # failures only: start-up time
 
     raise missing_chunk(index, lines, chunk, line_index, where)
 
 
-def blank_lines_doubt(
+def blank_lines_refusal(
     index: LineIndex, lines: list[str], chunk: Chunk, start: int, where: FileName, policy: Policy
 ) -> AmbiguousBlankLinesError | None:
     """The refusal of `chunk`, found nowhere from `start` with every slip tried, as ambiguous
@@ -871,7 +871,9 @@ def slips(
 
     def read(name: str, first: int) -> list[tuple[tuple[str, ...], int]]:  # its readings from `first`
         readings = (
-            blank_tolerant(index, lines, lines_used, first, paired=paired, counted=chunk.counted)
+            blank_tolerant(
+                index, lines, lines_used, first, paired=paired, counted=chunk.counted, end_of_file=chunk.is_end_of_file
+            )
             if name == "blank-lines"
             else elided(index, lines, lines_used, first)
         )  # fmt: skip
