@@ -124,3 +124,14 @@ def test_a_blank_line_slip_pinned_to_the_end_of_file_is_found_past_many_earlier_
     result = apply_patch(f"*** Begin Patch\n*** Update File: log.txt\n@@\n{chunk}*** End Patch\n", root=tmp_path)
     assert target.read_text() == "x\n" * 49 + "y\n"
     assert [w.kind for w in result.warnings] == ["fuzzy"], result.warnings
+
+
+def test_an_elision_pinned_to_the_end_of_file_is_read_however_many_fits_above_it(tmp_path: Path) -> None:
+    # As for blank lines: the readings were looked for from the top, cut short past ten,
+    # and those that end the file kept only then; the one reading at the end was lost.
+    target = tmp_path / "e.txt"
+    target.write_text("a\n" + "b\n" * 50)
+    chunk = " a\n ...\n-b\n+c\n*** End of File\n"
+    result = apply_patch(f"*** Begin Patch\n*** Update File: e.txt\n@@\n{chunk}*** End Patch\n", root=tmp_path)
+    assert target.read_text() == "a\n" + "b\n" * 49 + "c\n"
+    assert [w.kind for w in result.warnings] == ["fuzzy"], result.warnings

@@ -555,7 +555,7 @@ def _run_is_sure(lines: Sequence[str], number: int, file_lines: Sequence[str], a
 
 
 def elided(
-    index: LineIndex, file_lines: Sequence[str], lines: Sequence[str], start: int
+    index: LineIndex, file_lines: Sequence[str], lines: Sequence[str], start: int, *, end_of_file: bool = False
 ) -> list[tuple[tuple[str, ...], int]]:
     """Every reading from `start` of the chunk `lines`, whose one placeholder line stands for
     the lines it elides: a choice of the whole lines (one or more) the placeholder stands
@@ -564,7 +564,9 @@ def elided(
     as context, and where it starts; at most `_MAX_PLACES` + 1 of them.
 
     Two readings may start at the same line: the lines after the placeholder occur again
-    further down (the `return None` of an early return and the one meant)."""
+    further down (the `return None` of an early return and the one meant). `end_of_file`:
+    only readings whose lines after the placeholder end the file (a chunk pinned to the end:
+    the places above, however many, are not counted against it)."""
     marks = [i for i, line in enumerate(lines) if line[0] != C.ADDED and _PLACEHOLDER.match(line[1:].strip())]
     if len(marks) != 1 or lines[marks[0]][0] != C.CONTEXT:
         return []  # none, several, or a middle the new lines would drop: no sure reading
@@ -577,10 +579,10 @@ def elided(
     match = index.seek(before, start)
     while match is not None and len(readings) <= _MAX_PLACES:
         end = match.index + len(before)
-        tail = index.seek(after, end + 1, tiers=(match.tier,))  # the placeholder stands for a line at least
+        tail = index.seek(after, end + 1, eof=end_of_file, tiers=(match.tier,))  # one line at least elided
         while tail is not None and len(readings) <= _MAX_PLACES:
             middle = [C.CONTEXT + text for text in file_lines[end : tail.index]]
             readings.append(((*lines[:mark], *middle, *lines[mark + 1 :]), match.index))
-            tail = index.seek(after, tail.index + 1, tiers=(match.tier,))
+            tail = None if end_of_file else index.seek(after, tail.index + 1, tiers=(match.tier,))
         match = index.seek(before, match.index + 1, tiers=(match.tier,))
     return readings

@@ -875,7 +875,7 @@ def slips(
                 index, lines, lines_used, first, paired=paired, counted=chunk.counted, end_of_file=chunk.is_end_of_file
             )
             if name == "blank-lines"
-            else elided(index, lines, lines_used, first)
+            else elided(index, lines, lines_used, first, end_of_file=chunk.is_end_of_file)
         )  # fmt: skip
         return [(rewritten, at) for rewritten, at in readings
                 if not chunk.is_end_of_file or at + _old_count(rewritten) == len(lines)]
