@@ -85,6 +85,16 @@ def test_a_blank_line_dropped_beside_added_lines_is_refused(tmp_path: Path) -> N
     _refused(tmp_path, before, diff, AmbiguousChunkError)  # naming lines 2-3 (test_mistakes)
 
 
+def test_a_blank_line_doubt_where_the_hunks_numbers_point_is_named_though_its_lines_fit_twice(tmp_path: Path) -> None:
+    # The lines with text fit twice; the header's numbers name the second place, where one
+    # blank line the file has two of lies beside the added line: ambiguous there, named.
+    lines = ["import os", "def f():", "    return 1", "", "import os", "", "", "def f():", "    return 1"]
+    before = _tree(tmp_path, lines)
+    diff = _diff("@@ -5,3 +5,4 @@\n import os\n \n+import sys\n def f():\n")
+    error = _refused(tmp_path, before, diff, AmbiguousChunkError)
+    assert error.candidates == (5,) and "lines 6-7: 2 blank lines in the file, 1 in the hunk" in error.message
+
+
 def test_a_removed_blank_line_dropped_next_to_the_change_is_refused(tmp_path: Path) -> None:
     # The file's blank line above `x = 1` may have been one the model meant to remove.
     lines = ["a = 0", "", "x = 1", "y = 2", "z = 3"]

@@ -160,12 +160,20 @@ class BlankDoubt:
 
 
 def blank_doubt(
-    index: LineIndex, file_lines: Sequence[str], lines: Sequence[str], start: int, *, end_of_file: bool = False
+    index: LineIndex,
+    file_lines: Sequence[str],
+    lines: Sequence[str],
+    start: int,
+    *,
+    end_of_file: bool = False,
+    near: int | None = None,
 ) -> BlankDoubt | None:
     """For the chunk `lines` (found nowhere, every slip tried): the one place from `start`
     where its expected lines with text match the file's (trailing whitespace aside) once
     blank lines are left out of both, if its blank lines differ from the file's there; None
-    if there is no such place or several (`end_of_file`: only one ending the file's text).
+    if there is no such place or several (`end_of_file`: only one ending the file's text;
+    `near`: a hunk's place by its numbers, 0-based, names the one of several that starts
+    there, its first line with text no further down than the chunk's).
 
     `blank_tolerant` found no sure reading there, so the differing runs are where the
     readings part: the file's blank lines kept or removed, or on which side of the lines
@@ -177,12 +185,14 @@ def blank_doubt(
     if not solid_at:
         return None
     wanted = [old[i][1:].rstrip() for i in solid_at]
+    head = solid_at[0]
     places = list(islice(_with_text(index, file_lines, wanted, start, end_of_file), 2))
+    if len(places) > 1 and near is not None and near >= start:
+        places = [m for m in islice(_with_text(index, file_lines, wanted, near, end_of_file), 1) if m[0] <= near + head]
     if len(places) != 1:
         return None
     matched = places[0]
     runs: list[BlankRun] = []
-    head = solid_at[0]
     if head:  # blank old lines before the first with text: the file's run right above
         above = 0
         while matched[0] - above - 1 >= start and not file_lines[matched[0] - above - 1].strip():

@@ -801,7 +801,7 @@ def _find_chunk(
         if fuzzy is not None:
             used, at = fuzzy
             return used, endings, [s[1:] for s in used if s[0] != C.ADDED], Match(at, TIERS[0]), _FUZZ
-    refusal = blank_lines_refusal(index, lines, chunk, line_index, where, policy)
+    refusal = blank_lines_refusal(index, lines, chunk, line_index, where, policy, near)
     if refusal is not None:
         raise refusal
     from ._diagnose import missing_chunk  # failures only: start-up time
@@ -810,17 +810,24 @@ def _find_chunk(
 
 
 def blank_lines_refusal(
-    index: LineIndex, lines: list[str], chunk: Chunk, start: int, where: FileName, policy: Policy
+    index: LineIndex,
+    lines: list[str],
+    chunk: Chunk,
+    start: int,
+    where: FileName,
+    policy: Policy,
+    near: int | None = None,
 ) -> AmbiguousBlankLinesError | None:
     """The refusal of `chunk`, found nowhere from `start` with every slip tried, as ambiguous
     where its lines with text fit one place once blank lines are ignored and only its blank
-    lines differ there (`_gaps.blank_doubt`: no reading of them was sure); None otherwise,
-    and under `slips="refuse"` (`--codex`: the chunk is not in the file as written)."""
+    lines differ there (`_gaps.blank_doubt`: no reading of them was sure; `near`, a hunk's
+    place by its numbers, names one of several); None otherwise, and under
+    `slips="refuse"` (`--codex`: the chunk is not in the file as written)."""
     if policy.slips == "refuse":
         return None
     from ._gaps import blank_doubt  # a chunk found nowhere (start-up time)
 
-    doubt = blank_doubt(index, lines, chunk.lines, start, end_of_file=chunk.is_end_of_file)
+    doubt = blank_doubt(index, lines, chunk.lines, start, end_of_file=chunk.is_end_of_file, near=near)
     if doubt is None:
         return None
     from ._diagnose import blank_readings_error  # failures only: start-up time
