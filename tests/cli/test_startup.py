@@ -107,6 +107,17 @@ def test_a_tiny_add_leaves_unimported_what_it_does_not_use(tmp_path: Path) -> No
     assert not set(UNUSED_BY_AN_ADD) & loaded
 
 
+def test_a_tiny_update_whose_added_lines_are_not_indented_leaves_the_indentation_module_unimported(
+    tmp_path: Path,
+) -> None:
+    # `_indent` reads the unit of added lines that are indented; a line with none has no unit.
+    (tmp_path / "a.txt").write_text("one\ntwo\n")
+    loaded = _loaded_applying(PATCH, tmp_path)
+    assert (tmp_path / "a.txt").read_text() == "one\n2\n"
+    assert "apply_patch.apply.matching._locate" in loaded  # the chunk was located: its module ran
+    assert "apply_patch.apply.matching._indent" not in loaded
+
+
 # The console script's entry in a fresh interpreter, `_main.run` replaced by a probe of the
 # collector as the run finds it: on or off (as the process had it), and what was frozen.
 _COLLECTOR_PROBE = """

@@ -172,8 +172,6 @@ def in_file_units(
     the file's unit would turn a run of added lines back into the lines it replaces
     (`_indent.restores_replaced`: the other unit was the edit). `joined`: `lines` joined by
     LF, where the caller has it (else they are joined here when a unit must be looked for)."""
-    from ._indent import changed_runs, in_file_unit, restores_replaced, tabs_are_syntax
-
     has: dict[str, bool] = {}
     counts: _IndentCounts | None = None
     count_once = len(replacements) * 2 * INDENT_WINDOW > len(lines)
@@ -197,6 +195,8 @@ def in_file_units(
         start, end = replacement.start, replacement.start + replacement.old_len
         fix = None
         if _may_change_unit(replacement.new_lines, file_has):
+            from ._indent import in_file_unit, tabs_are_syntax  # indented added lines only (start-up time)
+
             window = [*lines[max(0, start - INDENT_WINDOW) : start], *lines[end : end + INDENT_WINDOW]]
             beside = lines[start:end] or [*nearest_text_line(lines, start, -1), *nearest_text_line(lines, end, 1)]
             rewrite = policy.indentation == "match"
@@ -212,6 +212,8 @@ def in_file_units(
         fixes.append(fix)
     for replacement, fix in zip(ordered, fixes):
         if fix is not None and fix.rewritten:
+            from ._indent import changed_runs, restores_replaced  # a unit rewritten only
+
             old = lines[replacement.start : replacement.start + replacement.old_len]
             if restores_replaced(fix.lines, old, changed_runs(old, replacement.new_lines)):
                 return ordered, []  # the other unit was the edit (lines re-indented on purpose): as sent
