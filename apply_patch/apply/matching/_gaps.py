@@ -206,9 +206,7 @@ def blank_doubt(
             runs.append(BlankRun(matched[k] + 1, file_run, chunk_run))
     tail = len(old) - 1 - solid_at[-1]
     if tail:  # blank old lines after the last with text: the file's run right below
-        below = 0
-        while matched[-1] + below + 1 < len(file_lines) and not file_lines[matched[-1] + below + 1].strip():
-            below += 1
+        below = _file_run(file_lines, matched[-1] + 1)
         if below and below != tail:
             runs.append(BlankRun(matched[-1] + 1, below, tail))
     return BlankDoubt(matched[0], matched[-1], tuple(runs)) if runs else None
