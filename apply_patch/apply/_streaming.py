@@ -273,7 +273,7 @@ class StreamingPlan:
         return found
 
     def _alone(self, current: _File, chunk: Chunk, at: int) -> bool:
-        """Whether `chunk` is placed at `at` for certain, as the engine's plain way (`_locate`)
+        """Whether `chunk` is placed at `at` for certain, as the engine's plain strategy (`_plain`)
         decides: no `@@` line, not pinned to the end, its lines exactly the file's at `at`, at
         or after the chunks before it, and one of them found once in the whole file (so the
         chunk fits nowhere else, in any tier: the exact one is tried first)."""

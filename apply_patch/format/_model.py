@@ -22,7 +22,7 @@ ends with `ending` in the new file ("\\n", "\\r\\n", "\\r", or "" for
 `\\ No newline at end of file`, only on the last line). A unified diff's hunk
 says more: the ending of the new file's last line, a context line, where the old
 file had no final newline, and "" on its last `-` line (the old file's last line,
-without a break) when it keeps no line (`apply/_locate._ended` reads both). Empty
+without a break) when it keeps no line (`apply/matching/_splice.written` reads both). Empty
 for every patch that does not use them.
 """
 

@@ -241,7 +241,7 @@ def _chunk(hunk: Hunk) -> Chunk:
         elif line.prefix == C.REMOVED and not line.ending and not any(other.is_new for other in lines):
             # No line of the new file in the hunk: its last line is the one above the hunk, which
             # kept its line break (one that lost it would be shown). Said on the `-` line, as
-            # the diff says it: `_locate._ended` gives that line its break back.
+            # the diff says it: `_splice` (`written`) gives that line its break back.
             explicit.append((number, ""))
     has_old = any(line.is_old for line in lines)
     return Chunk(

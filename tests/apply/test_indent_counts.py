@@ -1,11 +1,11 @@
 """The indentation unit of the lines around a change, counted once for a file with many
-chunks (`_locate._IndentCounts`), is what counting that window gives (`_indent.indented_counts`)."""
+chunks (`_splice._IndentCounts`), is what counting that window gives (`_indent.indented_counts`)."""
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from apply_patch.apply.matching._indent import indented_counts
-from apply_patch.apply.matching._locate import _IndentCounts
+from apply_patch.apply.matching._splice import _IndentCounts
 
 from _support import PROPERTY
 

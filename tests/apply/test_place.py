@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from apply_patch import DEFAULT, PatchError, Policy
 from apply_patch.apply import matching
 from apply_patch.apply.matching import FileName, Placement, Strategy
-from apply_patch.apply.matching import _deferred, _locate
+from apply_patch.apply.matching import _deferred, _plain
 from apply_patch.apply.matching._deferred import Deferred
 from apply_patch.apply.matching._text import Decoded, LfText, as_lines, decode, encode
 from apply_patch.format import Chunk, Insert, StrReplace, UpdateFile
@@ -196,8 +196,8 @@ def test_plain_chunks_counted_in_the_file_once_answer_as_counted_each(data: st.D
     text = held(data, decoded)
     each = _answer(text, edit, policy, matching.STRATEGIES)
     with pytest.MonkeyPatch.context() as patched:
-        patched.setattr(_locate, "_PLAIN_READS", 0)
-        patched.setattr(_locate, "_PLAIN_LINES", 0)
+        patched.setattr(_plain, "_PLAIN_READS", 0)
+        patched.setattr(_plain, "_PLAIN_LINES", 0)
         assert _answer(text, edit, policy, matching.STRATEGIES) == each
 
 
@@ -210,8 +210,8 @@ def test_plain_chunks_counted_once_are_found_after_the_chunk_before() -> None:
     overlapping = Chunk((), (" d", "-e", "+E"), line=8)  # its `d` is the first's last line
     edit = UpdateFile("f.txt", None, (first, overlapping), line=1)
     with pytest.MonkeyPatch.context() as patched:
-        patched.setattr(_locate, "_PLAIN_READS", 0)
-        patched.setattr(_locate, "_PLAIN_LINES", 0)
+        patched.setattr(_plain, "_PLAIN_READS", 0)
+        patched.setattr(_plain, "_PLAIN_LINES", 0)
         answer = _answer(text, edit, DEFAULT, matching.STRATEGIES)
     assert answer == _answer(text, edit, DEFAULT, ())
     assert isinstance(answer, tuple) and answer[0] == "refused"

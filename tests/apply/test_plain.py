@@ -1,4 +1,4 @@
-"""`_locate._plain`: the plain chunks a model writes most, found by a shorter way, with
+"""`_plain.plain`: the plain chunks a model writes most, found by a shorter way, with
 exactly what the whole search finds (`searched`); anything else left to the search."""
 
 import random
@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from apply_patch import CODEX, DEFAULT
-from apply_patch.apply.matching._locate import _plain, locate, searched
+from apply_patch.apply.matching._locate import locate, searched
+from apply_patch.apply.matching._plain import plain
 from apply_patch.apply.planning._paths import Location
 from apply_patch.format import Chunk
 
@@ -50,25 +51,25 @@ def test_a_plain_answer_is_the_search_answer(policy: object) -> None:
     answered = 0
     for _ in range(5000):
         lines, chunks = _case(rng)
-        plain = _plain(lines, chunks)
-        if plain is None:
+        answer = plain(lines, chunks)
+        if answer is None:
             continue
         answered += 1
-        assert _facts(plain) == _facts(searched(lines, chunks, policy, WHERE)), (lines, chunks)  # type: ignore[arg-type]
+        assert _facts(answer) == _facts(searched(lines, chunks, policy, WHERE)), (lines, chunks)  # type: ignore[arg-type]
     assert answered > 1000
 
 
 def test_what_may_be_elsewhere_is_searched() -> None:
     lines = ["a", "b", "a", "b", "c"]
     twice = (Chunk((), (" a", "-b", "+B")),)  # every line of it occurs twice: ambiguous
-    assert _plain(lines, twice) is None
+    assert plain(lines, twice) is None
     once = (Chunk((), (" a", "-b", " c")),)  # `c` occurs once: here only (found at 2)
-    found = _plain(lines, once)
+    found = plain(lines, once)
     assert found is not None and found == searched(lines, once, DEFAULT, WHERE)
     assert found[1][0].file_line == 3 and locate(lines, once, DEFAULT, WHERE) == found
-    assert _plain(lines, (Chunk((), ("-x",)),)) is None  # not in the file
-    assert _plain(lines, (Chunk(("a",), ("-c",)),)) is None  # an @@ line
-    assert _plain(lines, (Chunk((), ("+only added",)),)) is None
+    assert plain(lines, (Chunk((), ("-x",)),)) is None  # not in the file
+    assert plain(lines, (Chunk(("a",), ("-c",)),)) is None  # an @@ line
+    assert plain(lines, (Chunk((), ("+only added",)),)) is None
 
 
 def test_a_large_file_is_counted_a_few_times_only() -> None:
@@ -76,4 +77,4 @@ def test_a_large_file_is_counted_a_few_times_only() -> None:
     # the search (which reads it once) takes over.
     lines = [f"line {n % 1000}" for n in range(200_000)]  # every line 200 times
     chunks = tuple(Chunk((), (f" line {n}", f"-line {n + 1}")) for n in range(0, 40, 2))
-    assert _plain(lines, chunks) is None
+    assert plain(lines, chunks) is None

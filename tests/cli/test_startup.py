@@ -1,14 +1,18 @@
 """Start-up: the one timing guard of the suite, and what the executable leaves unimported.
 
 The goal (issue 35): a tiny patch through the executable within 10x `python -c pass`
-of the same interpreter, `--version` within 2.5x. Generous on purpose: each figure is
-the least CPU time (user and system) the process took over several runs, taken in turn
-with `python -c pass`, so that neither a busy machine (time spent waiting for a core
-is not counted) nor a slow spell (it weighs on all alike) makes it fail; the tight
-figures are `make bench`'s.
+of the same interpreter, `--version` within 2.5x. The figure compared is the median,
+over several rounds, of each round's ratio: the CPU time (user and system) the command
+took over that of `python -c pass` run just before it. Waiting for a core is not
+counted, and a slow spell weighs on both commands of a round alike; a round that was
+slow for one of them only moves the median by one rank. (The least time of each over
+the rounds, as this guard first took, is two outliers divided by each other: on a
+2-core virtual machine the same code measured 7.5x to 12.2x from one run of the
+suite to the next.) The tight figures, in instructions, are `make bench`'s.
 """
 
 import resource
+import statistics
 import subprocess
 import sys
 import typing
@@ -20,7 +24,7 @@ from _support import executable, run_cli
 from apply_patch import _policy
 
 PATCH = "*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+2\n*** End Patch\n"
-RUNS = 7
+ROUNDS = 15
 
 
 def _cpu_seconds() -> float:
@@ -28,29 +32,31 @@ def _cpu_seconds() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def _fastest(commands: dict[str, tuple[list[str], str]], cwd: Path) -> dict[str, float]:
-    """The least CPU time of each command over RUNS rounds, the commands run in turn."""
-    best = {name: float("inf") for name in commands}
-    for _ in range(RUNS):
+def _median_ratios(commands: dict[str, tuple[list[str], str]], cwd: Path) -> dict[str, float]:
+    """For each command but `bare`, the median over ROUNDS of its CPU time over that of the
+    `bare` command run just before it in the same round."""
+    ratios: dict[str, list[float]] = {name: [] for name in commands if name != "bare"}
+    for _ in range(ROUNDS):
+        took = {}
         for name, (argv, stdin) in commands.items():
             (cwd / "a.txt").write_text("one\ntwo\n")
             start = _cpu_seconds()
             result = subprocess.run(argv, input=stdin, cwd=cwd, capture_output=True, text=True, timeout=60)
-            best[name] = min(best[name], _cpu_seconds() - start)
+            took[name] = _cpu_seconds() - start
             assert result.returncode == 0, (name, result.stderr)
-    return best
+        for name, values in ratios.items():
+            values.append(took[name] / took["bare"])
+    return {name: round(statistics.median(values), 2) for name, values in ratios.items()}
 
 
 def test_a_tiny_patch_and_the_version_start_within_their_budgets(tmp_path: Path) -> None:
-    best = _fastest({
-        "python -c pass": ([sys.executable, "-c", "pass"], ""),
+    ratios = _median_ratios({
+        "bare": ([sys.executable, "-c", "pass"], ""),  # first in each round: `python -c pass`
         "--version": ([executable(), "--version"], ""),
         "tiny patch": ([executable()], PATCH),  # last: the file shows what it did
     }, tmp_path)  # fmt: skip
     assert (tmp_path / "a.txt").read_text() == "one\n2\n"
-    bare = best["python -c pass"]
-    ratios = {name: round(best[name] / bare, 2) for name in ("tiny patch", "--version")}
-    assert ratios["tiny patch"] <= 10 and ratios["--version"] <= 2.5, (ratios, f"python -c pass: {bare:.4f} s CPU")
+    assert ratios["tiny patch"] <= 10 and ratios["--version"] <= 2.5, ratios
 
 
 def _loaded_by_executable(args: list[str], text: str, cwd: Path) -> tuple[int, set[str]]:
@@ -107,15 +113,18 @@ def test_a_tiny_add_leaves_unimported_what_it_does_not_use(tmp_path: Path) -> No
     assert not set(UNUSED_BY_AN_ADD) & loaded
 
 
-def test_a_tiny_update_whose_added_lines_are_not_indented_leaves_the_indentation_module_unimported(
+def test_a_tiny_plain_update_leaves_the_general_search_and_the_indentation_unit_unimported(
     tmp_path: Path,
 ) -> None:
-    # `_indent` reads the unit of added lines that are indented; a line with none has no unit.
+    # A chunk found exactly, holding a line the file has once, is placed by the plain
+    # strategy (`_plain`) without the general search's index, tiers and doubts; `_indent`
+    # reads the unit of added lines that are indented, and a line with none has no unit.
     (tmp_path / "a.txt").write_text("one\ntwo\n")
     loaded = _loaded_applying(PATCH, tmp_path)
     assert (tmp_path / "a.txt").read_text() == "one\n2\n"
-    assert "apply_patch.apply.matching._locate" in loaded  # the chunk was located: its module ran
-    assert "apply_patch.apply.matching._indent" not in loaded
+    assert "apply_patch.apply.matching._plain" in loaded  # the chunk was placed: its module ran
+    general = {"apply_patch.apply.matching._locate", "apply_patch.apply.matching._seek", "apply_patch.apply.matching._doubts"}
+    assert not (general | {"apply_patch.apply.matching._indent"}) & loaded
 
 
 # The console script's entry in a fresh interpreter, `_main.run` replaced by a probe of the

@@ -42,20 +42,10 @@ from ...format import Chunk, Insert, StrReplace, constants as C
 from ._closest import closest_region
 from ._diagnose import choice_error, count_error, insertion_out_of_range, text_not_found
 from ._doubts import PatchWarning, fuzzy_warning, slip_warning
-from ._locate import (
-    INDENT_WINDOW as _INDENT_WINDOW,
-    Replacement,
-    blank_lines_refusal,
-    chunk_replacements,
-    indent_move,
-    nearest_text_line,
-    reindented,
-    slips,
-    splice,
-    without_copied_whitespace,
-)
+from ._locate import blank_lines_refusal, indent_move, reindented, slips, without_copied_whitespace
 from ._placement import Placement
 from ._seek import TIERS, LineIndex, Tier, line_start, places_in_text
+from ._splice import INDENT_WINDOW as _INDENT_WINDOW, Replacement, chunk_replacements, nearest_text_line, splice
 from ._text import Decoded, Edited, LfText as LfText  # (named here too: `_deferred` imports it from here)
 from ._textfile import BOM, TextFile, common_ends
 
@@ -265,7 +255,7 @@ def _replaced_one_for_one(olds: list[str], runs: list[ChangedRun], candidates: l
 
 def _beside(olds: list[str], runs: list[ChangedRun], candidates: list[int]) -> list[str]:
     """The old lines beside the new lines `candidates`, as a Codex chunk's change has them
-    (`_locate.in_file_units`): the lines each changed run that holds one of them replaces,
+    (`_splice.in_file_units`): the lines each changed run that holds one of them replaces,
     or, for lines only inserted, the nearest old lines with text above and below; all of
     `olds` when none."""
     wanted = set(candidates)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...format import Chunk, UpdateFile
-from ._locate import plain_update, update_lines
+from ._plain import plain_update
 from ._text import Decoded, Edited, LfText, as_lines, finished
 
 TYPE_CHECKING = False
@@ -74,7 +74,7 @@ def _by_numbers(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> E
 
 
 def _plain(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited | None:
-    """Chunks each found exactly and holding a line the file has once (`_locate._plain`)."""
+    """Chunks each found exactly and holding a line the file has once (`_plain.plain_update`)."""
     assert isinstance(edit, UpdateFile)
     return plain_update(text, edit, policy, where)
 
@@ -84,6 +84,8 @@ def _at_numbers(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> E
     assert isinstance(edit, UpdateFile)
     if not any(isinstance(c, Chunk) and c.near is not None for c in edit.chunks):
         return None
+    from ._locate import update_lines  # the general search: not on a plain update's way
+
     return update_lines(text, edit, policy, where, at_numbers=True)
 
 
@@ -135,13 +137,15 @@ def place(
     if answer is None:
         answer = by_search(lines or text, edit, policy, where)
     if isinstance(edit, UpdateFile):
-        return answer  # chunks write their own final newline (`_locate.splice`)
+        return answer  # chunks write their own final newline (`_splice.splice`)
     return Edited(finished(answer.text, policy), answer.placements, answer.warnings)
 
 
 def by_search(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited:
     """`edit` placed by the general search alone."""
     if isinstance(edit, UpdateFile):
+        from ._locate import update_lines
+
         return update_lines(text, edit, policy, where, at_numbers=False)
     from ...format import Insert, StrReplace
     from ._edits import anchored, insert, replace

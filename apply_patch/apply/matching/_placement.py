@@ -1,8 +1,8 @@
 """Where an edit landed (`Placement`), as every way of placing one reports it.
 
-Apart from the locator (`_locate`), which defines the tiers and imports the
-search: a unified diff placed by its numbers (`_numbered`) reports its hunks
-without loading either (start-up time).
+Apart from the general search (`_locate`, `_seek`, which defines the tiers): plain
+chunks (`_plain`) and a unified diff placed by its numbers (`_numbered`) report
+where they landed without loading it (start-up time).
 """
 
 from __future__ import annotations

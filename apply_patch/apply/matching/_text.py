@@ -162,7 +162,7 @@ def finished(text: Decoded, policy: Policy) -> Decoded:
     """`text` after an edit of the other formats (a replacement, an insertion, Hashline's):
     with `final_newline="add"`, a last line left without a line break gets the file's.
     Applied after each edit, so that the edits of one call give what they give one call
-    at a time; a chunk decides its own (`_locate.splice`: a diff's `\\ No newline at end
+    at a time; a chunk decides its own (`_splice.splice`: a diff's `\\ No newline at end
     of file` wins over the policy)."""
     body = text.body
     if policy.final_newline != "add":
