@@ -27,14 +27,14 @@ if TYPE_CHECKING:
 
 
 def plain_update(text: Decoded, update: UpdateFile, policy: Policy, where: FileName) -> Edited | None:
-    """`update_lines`'s answer when every chunk of `update` is plain (`plain`), by a shorter
+    """`_locate.update_lines`'s answer when every chunk of `update` is plain (`plain`), by a shorter
     way; else None. Whether every chunk may be plain is told before the file is split into
     lines (most chunks with `@@` lines decline here, for the strategies after it).
 
     A text held as one string (`LfText`) stays one: the chunks' lines are spliced into it
     (`_spliced`), not into lists of lines and endings joined again. Plain chunks carry no
     explicit ending and are not pinned to the end, so the only ending to decide is the
-    last line's, as `splice` does: without one only where the file had none and the
+    last line's, as `_splice.splice` does: without one only where the file had none and the
     policy keeps that (`final_newline="keep"`)."""
     chunks = context_chunks(update)
     if not all(map(may_be_plain, chunks)):
@@ -75,7 +75,7 @@ def _spliced(string: str, lines: list[str], replacements: list[Replacement]) -> 
 def plain(
     lines: list[str], chunks: tuple[Chunk, ...]
 ) -> tuple[list[Replacement], list[Placement], list[PatchWarning]] | None:
-    """What `locate` finds for `chunks` when every one is plain, by a shorter way; else None.
+    """What `_locate.locate` finds for `chunks` when every one is plain, by a shorter way; else None.
 
     Plain: no `@@` line, no line numbers, not pinned to the end, no explicit ending
     (`may_be_plain`, which `plain_update` asks before the file is split), some line to find; found exactly as written after the chunk before it (the first
