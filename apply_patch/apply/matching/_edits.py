@@ -15,7 +15,7 @@ at the tier that matched; a count that differs is a `ReplacementCountError`
 listing each place's line. Lines the replacement does not touch keep their
 endings; new lines take the ending of the line they replace, else the file's.
 
-A replacement found line by line is written as a chunk is (`_locate`): the
+A replacement found line by line is written as a chunk is (`_splice`): the
 lines it leaves as they were keep the file's bytes (its typographic quotes,
 its trailing whitespace), and its new lines are indented as the file's
 matched lines are. Its lines are those the exact match would replace
