@@ -67,7 +67,7 @@ def update_lines(text: Decoded, update: UpdateFile, policy: Policy, where: FileN
 
 def locate(
     lines: list[str], chunks: tuple[Chunk, ...], policy: Policy, where: FileName
-) -> tuple[list[Replacement], list[Placement], list[PatchWarning]]:
+) -> Found:
     """Find every chunk in `lines`, in order; raise for the first that is not there.
 
     With the policy `ambiguous="error"` the chunks must fit in one way only

@@ -21,8 +21,8 @@ from ._text import Decoded, Edited, LfText
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ...format import Chunk, UpdateFile
-    from ._doubts import PatchWarning
     from ._names import FileName
+    from ._splice import Found
     from ..._policy import Policy
 
 
@@ -74,7 +74,7 @@ def _spliced(string: str, lines: list[str], replacements: list[Replacement]) -> 
 
 def plain(
     lines: list[str], chunks: tuple[Chunk, ...]
-) -> tuple[list[Replacement], list[Placement], list[PatchWarning]] | None:
+) -> Found | None:
     """What `_locate.locate` finds for `chunks` when every one is plain, by a shorter way; else None.
 
     Plain: no `@@` line, no line numbers, not pinned to the end, no explicit ending
