@@ -48,3 +48,66 @@ def test_similar_lines_finds_lines_by_their_rarest_words_in_any_case() -> None:
     lines[1234] = "    TOTAL_PRICE = Compute_Total(Basket, DISCOUNT)"
     assert _closest.similar_lines(lines, "total_price = compute_total(basket, discount, tax)")[0] == 1234
     assert _closest.similar_lines(lines, "nothing_like_it_anywhere(here)") == []
+
+
+def _reference_region(lines: list[str], expected: list[str]) -> _closest.Region | None:
+    """The closest region as it was defined before the file's lines were searched joined:
+    every line stripped, every hit kept, the first line's hits read for the anchor."""
+    wanted: dict[str, list[int]] = {}
+    for index, line in enumerate(expected):
+        if key := line.strip():
+            wanted.setdefault(key, []).append(index)
+    hits: dict[str, list[int]] = {key: [] for key in wanted}
+    for position, key in enumerate(map(str.strip, lines)):
+        if key in hits:
+            hits[key].append(position)
+    votes = _closest._tally(hits, wanted)
+    if not votes:
+        return None
+    first = next((k for k, line in enumerate(expected) if line.strip()), 0)
+    anchored = [p - first for p in hits.get(expected[first].strip(), ()) if p - first in votes]
+    offset = max(anchored or votes, key=lambda o: (votes[o], -o))
+    first, last = max(0, offset), min(len(lines), offset + len(expected))
+    if first >= last:
+        return None
+    shown = tuple(lines[first:last])
+    skip = first - offset
+    differs = next((k for k, line in enumerate(shown) if line != expected[skip + k]), None)
+    return _closest.Region(first, shown, differs, skip)
+
+
+LINE_PIECES = ["x", "y", "}", " ", "\t", "\u2028", "\x0b", "x}", "\n"]  # an LF: a line that holds one
+LINES = st.lists(st.lists(st.sampled_from(LINE_PIECES), max_size=4).map("".join), max_size=30)
+
+
+@settings(max_examples=600, deadline=None, derandomize=True, database=None)
+@given(LINES, LINES, st.sampled_from([2, 3, 1000]))
+def test_the_closest_region_is_the_one_every_line_stripped_gives(
+    lines: list[str], expected: list[str], cap: int
+) -> None:
+    """Found in the joined lines, past the cap (a small cap: hits cut short, a line inside
+    too many lines searched by stripping every line), with lines that hold an LF, and
+    with the search's own index: the same region as stripping every line."""
+    from apply_patch.apply.matching._seek import LineIndex
+
+    original = _closest._CAP
+    _closest._CAP = cap  # type: ignore[misc]  # (a Final constant, made small to reach the cap)
+    try:
+        assert _closest.closest_region(lines, expected) == _reference_region(lines, expected)
+        assert _closest.closest_region(lines, expected, LineIndex(lines)) == _reference_region(lines, expected)
+    finally:
+        _closest._CAP = original  # type: ignore[misc]
+
+
+def test_a_line_inside_many_lines_is_found_by_stripping_them_all() -> None:
+    lines = ["call(x)" for _ in range(800)] + ["    x", "  y  "]
+    region = _closest.closest_region(lines, ["x", "y", "z"])
+    assert region is not None and region.start == 800
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.lists(st.sampled_from(PIECES), max_size=6).map("".join), max_size=20), st.sampled_from(PIECES[:6]))
+def test_similar_lines_read_the_search_index_as_they_read_the_lines(lines: list[str], text: str) -> None:
+    from apply_patch.apply.matching._seek import LineIndex
+
+    assert _closest.similar_lines(lines, text, index=LineIndex(lines)) == _closest.similar_lines(lines, text)

@@ -7,7 +7,9 @@ are candidates: a region is aligned on the line the model started from. When
 no expected line is in the file there is no region (the caller says so);
 `similar_lines` then finds lines by their words. Lines and words that occur
 often carry little weight, and past a cap none: the cost stays linear in
-the file size, tens of milliseconds for 200,000 lines.
+the file size, tens of milliseconds for 200,000 lines. Both look lines and
+words up in the file's lines joined with LF (`str.find`, in C), the search's
+own joined lines where the caller passes its `LineIndex`.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from dataclasses import dataclass
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
     from typing import Final
+
+    from ._seek import LineIndex
 
 _WORD: Final = re.compile(r"\b\w{3,40}\b")  # longer "words" are data, not names
 _CAP: Final = 1000  # a line or word in more places than this says nothing about where
@@ -41,14 +45,23 @@ class Region:
     skip: int = 0
 
 
-def closest_region(lines: Sequence[str], expected: Sequence[str]) -> Region | None:
-    """The stretch of `lines` most like `expected`, or None if no expected line is in the file."""
-    hits, wanted = _line_hits(lines, expected)
+def closest_region(lines: Sequence[str], expected: Sequence[str], index: LineIndex | None = None) -> Region | None:
+    """The stretch of `lines` most like `expected`, or None if no expected line is in the file
+    (`index`: the search's over `lines`, where the caller has one: its joined lines are read)."""
+    if index is not None:
+        joined = index.joined()
+    else:
+        joined = "\n".join(lines)
+        joined = joined if joined.count("\n") == len(lines) - 1 else None
+    hits, wanted = _line_hits(lines, expected, joined)
     votes = _tally(hits, wanted)
     if not votes:
         return None
     first = next((k for k, line in enumerate(expected) if line.strip()), 0)
-    anchored = [p - first for p in hits.get(expected[first].strip(), ()) if p - first in votes]
+    key = expected[first].strip()
+    # The offsets the first line votes for, among all: those where the file has that line
+    # (its hits stop past the cap, so the file's line at each offset is compared instead).
+    anchored = [o for o in votes if 0 <= o + first < len(lines) and lines[o + first].strip() == key]
     offset = max(anchored or votes, key=lambda o: (votes[o], -o))
     first, last = max(0, offset), min(len(lines), offset + len(expected))
     if first >= last:
@@ -59,15 +72,16 @@ def closest_region(lines: Sequence[str], expected: Sequence[str]) -> Region | No
     return Region(first, shown, differs, skip)
 
 
-def similar_lines(lines: Sequence[str], text: str, limit: int = 3) -> list[int]:
-    """Indices of up to `limit` lines most like `text`, most alike first.
+def similar_lines(lines: Sequence[str], text: str, limit: int = 3, *, index: LineIndex | None = None) -> list[int]:
+    """Indices of up to `limit` lines most like `text`, most alike first (`index`: the
+    search's over `lines`, where the caller has one: its joined lines are read).
 
     Candidates are the lines sharing the most (rare) words with `text`; they
     are ranked by how alike their characters are.
     """
     import difflib  # only on this error path
 
-    votes = _word_votes(lines, [text])
+    votes = _word_votes(lines, [text], None if index is None else index.joined())
     candidates = sorted(votes, key=lambda i: (-votes[i], i))[: limit * 4]
     target = text.strip()
     alike = {i: difflib.SequenceMatcher(None, target, lines[i].strip()).ratio() for i in candidates}
@@ -75,21 +89,60 @@ def similar_lines(lines: Sequence[str], text: str, limit: int = 3) -> list[int]:
 
 
 def _line_hits(
-    lines: Sequence[str], expected: Sequence[str]
+    lines: Sequence[str], expected: Sequence[str], joined: str | None
 ) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
-    """(where each non-blank expected line is in the file, where it is in `expected`), stripped."""
+    """(where each non-blank expected line is in the file, up to one past the cap; where it is
+    in `expected`), lines compared stripped. `joined`: the lines joined with LF, None if a
+    line holds one.
+
+    Each expected line is looked up in the joined lines with str.find: only the lines
+    holding it are stripped (stripping every line of 200,000 took 26 of the 46 ms the
+    closest region cost). A line found inside too many other lines sends its search back to
+    stripping every line, so the cost stays within about twice that of stripping them all."""
     wanted: dict[str, list[int]] = {}
     for index, line in enumerate(expected):
         if key := line.strip():
             wanted.setdefault(key, []).append(index)
-    hits: dict[str, list[int]] = {key: [] for key in wanted}
-    for position, key in enumerate(map(str.strip, lines)):
-        if key in hits:
-            hits[key].append(position)
+    text = joined or ""
+    if joined is not None:  # (no line holds an LF: a line's index is the LFs before it)
+        found = {key: _whole_lines(joined, key, len(lines) // 8 + _CAP) for key in wanted}
+    else:
+        found = dict.fromkeys(wanted)
+    starts = {key: places for key, places in found.items() if places is not None}
+    line_of = _line_numbers(text, sorted({at for places in starts.values() for at in places}))
+    hits = {key: [line_of[at] for at in places] for key, places in starts.items()}
+    common: dict[str, list[int]] = {key: [] for key, places in found.items() if places is None}
+    if common:
+        for position, key in enumerate(map(str.strip, lines)):
+            if key in common:
+                common[key].append(position)
+        hits.update(common)
     return hits, wanted
 
 
-def _word_votes(lines: Sequence[str], expected: Sequence[str]) -> dict[int, float]:
+def _whole_lines(text: str, key: str, visits: int) -> list[int] | None:
+    """Where the lines of `text` (lines joined with LF) that are `key` once stripped start,
+    in order, up to one past the cap; None when more than `visits` lines hold `key`
+    (stripping every line is then the quicker way)."""
+    found: list[int] = []
+    at = text.find(key)
+    while at >= 0:
+        visits -= 1
+        if visits < 0:
+            return None
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)  # the line is decided at once: on to the next that holds `key`
+        end = len(text) if end < 0 else end
+        if text[start:end].strip() == key:
+            found.append(start)
+            if len(found) > _CAP:
+                break
+        at = text.find(key, end + 1)
+    return found
+
+
+def _word_votes(lines: Sequence[str], expected: Sequence[str], joined: str | None = None) -> dict[int, float]:
+    # `joined`: `lines` joined with LF, where the caller has them (else joined here).
     # Words are compared case-folded: the file is folded once and each word
     # looked up with str.find (a case-insensitive expression read the whole
     # file again for every word, 0.15 s each on 5 MB, however rare the word).
@@ -98,7 +151,10 @@ def _word_votes(lines: Sequence[str], expected: Sequence[str]) -> dict[int, floa
         for word in {word.casefold() for word in _WORD.findall(line)}:
             wanted.setdefault(word, []).append(index)
     words = sorted(wanted, key=len, reverse=True)[:_MAX_WORDS]  # long words are the rare ones
-    text = "\n".join(lines).casefold()
+    text = "\n".join(lines) if joined is None else joined
+    if joined is None and text.count("\n") != len(lines) - 1:  # a line holds an LF: a space for it
+        text = "\n".join(line.replace("\n", " ") for line in lines)  # (no word ends at either)
+    text = text.lower() if text.isascii() else text.casefold()  # (the same on ASCII, in 2/3 of the time)
     places = {word: _word_places(text, word) for word in words}
     line_of = _line_numbers(text, sorted({at for found in places.values() for at in found}))
     hits = {word: [line_of[at] for at in found] for word, found in places.items()}

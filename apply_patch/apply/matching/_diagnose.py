@@ -49,7 +49,7 @@ def missing_chunk(
 ) -> ContextNotFoundError:
     """The error for a chunk found nowhere at or after line index `start`."""
     expected = tuple(chunk.old_lines)
-    region = closest_region(lines, expected)
+    region = closest_region(lines, expected, index)
     searched = (
         "searched only at the end of the file, as it ends with *** End of File"
         if chunk.is_end_of_file
@@ -59,7 +59,7 @@ def missing_chunk(
         searched += f"; its header says line {chunk.near + 1}"
     details = [f"In {where.relative}, {chunk.name} matches nowhere ({searched})."]
     # No region: the lines most like the first are shown and hinted at; found once.
-    nearest = _most_like_first(expected, lines) if region is None else None
+    nearest = _most_like_first(expected, lines, index) if region is None else None
     details += show_region(region, expected, lines, nearest, noun=chunk.noun)
     hints = _chunk_hints(index, lines, chunk, expected, region, start, nearest)
     title = f"Failed to find {chunk.label or 'expected lines'} in {where.shown}"
@@ -104,7 +104,7 @@ def missing_context(
         f"In {where.relative}, the @@ line at patch line {chunk.line} matches no line "
         f"(searched from line {start + 1})."
     ]
-    nearest = similar_lines(lines, context)
+    nearest = similar_lines(lines, context, index=index)
     if nearest:
         details.append("Lines most like it:")
         details += [_numbered(i, lines[i], len(lines)) for i in nearest]
@@ -497,10 +497,13 @@ def _absent(
     return shown
 
 
-def _most_like_first(expected: Sequence[str], lines: Sequence[str]) -> tuple[str, list[int]]:
-    """The first non-blank expected line, and the indices of the file's lines most like it."""
+def _most_like_first(
+    expected: Sequence[str], lines: Sequence[str], index: LineIndex | None = None
+) -> tuple[str, list[int]]:
+    """The first non-blank expected line, and the indices of the file's lines most like it
+    (`index`: the search's over `lines`, if the caller has one)."""
     first = next((line for line in expected if line.strip()), "")
-    return first, similar_lines(lines, first) if first else []
+    return first, similar_lines(lines, first, index=index) if first else []
 
 
 def show_region(

@@ -143,6 +143,11 @@ class LineIndex:
         test before a slower search: text found nowhere cannot be part of a match)."""
         return text in self._joined_lines().text
 
+    def joined(self) -> str | None:
+        """The file's lines joined with LF (made once for every search), None if a line holds one."""
+        joined = self._joined_lines()
+        return joined.text if joined.exact else None
+
     def _joined_lines(self) -> _Joined:
         if self._joined is None:
             self._joined = _Joined(self._lines)
