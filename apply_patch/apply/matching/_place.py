@@ -33,22 +33,23 @@ if TYPE_CHECKING:
     from ._names import FileName
 
     Edit = UpdateFile | StrReplace | Insert | HashlineEdits  # what `place` places
-    Answer = Callable[[Decoded, Edit, Policy, FileName], Edited | None]
+    Lines = Callable[[], Decoded]  # the text as lines (`_text.as_lines`), made on first call
+    Answer = Callable[[Decoded, Edit, Policy, FileName, Lines], Edited | None]
 
 
 @dataclass(frozen=True, slots=True)
 class Strategy:
     """A shortcut of the general search for the edits whose model class is named `kind`:
-    `answer` gives what the search would, or None. `on_lines`: it reads the file's lines, each with its own
-    ending (`_text.as_lines`, made once for every strategy that asks)."""
+    `answer(text, edit, policy, where, lines)` gives what the search would, or None; a
+    strategy that reads the file's lines, each with its own ending, calls `lines` (they
+    are split once for every strategy, and the search, that read them)."""
 
     name: str
     kind: str
     answer: Answer
-    on_lines: bool = False
 
 
-def _by_numbers(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited | None:
+def _by_numbers(text: Decoded, edit: Edit, policy: Policy, where: FileName, lines: Lines) -> Edited | None:
     """A unified diff's hunks where their numbers say, spliced in the text's UTF-8 bytes
     (`_numbered`): those it holds (an ASCII file as read), else its str encoded. The new
     text is held as those bytes alone (decoded only if a later edit reads it)."""
@@ -73,23 +74,23 @@ def _by_numbers(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> E
     return Edited(text.with_body(LfText(None, False, utf8=spliced_bytes(data, numbered.spans))), numbered.placements)
 
 
-def _plain(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited | None:
+def _plain(text: Decoded, edit: Edit, policy: Policy, where: FileName, lines: Lines) -> Edited | None:
     """Chunks each found exactly and holding a line the file has once (`_plain.plain_update`)."""
     assert isinstance(edit, UpdateFile)
-    return plain_update(text, edit, policy, where)
+    return plain_update(text, edit, policy, where, lines)
 
 
-def _at_numbers(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited | None:
+def _at_numbers(text: Decoded, edit: Edit, policy: Policy, where: FileName, lines: Lines) -> Edited | None:
     """The whole search, each hunk first tried where its numbers say (`_locate._at_numbers`)."""
     assert isinstance(edit, UpdateFile)
     if not any(isinstance(c, Chunk) and c.near is not None for c in edit.chunks):
         return None
     from ._locate import update_lines  # the general search: not on a plain update's way
 
-    return update_lines(text, edit, policy, where, at_numbers=True)
+    return update_lines(lines(), edit, policy, where, at_numbers=True)
 
 
-def _exact(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited | None:
+def _exact(text: Decoded, edit: Edit, policy: Policy, where: FileName, lines: Lines) -> Edited | None:
     """A replacement found exactly in the one string (`_edits.exact_in_string`)."""
     from ...format import StrReplace  # (loaded already: `edit` is one)
     from ._edits import exact_in_string
@@ -98,7 +99,7 @@ def _exact(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited
     return exact_in_string(text, edit, policy, where)
 
 
-def _tolerant(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edited | None:
+def _tolerant(text: Decoded, edit: Edit, policy: Policy, where: FileName, lines: Lines) -> Edited | None:
     """Whole lines found by a tolerant tier in the one string (`_edits.tolerant_in_string`)."""
     from ...format import StrReplace  # (loaded already: `edit` is one)
     from ._edits import tolerant_in_string
@@ -109,8 +110,8 @@ def _tolerant(text: Decoded, edit: Edit, policy: Policy, where: FileName) -> Edi
 
 STRATEGIES: Final[tuple[Strategy, ...]] = (
     Strategy("numbered", "UpdateFile", _by_numbers),
-    Strategy("plain", "UpdateFile", _plain),  # (it splits the file itself, once it may answer)
-    Strategy("at numbers", "UpdateFile", _at_numbers, on_lines=True),
+    Strategy("plain", "UpdateFile", _plain),  # (it splits the file, once it may answer)
+    Strategy("at numbers", "UpdateFile", _at_numbers),
     Strategy("exact in one string", "StrReplace", _exact),
     Strategy("tolerant in one string", "StrReplace", _tolerant),
 )
@@ -122,20 +123,22 @@ def place(
     """`edit` placed in `text`: the new text, where it (each chunk) landed, the warnings; or
     the PatchError saying why it cannot be placed. The first strategy that answers
     decides, else the general search."""
-    lines: Decoded | None = None  # the file's lines, made once for the strategies that read them
+    made: list[Decoded] = []  # the file's lines, once made for a strategy that reads them
+
+    def lines() -> Decoded:
+        if not made:
+            made.append(as_lines(text))
+        return made[0]
+
     answer, kind = None, type(edit).__name__
     for strategy in strategies:
         if strategy.kind != kind:
             continue
-        if strategy.on_lines:
-            lines = lines or as_lines(text)
-            answer = strategy.answer(lines, edit, policy, where)
-        else:
-            answer = strategy.answer(text, edit, policy, where)
+        answer = strategy.answer(text, edit, policy, where, lines)
         if answer is not None:
             break
     if answer is None:
-        answer = by_search(lines or text, edit, policy, where)
+        answer = by_search(made[0] if made else text, edit, policy, where)
     if isinstance(edit, UpdateFile):
         return answer  # chunks write their own final newline (`_splice.splice`)
     return Edited(finished(answer.text, policy), answer.placements, answer.warnings)

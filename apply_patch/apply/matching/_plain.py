@@ -17,19 +17,25 @@ from collections import Counter
 from ._placement import EXACT, Placement
 from ._splice import Replacement, chunk_replacements, context_chunks, in_file_units, written
 from ._text import Decoded, Edited, LfText
+from ._textfile import TextFile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ...format import Chunk, UpdateFile
     from ._names import FileName
     from ._splice import Found
     from ..._policy import Policy
 
 
-def plain_update(text: Decoded, update: UpdateFile, policy: Policy, where: FileName) -> Edited | None:
+def plain_update(
+    text: Decoded, update: UpdateFile, policy: Policy, where: FileName, lines: Callable[[], Decoded]
+) -> Edited | None:
     """`_locate.update_lines`'s answer when every chunk of `update` is plain (`plain`), by a shorter
     way; else None. Whether every chunk may be plain is told before the file is split into
-    lines (most chunks with `@@` lines decline here, for the strategies after it).
+    lines (most chunks with `@@` lines decline here, for the strategies after it); `lines`
+    splits it (`_text.as_lines`, once for this strategy and the search after it).
 
     A text held as one string (`LfText`) stays one: the chunks' lines are spliced into it
     (`_spliced`), not into lists of lines and endings joined again. Plain chunks carry no
@@ -43,14 +49,15 @@ def plain_update(text: Decoded, update: UpdateFile, policy: Policy, where: FileN
     if not isinstance(body, LfText):
         return written(text, update, plain, policy, where)
     string = body.body
-    split = body.split()
-    lines, ended = split.lines, split.has_final_newline
-    located = plain(lines, chunks)
+    split = lines().body  # (split as `_text.as_lines` does: then no strategy after this one splits again)
+    assert isinstance(split, TextFile)
+    file_lines, ended = split.lines, split.has_final_newline
+    located = plain(file_lines, chunks)
     if located is None:
         return None
     replacements, placements, warnings = located
-    replacements, unit_warnings = in_file_units(lines, replacements, policy, where, placements, string)
-    new = _spliced(string if ended else string + "\n", lines, replacements)
+    replacements, unit_warnings = in_file_units(file_lines, replacements, policy, where, placements, string)
+    new = _spliced(string if ended else string + "\n", file_lines, replacements)
     if new and not ended and policy.final_newline == "keep":
         new = new[:-1]  # the last line, old or new, without an ending, as the file's was
     return Edited(text.with_body(LfText(new, body.bom)), tuple(placements), (*warnings, *unit_warnings))
