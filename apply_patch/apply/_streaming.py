@@ -222,7 +222,7 @@ class StreamingPlan:
             return []
         chunk = self._prefix_chunk(current)
         try:  # the engine's own search and diagnosis (retries, slips) of the lines so far
-            searched(lines, (*current.chunks, chunk), self.policy, _where(current))
+            searched(lines, (*current.chunks, chunk), self.policy, _where(current), index=current.index)
         except ContextNotFoundError as error:
             current.dead = True
             return self._tell(_verdict("not_found", current.path, chunk.line, None, error))

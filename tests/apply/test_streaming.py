@@ -383,3 +383,26 @@ def test_each_chunk_is_searched_from_the_last_place_found(tmp_path: Path, monkey
     assert [v.verdict for v in found] == ["placed"] * (len(chunks) - 1)  # the last one: when the next line comes
     assert len(starts) >= len(chunks) and starts == sorted(starts), starts[:20]
     assert starts[-1] > count - 400  # the last chunk's search started near it, not at the top
+
+
+def test_a_not_found_verdict_indexes_the_file_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The verdict's own search (the engine's, for its retries and its message) reads the
+    index the plan made for its quick searches: the file's lines, joined for the chunk's
+    first line, are not joined again (counted, not timed)."""
+    from apply_patch.apply.matching import _seek
+
+    (tmp_path / "big.py").write_text("".join(f"x{i} = {i}\n" for i in range(2000)))
+    plan = StreamingPlan(tmp_path)
+    assert plan.feed("*** Begin Patch\n*** Update File: big.py\n@@\n x10 = 10\n") == []
+    joined: list[int] = []
+    made = _seek._Joined.__init__
+
+    def counted(self: _seek._Joined, lines: list[str]) -> None:
+        joined.append(len(lines))
+        made(self, lines)
+
+    monkeypatch.setattr(_seek._Joined, "__init__", counted)
+    found = plan.feed(" not in the file\n")
+    assert [v.verdict for v in found] == ["not_found"]
+    assert "x11 = 11" in found[0].message  # the closest region, from the one index
+    assert joined == []

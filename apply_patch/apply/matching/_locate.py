@@ -79,12 +79,19 @@ def locate(
 
 
 def searched(
-    lines: list[str], chunks: tuple[Chunk, ...], policy: Policy, where: FileName, *, at_numbers: bool = True
+    lines: list[str],
+    chunks: tuple[Chunk, ...],
+    policy: Policy,
+    where: FileName,
+    *,
+    at_numbers: bool = True,
+    index: LineIndex | None = None,
 ) -> Found:
     """`locate`, by the whole search (every tier, the doubts, the order's other places); a
-    hunk tried first where its numbers say (`_at_numbers`) when `at_numbers`."""
+    hunk tried first where its numbers say (`_at_numbers`) when `at_numbers`. `index`: a
+    `LineIndex` over `lines` the caller has already (its joined lines are made once)."""
     first = policy.ambiguous == "first"
-    index = LineIndex(lines)
+    index = LineIndex(lines) if index is None else index
     replacements: list[Replacement] = []
     placements: list[Placement] = []
     placed: list[tuple[Chunk, list[str], Match]] = []
