@@ -384,13 +384,13 @@ def _left_out(parts: list[ReplyPart]) -> list[PatchWarning]:
 
 def _whole_format(text: str, parts: list[ReplyPart], codex_only: bool) -> str | None:
     """The format `text` is one patch of, or None when it is a reply holding `parts`."""
-    from .format import CODEX_KIND, detected_format, parse_patch
+    from .format import CODEX_KIND, detected_format
 
     if not parts:
         return CODEX_KIND if codex_only else detected_format(text)
     if len(parts) == 1 and parts[0].text.strip() == text.strip():
         return parts[0].kind
-    from .format import looks_like_shell
+    from .format import looks_like_shell, parse_patch  # (Lark: not for a text that is one patch)
 
     if looks_like_shell(text):  # a script: the patch alone, or `apply_patch extract` (its hint)
         return CODEX_KIND

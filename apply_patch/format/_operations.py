@@ -35,13 +35,14 @@ from .._errors import OperationSyntaxError, PatchSyntaxError, escaped
 from ._format import Format
 from ._model import AddFile, Chunk, DeleteFile, Operation, UpdateFile
 from ._constants import EMPTY_CHUNK, EMPTY_UPDATE, UNEXPECTED_LINE
-from ._parse import ParseError, parse_canonical
 from ._syntax_hints import quoted, syntax_hints
 from ._unwrap import check_unicode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Final
+
+    from ._parse import ParseError
 
 OPERATION_TYPES: Final = ("create_file", "update_file", "delete_file")
 NOT_ADDED_LINE: Final = (
@@ -130,6 +131,8 @@ def _parse_diff(diff: str, kind: str, path: str) -> AddFile | UpdateFile:
         start = "create_diff"
         while lines and not lines[-1]:  # line breaks after the content, not lines of the file
             lines.pop()
+    from ._parse import ParseError, parse_canonical  # Lark: loaded when a diff is read (start-up time)
+
     try:
         parsed = parse_canonical("".join(line + "\n" for line in lines), start)
     except ParseError as exc:

@@ -86,6 +86,24 @@ def test_the_version_is_said_without_lark_or_the_engine(tmp_path: Path) -> None:
     assert printed == f"apply_patch {metadata.version('apply-patch')}\n"
 
 
+SEARCH_REPLACE_REPLY = "a.py\n```python\n<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n```\n"
+UNIFIED_DIFF = "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 2\n"
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text"),
+    [("auto", SEARCH_REPLACE_REPLY), ("search-replace", SEARCH_REPLACE_REPLY), ("auto", UNIFIED_DIFF), ("unified-diff", UNIFIED_DIFF)],
+)
+def test_the_other_formats_are_read_without_lark(tmp_path: Path, fmt: str, text: str) -> None:
+    """Lark reads the Codex envelope (and the native operations' V4A diffs) only: a
+    SEARCH/REPLACE reply or a unified diff, named or detected, is applied without it."""
+    options = ["--format", fmt]
+    (tmp_path / "a.py").write_text("def f():\n    return 1\n")
+    code, loaded = _loaded_by_executable(options, text, tmp_path)
+    assert (code, (tmp_path / "a.py").read_text()) == (0, "def f():\n    return 2\n")
+    assert "lark" not in loaded
+
+
 def test_tree_sitter_only_for_text_that_starts_like_a_shell_command(tmp_path: Path) -> None:
     """The shell form is recognised with tree-sitter: only text that starts like one pays for it."""
     (tmp_path / "a.txt").write_text("one\n")
