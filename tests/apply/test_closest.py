@@ -9,6 +9,7 @@ folding is not one letter to one (ß, ı, İ...), where folding finds more.
 import random
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -81,22 +82,23 @@ LINES = st.lists(st.lists(st.sampled_from(LINE_PIECES), max_size=4).map("".join)
 
 
 @settings(max_examples=600, deadline=None, derandomize=True, database=None)
-@given(LINES, LINES, st.sampled_from([2, 3, 1000]))
+@given(LINES, LINES, st.sampled_from([2, 3, 1000]), st.sampled_from([2, 8]))
 def test_the_closest_region_is_the_one_every_line_stripped_gives(
-    lines: list[str], expected: list[str], cap: int
+    lines: list[str], expected: list[str], cap: int, find_lines: int
 ) -> None:
     """Found in the joined lines, past the cap (a small cap: hits cut short, a line inside
-    too many lines searched by stripping every line), with lines that hold an LF, and
-    with the search's own index: the same region as stripping every line."""
+    too many lines searched by stripping every line), with more expected lines than are
+    looked up one by one, with lines that hold an LF, and with the search's own index:
+    the same region as stripping every line."""
     from apply_patch.apply.matching._seek import LineIndex
 
-    original = _closest._CAP
-    _closest._CAP = cap  # type: ignore[misc]  # (a Final constant, made small to reach the cap)
+    original = _closest._CAP, _closest._FIND_LINES
+    _closest._CAP, _closest._FIND_LINES = cap, find_lines  # type: ignore[misc]  # (Final constants, made small)
     try:
         assert _closest.closest_region(lines, expected) == _reference_region(lines, expected)
         assert _closest.closest_region(lines, expected, LineIndex(lines)) == _reference_region(lines, expected)
     finally:
-        _closest._CAP = original  # type: ignore[misc]
+        _closest._CAP, _closest._FIND_LINES = original  # type: ignore[misc]
 
 
 def test_a_line_inside_many_lines_is_found_by_stripping_them_all() -> None:
@@ -111,3 +113,28 @@ def test_similar_lines_read_the_search_index_as_they_read_the_lines(lines: list[
     from apply_patch.apply.matching._seek import LineIndex
 
     assert _closest.similar_lines(lines, text, index=LineIndex(lines)) == _closest.similar_lines(lines, text)
+
+
+def test_a_chunk_of_many_lines_strips_the_file_once_rather_than_reading_it_once_a_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each line looked up reads the whole joined text: a chunk of hundreds of lines would
+    read it hundreds of times. Past `_FIND_LINES` distinct lines none is looked up so; the
+    lines are stripped once (counted, not timed)."""
+    looked: list[str] = []
+    whole_lines = _closest._whole_lines
+
+    def counted(text: str, key: str, visits: int) -> list[int] | None:
+        looked.append(key)
+        return whole_lines(text, key, visits)
+
+    monkeypatch.setattr(_closest, "_whole_lines", counted)
+    lines = [f"line {i}" for i in range(1000)]
+    few = lines[500:500 + _closest._FIND_LINES]
+    assert _closest.closest_region(lines, few) == _closest.Region(500, tuple(few), None)
+    assert looked == few
+    looked.clear()
+    many = [*lines[500:700], "not in the file"]
+    region = _closest.closest_region(lines, many)
+    assert region is not None and region.start == 500 and region.first_difference == 200
+    assert looked == []

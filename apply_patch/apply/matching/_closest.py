@@ -28,6 +28,10 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are not evaluated
 _WORD: Final = re.compile(r"\b\w{3,40}\b")  # longer "words" are data, not names
 _CAP: Final = 1000  # a line or word in more places than this says nothing about where
 _MAX_WORDS: Final = 40
+# Expected lines looked up one by one in the joined lines, at most: each lookup reads the
+# whole text (in C, about a tenth of the cost of stripping every line in Python), so past
+# this many the lines are stripped once for all of them.
+_FIND_LINES: Final = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +52,7 @@ class Region:
 def closest_region(lines: Sequence[str], expected: Sequence[str], index: LineIndex | None = None) -> Region | None:
     """The stretch of `lines` most like `expected`, or None if no expected line is in the file
     (`index`: the search's over `lines`, where the caller has one: its joined lines are read)."""
-    if index is not None:
-        joined = index.joined()
-    else:
-        joined = "\n".join(lines)
-        joined = joined if joined.count("\n") == len(lines) - 1 else None
-    hits, wanted = _line_hits(lines, expected, joined)
+    hits, wanted = _line_hits(lines, expected, index)
     votes = _tally(hits, wanted)
     if not votes:
         return None
@@ -89,22 +88,23 @@ def similar_lines(lines: Sequence[str], text: str, limit: int = 3, *, index: Lin
 
 
 def _line_hits(
-    lines: Sequence[str], expected: Sequence[str], joined: str | None
+    lines: Sequence[str], expected: Sequence[str], index: LineIndex | None
 ) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
     """(where each non-blank expected line is in the file, up to one past the cap; where it is
-    in `expected`), lines compared stripped. `joined`: the lines joined with LF, None if a
-    line holds one.
+    in `expected`), lines compared stripped (`index`: the search's over `lines`, or None).
 
-    Each expected line is looked up in the joined lines with str.find: only the lines
-    holding it are stripped (stripping every line of 200,000 took 26 of the 46 ms the
-    closest region cost). A line found inside too many other lines sends its search back to
-    stripping every line, so the cost stays within about twice that of stripping them all."""
+    Each expected line (up to `_FIND_LINES` of them) is looked up in the lines joined with
+    LF, with str.find: only the lines holding it are stripped (stripping every line of
+    200,000 took 26 of the 46 ms the closest region cost). A line found inside too many
+    other lines sends its search back to stripping every line, so the cost stays within
+    about twice that of stripping them all."""
     wanted: dict[str, list[int]] = {}
-    for index, line in enumerate(expected):
+    for number, line in enumerate(expected):
         if key := line.strip():
-            wanted.setdefault(key, []).append(index)
+            wanted.setdefault(key, []).append(number)
+    joined = _joined(lines, index) if len(wanted) <= _FIND_LINES else None
     text = joined or ""
-    if joined is not None:  # (no line holds an LF: a line's index is the LFs before it)
+    if joined is not None:
         found = {key: _whole_lines(joined, key, len(lines) // 8 + _CAP) for key in wanted}
     else:
         found = dict.fromkeys(wanted)
@@ -118,6 +118,15 @@ def _line_hits(
                 common[key].append(position)
         hits.update(common)
     return hits, wanted
+
+
+def _joined(lines: Sequence[str], index: LineIndex | None) -> str | None:
+    """`lines` joined with LF (the search's own text, where `index` is given); None if a line
+    holds an LF (a line's index is then not the number of LFs before it)."""
+    if index is not None:
+        return index.joined()
+    joined = "\n".join(lines)
+    return joined if joined.count("\n") == len(lines) - 1 else None
 
 
 def _whole_lines(text: str, key: str, visits: int) -> list[int] | None:
