@@ -13,9 +13,8 @@ spoiled the way models spoil them:
 
 For each failing call, the closest region is right when it starts where the chunk
 was cut (`rewritten`: when no region is given and the message says so). The same
-calls are measured with the previous algorithm (`git show REV:apply_patch/apply/
-_closest.py`, word votes when no line is in the file, no alignment on the first
-line) when `--before REV` is given. Then the failing calls of fixtures/ (every
+calls are measured with `_closest.py` at another revision (`git show REV:...`,
+where the module is or was) when `--before REV` is given. Then the failing calls of fixtures/ (every
 case whose message holds a closest region) are listed with both answers.
 
     .venv/bin/python benchmarks/closest.py --before main
@@ -104,13 +103,21 @@ def _right(module: types.ModuleType, kind: str, lines: list[str], expected: list
     return region is not None and region.start - region.skip == start
 
 
+# Where `_closest.py` is, and was before `apply/` was cut into parts.
+_PATHS = ("apply_patch/apply/matching/_closest.py", "apply_patch/apply/_closest.py")
+
+
 def _module_at(revision: str) -> types.ModuleType:
-    source = subprocess.run(
-        ["git", "show", f"{revision}:apply_patch/apply/_closest.py"],
-        cwd=ROOT, capture_output=True, text=True, check=True,
-    ).stdout
+    for path in _PATHS:
+        shown = subprocess.run(["git", "show", f"{revision}:{path}"], cwd=ROOT, capture_output=True, text=True)
+        if shown.returncode == 0:
+            break
+    else:
+        raise SystemExit(f"no _closest.py at {revision}: {shown.stderr.strip()}")
+    source = shown.stdout
     module = types.ModuleType("closest_before", None)
-    module.__dict__["__package__"] = "apply_patch.apply"
+    module.__dict__["__package__"] = path.rpartition("/")[0].replace("/", ".")
+    sys.modules[module.__name__] = module  # (`dataclasses` reads a record's module there)
     exec(compile(source, f"{revision}:_closest.py", "exec"), module.__dict__)
     return module
 
