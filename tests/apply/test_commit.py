@@ -128,7 +128,8 @@ def test_a_journal_that_cannot_be_removed_is_removed_by_the_next_run(tmp_path: P
     assert disk.last_unlinked == b".apply_patch.journal"
     after = snapshot(tmp_path)
     assert (tmp_path / ".apply_patch.journal").exists()
-    assert recover(str(tmp_path)).done == (
+    recovery = recover(str(tmp_path))
+    assert recovery is not None and recovery.done == (
         "a commit interrupted before it was complete was finished first (0 steps)",
     )
     del after[".apply_patch.journal"]

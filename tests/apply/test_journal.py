@@ -26,6 +26,7 @@ from apply_patch import PatchError, apply_patch
 from apply_patch.apply.disk import _receipts as written_receipts
 from apply_patch.apply.records import _journal, _receipts
 from apply_patch.apply.disk._commit import recover
+from apply_patch.apply.records._recovery import Recovery
 
 OTHER = 54321  # a user who is not us, with no account: a numeric uid is enough
 JOURNAL = ".apply_patch.journal"
@@ -35,6 +36,12 @@ REFUSED = "*** Begin Patch\n*** Delete File: not-there.txt\n*** End Patch\n"
 OPENED: dict[str, int] = {}  # the folders beside the root, open for the other user
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="making files of another user needs root")
 
+
+def recovered(root: Path) -> Recovery:
+    """What recovering `root`, which holds a journal, did (None would say it held none)."""
+    recovery = recover(str(root))
+    assert recovery is not None
+    return recovery
 
 def as_other_user(folder: Path, action: Callable[[int], None], uid: int = OTHER) -> None:
     """Run `action(descriptor of folder)` in a child process running as `uid` (the folder
@@ -311,7 +318,7 @@ def test_the_journal_lives_in_the_private_state_folder(tmp_path: Path) -> None:
     assert stat.S_ISREG(info.st_mode) and stat.S_IMODE(info.st_mode) == 0o600
     real = os.stat(os.path.realpath(root))
     assert journal.read_bytes().startswith(b"apply_patch journal 2\nroot %d %d\n" % (real.st_dev, real.st_ino))
-    assert recover(str(root)).done == ("a commit interrupted before it was complete was finished first (1 step)",)
+    assert recovered(root).done == ("a commit interrupted before it was complete was finished first (1 step)",)
     assert (root / "a.txt").read_text() == "A\n"
     assert not journal.exists() and sorted(os.listdir(root)) == ["a.txt"]
 
@@ -336,7 +343,7 @@ def test_a_journal_written_for_another_folder_at_the_roots_path_is_not_obeyed(tm
     lines = data.split(b"\n")
     forged = b"\n".join([lines[0], b"root 1 2", *lines[2:]])  # the root's device and inode, not these
     journal.write_bytes(forged)
-    recovery = recover(str(root))
+    recovery = recovered(root)
     assert recovery.done == ()
     (refused,) = recovery.refused
     assert "was not obeyed: it was written for another folder at this path" in refused
@@ -349,7 +356,7 @@ def test_a_temporary_file_swapped_since_is_not_moved_in(tmp_path: Path) -> None:
     (temp,) = [name for name in os.listdir(root) if name.endswith(".apply_patch.tmp")]
     (root / "theirs").write_text("someone else's bytes\n")
     os.replace(root / "theirs", root / temp)  # same name, another file (made first: another inode)
-    recovery = recover(str(root))
+    recovery = recovered(root)
     assert (root / "a.txt").read_text() == "a\n"
     assert recovery.refused and "1 record" in recovery.refused[0] and "not the one it names" in recovery.refused[0]
     assert not state_journal(root).exists()  # recovered once (what passed its checks), then removed
@@ -389,7 +396,7 @@ def test_records_not_confined_to_the_root_are_not_obeyed(tmp_path: Path, folder:
     records = b"".join(_journal.record("delete", folder, "victim.txt", *i) for i in identities)
     records += _journal.record("folder", f"{folder}/empty")
     journal = _own_journal(root, records + _journal.COMMIT, private=private)
-    recovery = recover(str(root))
+    recovery = recovered(root)
     assert snapshot(tmp_path) == before
     assert not journal.exists()  # ours: recovered once (nothing passed its checks), removed
     assert recovery.refused and "not obeyed" in recovery.refused[0]
@@ -403,7 +410,7 @@ def test_records_inside_the_root_are_obeyed_when_their_files_match(tmp_path: Pat
     records = _journal.record("delete", "sub", "gone.txt", *identity(root / "sub" / "gone.txt"))
     records += _journal.record("delete", "sub", "kept.txt", 1, 2)  # another file than this one
     _own_journal(root, records + _journal.COMMIT)
-    recovery = recover(str(root))
+    recovery = recovered(root)
     assert recovery.done == ("a commit interrupted before it was complete was finished first (1 step)",)
     assert sorted(os.listdir(root / "sub")) == ["kept.txt"]
 
@@ -418,7 +425,7 @@ def test_an_outside_root_commit_is_finished_from_the_state_folder(tmp_path: Path
     root, outside = _root(tmp_path), outside_victims(tmp_path)
     _killed(root, OUTSIDE.format(path=outside / "precious.txt"), outside="allow")
     assert b"\noutside allow\n" in state_journal(root).read_bytes()
-    recovery = recover(str(root))
+    recovery = recovered(root)
     assert recovery.done and not recovery.refused
     assert (outside / "precious.txt").read_text() == "PRECIOUS\n"
     assert not [n for n in os.listdir(outside) if n.endswith(".apply_patch.tmp")]
@@ -431,7 +438,7 @@ def test_an_outside_root_journal_in_the_root_is_not_obeyed_outside(
     root, outside = _root(tmp_path), outside_victims(tmp_path)
     _killed(root, OUTSIDE.format(path=outside / "precious.txt"), outside="allow")
     assert b"\noutside allow\n" in (root / JOURNAL).read_bytes()
-    recovery = recover(str(root))
+    recovery = recovered(root)
     assert (outside / "precious.txt").read_text() == "precious\n"
     assert recovery.refused and "outside the root" in recovery.refused[0]
 
@@ -440,7 +447,7 @@ def test_outside_records_need_the_policy_recorded(tmp_path: Path) -> None:
     root, outside = _root(tmp_path), outside_victims(tmp_path)
     record = _journal.record("delete", str(outside), "precious.txt", *identity(outside / "precious.txt"))
     _own_journal(root, record + _journal.COMMIT, outside=False)
-    assert recover(str(root)).refused
+    assert recovered(root).refused
     assert (outside / "precious.txt").exists()
 
 
@@ -462,12 +469,12 @@ def test_the_previous_versions_journal_is_recovered_once_then_removed(tmp_path: 
     )
     (root / JOURNAL).write_bytes(legacy)
     (root / JOURNAL).chmod(0o600)
-    recovery = recover(str(root))
+    recovery = recovered(root)
     assert recovery.done == ("a commit interrupted before it was complete was finished first (2 steps)",)
     assert recovery.refused and "outside the root" in recovery.refused[0]
     assert sorted(os.listdir(root)) == ["a.txt", "b.txt"] and (root / "b.txt").read_text() == "b\n"
     assert (outside / "precious.txt").exists()
-    assert recover(str(root)).done == ()
+    assert recover(str(root)) is None  # the journal is gone: nothing to recover, `_recovery` not asked
 
 
 def test_the_journals_name_stays_refused_as_an_edit_target(tmp_path: Path) -> None:
@@ -487,5 +494,5 @@ def test_a_journal_killed_while_its_header_was_written_is_removed(
     journal = state_journal(root) if private else root / JOURNAL
     journal.write_bytes(written)  # the process killed before the commit changed anything
     journal.chmod(0o600)
-    assert recover(str(root)) == _journal.Recovery()
+    assert recover(str(root)) == Recovery()  # (read back: nothing done)
     assert not journal.exists() and (root / "a.txt").read_text() == "a\n"

@@ -369,6 +369,7 @@ def test_recovery_never_removes_a_file_not_named_as_its_own(tmp_path: Path) -> N
     )
     (tmp_path / ".apply_patch.journal").write_bytes(journal)
     recovery = recover(str(tmp_path))
+    assert recovery is not None
     assert recovery.done == ("a commit interrupted before it was complete was undone first (1 step)",)
     assert recovery.refused == (
         "1 record of the crash journal .apply_patch.journal in the root was not obeyed: "

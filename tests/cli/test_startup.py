@@ -124,6 +124,7 @@ def test_policy_choices_are_those_of_the_annotations() -> None:
 UNUSED_BY_AN_ADD = (
     "apply_patch.apply.records._receipt_check",  # receipts read back; a commit only writes one
     "apply_patch.apply.matching._placement",  # where an edit landed in a file's text
+    "apply_patch.apply.records._recovery",  # a crash journal read back: none is there
 )
 
 
@@ -132,6 +133,17 @@ def test_a_tiny_add_leaves_unimported_what_it_does_not_use(tmp_path: Path) -> No
     assert (tmp_path / "a.txt").read_bytes() == b"hi\n"
     assert "apply_patch.apply.records._receipts" in loaded  # the receipt was written: its module ran
     assert not set(UNUSED_BY_AN_ADD) & loaded
+
+
+def test_a_crash_journal_is_read_back_where_there_is_one(tmp_path: Path) -> None:
+    """The reading back of a journal (`_recovery`) is imported only when something is at a
+    journal's name: here one killed while its header was written, removed before the Add."""
+    journal = tmp_path / ".apply_patch.journal"
+    journal.write_bytes(b"apply_patch journal 2\n")
+    journal.chmod(0o600)
+    loaded = _loaded_applying("*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch\n", tmp_path)
+    assert (tmp_path / "a.txt").read_bytes() == b"hi\n" and not journal.exists()
+    assert "apply_patch.apply.records._recovery" in loaded
 
 
 def test_a_tiny_plain_update_leaves_the_general_search_and_the_indentation_unit_unimported(

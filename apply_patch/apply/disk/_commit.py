@@ -22,7 +22,7 @@ replaced file from its old descriptor (so bytes written into it late are
 kept), and the error is raised. A process killed at any moment leaves each
 file entirely old or entirely new, never truncated, and the journal with
 which the next run on the root finishes or undoes the commit
-(`_journal.recover`).
+(`_recovery.recover`).
 """
 
 import errno
@@ -31,7 +31,7 @@ import stat
 from collections.abc import Callable
 
 from ..._errors import ConcurrentChangeError, PatchIOError, RollbackError, os_reason
-from ..records import JOURNAL_COMMIT, JOURNAL_TEMP_SUFFIX, JournalPlace, Recovery, begin_journal, journal_record, recover_journal
+from ..records import JOURNAL_COMMIT, JOURNAL_TEMP_SUFFIX, JournalPlace, begin_journal, journal_present, journal_record
 from ..planning import FolderChanged, Folders, read_all
 from ._lock import RootLock
 from ..planning import FileChange, Plan
@@ -39,6 +39,7 @@ from ._signals import Held
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..records import Recovery
     from ._receipts import Recorder
 
 TEMP_SUFFIX = JOURNAL_TEMP_SUFFIX.decode()
@@ -122,12 +123,17 @@ def temp_name(name: bytes, token: bytes | None = None) -> bytes:
     return b".%s.%s%s" % (_cut(name), token or os.urandom(4).hex().encode(), TEMP_SUFFIX.encode())
 
 
-def recover(root: str, disk: Disk | None = None) -> Recovery:
+def recover(root: str, disk: Disk | None = None) -> "Recovery | None":
     """Finish or undo a commit under `root` that was killed (see `_journal`); hold `RootLock(root)`.
 
-    What was done, a sentence per journal, and what was not obeyed, a warning each.
+    What was done, a sentence per journal, and what was not obeyed, a warning each; None
+    when there was no journal.
     """
     with _State(os.path.realpath(root)) as state:
+        if not journal_present(root, state.place):
+            return None
+        from ..records import recover as recover_journal  # (imported only when a journal is there)
+
         return recover_journal(root, disk or Disk(), state.place)
 
 

@@ -9,8 +9,7 @@ from ..._lazy import on_first_use
 from ._digest import hexdigest
 from ._journal import (
     begin as begin_journal, COMMIT as JOURNAL_COMMIT, Place as JournalPlace,
-    record as journal_record, recover as recover_journal, Recovery,
-    TEMP_SUFFIX as JOURNAL_TEMP_SUFFIX,
+    present as journal_present, record as journal_record, TEMP_SUFFIX as JOURNAL_TEMP_SUFFIX,
 )
 from ._session import running_session
 from ._receipts import (
@@ -30,6 +29,7 @@ if TYPE_CHECKING:
         history, list_receipts, open_store, pick, read_records, Receipt, show, show_receipt,
         undo_plan,
     )
+    from ._recovery import Recovery, recover
     from ._seen import Seen
 
-__getattr__ = on_first_use(__name__, globals(), ("._pending", "._receipts_read", "._seen"))
+__getattr__ = on_first_use(__name__, globals(), ("._pending", "._receipts_read", "._recovery", "._seen"))
