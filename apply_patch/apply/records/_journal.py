@@ -1,4 +1,5 @@
-"""The commit's journal: how the next run on a root finishes or undoes a killed commit.
+"""The commit's journal, written: what the next run on a root needs to finish or undo a
+killed commit (`_recovery` reads it back).
 
 Signals the process can handle wait for the commit's end (`_signals`); a
 process killed anyway (SIGKILL, the out-of-memory killer, a signal whose
