@@ -129,8 +129,9 @@ def recover(root: str, disk: Disk | None = None) -> "Recovery | None":
     What was done, a sentence per journal, and what was not obeyed, a warning each; None
     when there was no journal.
     """
-    with _State(os.path.realpath(root)) as state:
-        if not journal_present(root, state.place):
+    root_real = os.path.realpath(root)
+    with _State(root_real) as state:
+        if not journal_present(root_real, state.place):
             return None
         from ..records import recover as recover_journal  # (imported only when a journal is there)
 

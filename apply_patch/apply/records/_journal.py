@@ -139,14 +139,13 @@ def begin(disk: Disk, root: int, state: int | None, prepared: list[bytes], *, ou
 
 
 
-def present(root: str, state: tuple[int, str] | None) -> bool:
+def present(root_real: str, state: tuple[int, str] | None) -> bool:
     """Whether anything is at a journal's name (not followed: a symlink counts) in the root
-    `root` or in its state folder `state` (a descriptor, the caller's, and its path): if
+    (`root_real`, its real path) or in its state folder `state` (a descriptor, the caller's, and its path): if
     not, there is nothing to recover, and `_recovery`, the reading back of untrusted
     records, is not even imported (every committing run asks; a journal is left only by
     a commit that was killed). Anything there, whatever it is, goes through all of
     `_recovery`'s checks."""
-    root_real = os.path.realpath(root)
     try:
         info = os.stat(root_real)
     except OSError:
