@@ -80,7 +80,7 @@ def similar_lines(lines: Sequence[str], text: str, limit: int = 3, *, index: Lin
     """
     import difflib  # only on this error path
 
-    votes = _word_votes(lines, [text], None if index is None else index.joined())
+    votes = _word_votes(lines, [text], index)
     candidates = sorted(votes, key=lambda i: (-votes[i], i))[: limit * 4]
     target = text.strip()
     alike = {i: difflib.SequenceMatcher(None, target, lines[i].strip()).ratio() for i in candidates}
@@ -150,19 +150,19 @@ def _whole_lines(text: str, key: str, visits: int) -> list[int] | None:
     return found
 
 
-def _word_votes(lines: Sequence[str], expected: Sequence[str], joined: str | None = None) -> dict[int, float]:
-    # `joined`: `lines` joined with LF, where the caller has them (else joined here).
+def _word_votes(lines: Sequence[str], expected: Sequence[str], index: LineIndex | None = None) -> dict[int, float]:
+    # `index`: the search's over `lines`, where the caller has one (its joined lines read).
     # Words are compared case-folded: the file is folded once and each word
     # looked up with str.find (a case-insensitive expression read the whole
     # file again for every word, 0.15 s each on 5 MB, however rare the word).
     wanted: dict[str, list[int]] = {}
-    for index, line in enumerate(expected):
+    for number, line in enumerate(expected):
         for word in {word.casefold() for word in _WORD.findall(line)}:
-            wanted.setdefault(word, []).append(index)
+            wanted.setdefault(word, []).append(number)
     words = sorted(wanted, key=len, reverse=True)[:_MAX_WORDS]  # long words are the rare ones
-    text = "\n".join(lines) if joined is None else joined
-    if joined is None and text.count("\n") != len(lines) - 1:  # a line holds an LF: a space for it
-        text = "\n".join(line.replace("\n", " ") for line in lines)  # (no word ends at either)
+    text = _joined(lines, index)
+    if text is None:  # a line holds an LF: a space for it (no word ends at either)
+        text = "\n".join(line.replace("\n", " ") for line in lines)
     text = text.lower() if text.isascii() else text.casefold()  # (the same on ASCII, in 2/3 of the time)
     places = {word: _word_places(text, word) for word in words}
     line_of = _line_numbers(text, sorted({at for found in places.values() for at in found}))
