@@ -20,6 +20,8 @@ there too). Under `slips="refuse"` (`--codex`) a chunk the reference does not re
 (several `@@` lines, `\\` lines) gets no verdict, as a chunk the grammar refuses gets
 none. Nothing is locked and nothing written while the text streams: each file is read
 once (through `DiskTree`, as the planner reads it) and searched through one `LineIndex`.
+What explains a refusal, which a run imports at its first failure, is imported when
+the plan is made (`planning.prepare_refusals`): the first `not_found` comes as soon as the next.
 The text is read by the format's one streaming reader (`PartialReader`, the grammar's
 parser fed line by line): the operations, each chunk's lines and patch line, and each
 complete chunk as the grammar builds it come from what it reports (`LineRead`); no
@@ -40,7 +42,7 @@ from ..format import Patch, PartialReader, constants as C, to_operation
 from .records import hexdigest
 from .planning import DiskTree
 from .matching import locate, searched
-from .planning import Planner
+from .planning import Planner, prepare_refusals
 from .matching import LineIndex
 from .records import Seen
 
@@ -117,6 +119,7 @@ class StreamingPlan:
         self.on_verdict = on_verdict
         self._tree = DiskTree(self.root, self.policy, self.workdir)
         self._planner = Planner(self._tree)
+        prepare_refusals()  # now, before any line: the first `not_found` no slower than the next
         self._pieces: list[str] = []
         self._reader = PartialReader(diff_of=path)  # a diff: the body of one Update, its lines counted in it
         self._file: _File | None = None

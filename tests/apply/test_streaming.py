@@ -406,3 +406,32 @@ def test_a_not_found_verdict_indexes_the_file_once(tmp_path: Path, monkeypatch: 
     assert [v.verdict for v in found] == ["not_found"]
     assert "x11 = 11" in found[0].message  # the closest region, from the one index
     assert joined == []
+
+
+_FIRST_REFUSAL = """
+import sys
+from apply_patch import StreamingPlan
+
+plan = StreamingPlan(sys.argv[1])
+assert plan.feed("*** Begin Patch\\n*** Update File: a.py\\n@@\\n line4\\n") == []
+before = set(sys.modules)
+found = plan.feed(" not in the file\\n")
+assert [v.verdict for v in found] == ["not_found"], found
+assert "line5" in found[0].message  # the closest region: the diagnosis ran
+print(" ".join(sorted(set(sys.modules) - before)))
+"""
+
+
+def test_the_first_not_found_verdict_of_a_process_imports_nothing(tmp_path: Path) -> None:
+    """A stream's first refusal comes as fast as the next: what explains a refusal (the
+    diagnosis, its closest region, blank-line readings, difflib, the encodings), which
+    a run imports at its first failure (start-up time), is imported when the plan is
+    made, before any line arrives (counted in modules, in a fresh interpreter)."""
+    import subprocess
+    import sys
+
+    root = _tree(tmp_path)
+    result = subprocess.run([sys.executable, "-c", _FIRST_REFUSAL, str(root)], capture_output=True, text=True,
+                            timeout=60)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == []

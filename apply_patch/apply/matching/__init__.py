@@ -23,8 +23,9 @@ if TYPE_CHECKING:
     from ._place import place, Strategy, STRATEGIES
     from ._text import as_lines, decode, Decoded, encode, LfText
     from ._notebook import CELL_TYPES, edit_notebook, MODES, text_edit_refusal
+    from ._diagnose import prepare_refusals
 
 __getattr__ = on_first_use(
     __name__, globals(),
-    ("._locate", "._placement", "._doubts", "._seek", "._deferred", "._place", "._text", "._notebook"),
+    ("._locate", "._placement", "._doubts", "._seek", "._deferred", "._place", "._text", "._notebook", "._diagnose"),
 )

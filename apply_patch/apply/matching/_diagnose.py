@@ -555,3 +555,14 @@ def _span(first: int, last: int) -> str:
 def _numbered(index: int, line: str, last: int) -> str:
     width = len(str(last))
     return f" {index + 1:>{width}} | {_cut(line)}"
+
+
+def prepare_refusals() -> None:
+    """Imports now what explaining a refusal brings (this module and its closest region,
+    which importing it does; the blank-line readings, `_gaps`; difflib), all imported at a
+    run's first failure otherwise (start-up time): for a caller whose first refusal must
+    come as soon as the next (the streaming plan, whose verdicts each have 5 ms)."""
+    import difflib  # noqa: F401  (what `_closest` imports when first used)
+
+    from . import _gaps  # noqa: F401
+

@@ -11,6 +11,7 @@ from ._edit_plan import make_plan
 from ._paths import is_windows_absolute, JOURNAL, Location
 from ._plan import (
     decode_file, file_encoding, file_pairs, file_text, FileChange, OperationResult, Plan, Planner,
+    prepare_refusals,
 )
 from ._report import (
     bounded, DRY_RUN_HEADER, error_json, failure, MAX_CHARACTERS, not_shown, NOTHING_CHANGED,

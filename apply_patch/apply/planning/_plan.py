@@ -707,6 +707,16 @@ class Planner:
 _JOURNAL_NAME = os.fsdecode(JOURNAL)
 
 
+def prepare_refusals() -> None:
+    """Imports now what explaining a refusal brings (`matching.prepare_refusals`, and the
+    encodings `Planner.explained` reads), imported at a run's first failure otherwise
+    (start-up time): for a caller whose first refusal must come as soon as the next."""
+    from ..matching import prepare_refusals as prepare_matching
+    from . import _encoding  # noqa: F401
+
+    prepare_matching()
+
+
 def _kept(op: AddFile, data: bytes, add_existing: str) -> bool:
     """Whether the file holding `data` stays, `op` refused: the policy refuses Add File over
     a file, and `op` may neither overwrite it nor fill it (being empty)."""
