@@ -14,6 +14,7 @@ from apply_patch.edits import StrReplace, apply_edits, apply_search_replace, app
 from _support import run_cli
 
 FORMATS = ("codex", "str_replace", "search_replace", "unified_diff")
+UNNUMBERED = FORMATS[:3]  # the formats whose edits carry no line numbers
 Line = tuple[str, str]
 
 
@@ -177,6 +178,59 @@ def test_a_hunks_numbers_name_its_elisions_reading_however_many_start_elsewhere(
     else:
         apply_unified_diff(diff, tmp_path)
         assert target.read_text() == text.replace("open(r) as", "open(r, 'u') as")
+
+
+# The lines before the placeholder, only kept, at several places before the lines after it,
+# which are at one place: each reading keeps the lines the placeholder stands for and changes
+# the same lines, so every reading leaves the same file (the oracle's elided-middle cases
+# headed by a blank line or a `"""`, 17 of 100 in each text format, were refused).
+HEADED_TWICE = (
+    "import os\n"
+    "\n"
+    "def first(items):\n"
+    "    pass\n"
+    "\n"
+    "def second(items):\n"
+    "    head = items[0]\n"
+    "    return head\n"
+)
+HEAD_KEPT: tuple[Line, ...] = (
+    (" ", ""),
+    (" ", "    ..."),
+    ("-", "    return head"),
+    ("+", "    return items[-1]"),
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_readings_that_differ_only_where_the_kept_lines_before_the_placeholder_start_apply(
+    tmp_path: Path, fmt: str
+) -> None:
+    # The blank line before `...` is at lines 2 and 5: lines 2-8 or 5-8, the same file.
+    target = _file(tmp_path, fmt, HEADED_TWICE)
+    warnings = _apply(fmt, tmp_path / fmt, "m.py", HEAD_KEPT, 5)
+    assert target.read_text() == HEADED_TWICE.replace("    return head", "    return items[-1]")
+    assert any("placeholder" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("fmt", UNNUMBERED)
+def test_readings_whose_lines_before_the_placeholder_change_there_are_refused(tmp_path: Path, fmt: str) -> None:
+    # A line added after the blank line: after line 2 or after line 5, two files (a unified
+    # diff's numbers name one of them).
+    lines = (HEAD_KEPT[0], ("+", "# note"), *HEAD_KEPT[1:])
+    message = str(_refused(tmp_path, fmt, HEADED_TWICE, lines, 5, AmbiguousChunkError))
+    assert "lines 2-8" in message and "lines 5-8" in message, message
+    assert "the lines before it occur more than once" in message, message
+
+
+@pytest.mark.parametrize("fmt", UNNUMBERED)
+def test_readings_at_several_places_found_only_ignoring_whitespace_are_refused(tmp_path: Path, fmt: str) -> None:
+    # The lines before the placeholder found only ignoring their indentation (`pass` at two
+    # depths): the readings' kept lines differ in the file, and so may the indentation the
+    # edit's lines are given from them: no reading is sure.
+    text = "def a():\n  pass\nclass B:\n        pass\n    head = 1\n    return head\n"
+    lines = ((" ", "    pass"), (" ", "    ..."), ("-", "    return head"), ("+", "    return 2"))
+    _refused(tmp_path, fmt, text, lines, 2, AmbiguousChunkError)
 
 
 # ------------------------------------------------------------- 3. blank-line tolerance

@@ -175,9 +175,11 @@ def readings_error(chunk: Chunk, spans: tuple[tuple[int, int], ...], where: File
     ranges = ", ".join(f"lines {first}-{last}" for first, last in spans)
     firsts = tuple(dict.fromkeys(first for first, _ in spans))
     candidates = firsts if len(firsts) == len(spans) else tuple(last for _, last in spans)
+    lasts = {last for _, last in spans}
+    repeated = "after it" if len(firsts) == 1 else "before it" if len(lasts) == 1 else "before it and after it"
     return AmbiguousChunkError(
         f"{_capital(chunk.name)} elides lines with a placeholder that can be read {len(spans)} ways "
-        f"in {where.shown} ({ranges}): the lines after it occur more than once; send the lines "
+        f"in {where.shown} ({ranges}): the lines {repeated} occur more than once; send the lines "
         "around the change instead of the placeholder so that one reading fits",
         path=where.relative,
         patch_line=chunk.line,

@@ -16,7 +16,9 @@ each only where it leaves the chunk exactly one place:
   existing code ...`) kept by the new lines too; the lines before it and after
   it match, in order, with the file's lines between them (one or more) kept as
   they are. Every such reading counts: the lines after the placeholder found
-  again further down make a second one.
+  again further down make a second one. Readings that leave the same file (the
+  lines before the placeholder, only kept, at several places before the lines
+  after it, at one place) are one (`same_file`).
 
 Each returns the chunk's lines rewritten against the file's, and where they
 match; several readings are an `AmbiguousChunkError` (the caller's), no place None.
@@ -575,10 +577,9 @@ def elided(
     further down (the `return None` of an early return and the one meant). `end_of_file`:
     only readings whose lines after the placeholder end the file (a chunk pinned to the end:
     the places above, however many, are not counted against it)."""
-    marks = [i for i, line in enumerate(lines) if line[0] != C.ADDED and _PLACEHOLDER.match(line[1:].strip())]
-    if len(marks) != 1 or lines[marks[0]][0] != C.CONTEXT:
-        return []  # none, several, or a middle the new lines would drop: no sure reading
-    mark = marks[0]
+    mark = _placeholder(lines)
+    if mark is None:
+        return []
     before = [line[1:] for line in lines[:mark] if line[0] != C.ADDED]
     after = [line[1:] for line in lines[mark + 1 :] if line[0] != C.ADDED]
     if not before or not after:
@@ -594,3 +595,37 @@ def elided(
             tail = None if end_of_file else index.seek(after, tail.index + 1, tiers=(match.tier,))
         match = index.seek(before, match.index + 1, tiers=(match.tier,))
     return readings
+
+
+def same_file(
+    readings: Sequence[tuple[tuple[str, ...], int]], lines: Sequence[str], file_lines: Sequence[str]
+) -> tuple[tuple[str, ...], int] | None:
+    """The one reading that stands for all of `elided`'s `readings` of the chunk `lines` where
+    each leaves the same file: they differ only in where the lines before the placeholder
+    start, those lines are only kept (none added or removed before it) and are in the file
+    as written at each, and the lines after it are at one place. Every reading then keeps
+    the file's lines from the first one's start to the lines after the placeholder, and
+    changes the same lines the same way: the nearest (the fewest lines elided) is returned.
+    None where two readings may leave different files.
+
+    The readings may be cut short (`_MAX_PLACES`), but not those of the first place of
+    the lines before the placeholder, whose lines after it are searched for first: every
+    later place's lines after it are among these, so one end for all that were read is
+    one end for all."""
+    mark = _placeholder(lines)
+    if mark is None or any(line[0] != C.CONTEXT for line in lines[:mark]):
+        return None
+    before = [line[1:] for line in lines[:mark]]
+    ends = {at + sum(1 for line in rewritten if line[0] != C.ADDED) for rewritten, at in readings}
+    if len(ends) != 1 or any(list(file_lines[at : at + len(before)]) != before for _, at in readings):
+        return None  # (lines found only ignoring whitespace: their indentation may tell the new lines' apart)
+    return max(readings, key=lambda reading: reading[1])
+
+
+def _placeholder(lines: Sequence[str]) -> int | None:
+    """The index of the chunk's one placeholder line, a context line; None if it has none,
+    several, or one the new lines drop (no sure reading)."""
+    marks = [i for i, line in enumerate(lines) if line[0] != C.ADDED and _PLACEHOLDER.match(line[1:].strip())]
+    if len(marks) != 1 or lines[marks[0]][0] != C.CONTEXT:
+        return None
+    return marks[0]

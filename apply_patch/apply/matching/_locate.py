@@ -502,6 +502,7 @@ def slips(
     view, blank lines dropped or added, an elided middle), if it fits one place only, or
     one reading only: an elision whose lines after the placeholder occur again further
     down has a reading for each, refused as ambiguous (naming each reading's lines) unless
+    they all leave the same file (`_gaps.same_file`), or
     `near` (a hunk's place by its numbers, 0-based) is where exactly one of them starts,
     or where several start and exactly one of those spans the old lines its header
     counts (`chunk.counted`: an old count the hunk's own lines do not make; it also says
@@ -516,7 +517,7 @@ def slips(
     """
     if policy.slips == "refuse":
         return None
-    from ._gaps import blank_tolerant, elided, without_numbers  # a chunk found nowhere (start-up time)
+    from ._gaps import blank_tolerant, elided, same_file, without_numbers  # a chunk found nowhere (start-up time)
 
     numbered = without_numbers(used)
     if numbered is not None:
@@ -549,6 +550,9 @@ def slips(
             if len(named) > 1 and counted not in (None, _old_count(lines_used)):  # by the lines it counts
                 named = [(rewritten, at) for rewritten, at in named if _old_count(rewritten) == counted]
             places = named if len(named) == 1 else places
+        if len(places) > 1 and name == "elided-middle":  # several readings, maybe one file
+            one = same_file(places, lines_used, lines)
+            places = places if one is None else [one]
         if len(places) > 1:
             from ._diagnose import ambiguity_error, readings_error  # failures only: start-up time
 
