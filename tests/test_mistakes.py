@@ -1611,3 +1611,21 @@ def test_an_old_text_ending_with_a_line_break_before_a_line_of_text_is_not_joine
         apply_edits([StrReplace("m.py", "x\n", "y")], tmp_path)
     assert target.read_text() == text
     assert any("ends with a line break and the new text does not" in hint for hint in caught.value.hints)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_tabs_for_spaces_whose_old_lines_only_go_shallower_apply_in_spaces(tmp_path: Path, fmt: str) -> None:
+    # (this repository's history) the old lines, two tabs then one, have no deeper step to
+    # tell a level by; the new ones do (one tab). Both are a tab a level.
+    text = "def test():\n    with raises():\n        commit(plan)\n    assert caught\n"
+    lines = (
+        (" ", "\t\tcommit(plan)"),
+        (" ", "\tassert caught"),
+        ("+", ""),
+        ("+", "def other():"),
+        ("+", "\twith raises():"),
+        ("+", "\t\tcommit(plan)"),
+    )
+    target = _file(tmp_path, fmt, text)
+    _apply(fmt, tmp_path / fmt, "m.py", lines, 3)
+    assert target.read_text() == text + "\ndef other():\n    with raises():\n        commit(plan)\n"

@@ -23,3 +23,12 @@ def test_a_step_of_more_than_eight_spaces_aligns() -> None:
     # (fmtlib/fmt) calls continued under their parenthesis: 2 to 12, three times.
     window = ["TEST(a) {"] + ["  EXPECT_EQ(f(1),", "            g(1));"] * 3 + ["}"]
     assert _unit(window) == (" ", 2)
+
+
+def test_lines_of_tabs_with_no_deeper_step_are_a_tab_a_level() -> None:
+    # (this repository's history, tabs-for-spaces) lines that only go shallower, two tabs
+    # then one: their deepest line was taken for one level, two tabs wide, and the new
+    # text's lines (steps of one tab) were then "in a different unit".
+    assert _unit(["\t\tcommit(plan, disk)", "\tassert x", "\tassert y"]) == ("\t", 1)
+    assert _unit(["\t\t\tx = 1"]) == ("\t", 1)
+    assert _unit(["        x = 1", "    y = 2"]) == (" ", 8)  # spaces: no step, the deepest line

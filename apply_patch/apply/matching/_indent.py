@@ -210,8 +210,9 @@ def _unit(lines: Sequence[str]) -> tuple[str, int] | None:
     # no level, however often a file takes it.
     widest = _WIDEST_LEVEL if char == " " else len(lines)
     steps = Counter(b - a for a, b in zip(widths, widths[1:]) if a < b <= a + widest)
-    width = steps.most_common(1)[0][0] if steps else max(widths, default=0) or 1
-    return char, width
+    if not steps:  # no line deeper than the one before it: the deepest line is one level, of spaces
+        return char, 1 if char == "\t" else max(widths, default=0) or 1  # (a tab is a level, however deep)
+    return char, steps.most_common(1)[0][0]
 
 
 def _opens_in_a_comment(lines: Sequence[str]) -> bool:
