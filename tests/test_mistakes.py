@@ -1629,3 +1629,24 @@ def test_tabs_for_spaces_whose_old_lines_only_go_shallower_apply_in_spaces(tmp_p
     target = _file(tmp_path, fmt, text)
     _apply(fmt, tmp_path / fmt, "m.py", lines, 3)
     assert target.read_text() == text + "\ndef other():\n    with raises():\n        commit(plan)\n"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_tabs_for_spaces_with_spaces_aligning_after_the_tabs_keep_the_alignment(tmp_path: Path, fmt: str) -> None:
+    # (this repository's history) an added line continued under its call: its tabs are
+    # levels, the spaces after them align ("smart tabs", as the unit is read); it was
+    # refused as a line that cannot be indented as the file is.
+    text = "def test():\n    assert tools == {\n        \"name\": 1,\n    }\n"
+    lines = (
+        (" ", "\tassert tools == {"),
+        ("+", "\t\t\"function\": {\"name\": \"apply_patch\","),
+        ("+", "\t\t             \"strict\": True},"),
+        (" ", "\t\t\"name\": 1,"),
+        (" ", "\t}"),
+    )
+    target = _file(tmp_path, fmt, text)
+    _apply(fmt, tmp_path / fmt, "m.py", lines, 2)
+    assert target.read_text() == (
+        "def test():\n    assert tools == {\n        \"function\": {\"name\": \"apply_patch\",\n"
+        "                     \"strict\": True},\n        \"name\": 1,\n    }\n"
+    )

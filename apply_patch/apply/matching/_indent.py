@@ -131,7 +131,9 @@ def _level_shift(
     model_new: Sequence[str],
     file_lines: Sequence[str],
 ) -> Callable[[str], str | None]:
-    """Rule 2: the same number of levels on every line, each side in its own unit."""
+    """Rule 2: the same number of levels on every line, each side in its own unit. An added
+    line of tabs then spaces, in a model's unit of tabs, is as many levels as its tabs, its
+    spaces kept after them (a line aligned under its call: "smart tabs", as `_unit` reads them)."""
     old_unit, new_unit = _unit(model_old), _unit(model_new)
     if old_unit != new_unit and _indented(model_old) and _indented(model_new):
         raise ValueError("its old and new lines are indented in different units")
@@ -152,10 +154,14 @@ def _level_shift(
         if not line.strip():  # whitespace in the file's unit, or of no whole level: as sent
             level = _level(line, model_unit) if char != model_unit[0] else None
             return line if level is None or level + shift < 0 else char * (width * (level + shift))
-        level = _level(indentation(line), model_unit)
+        indent = indentation(line)
+        level, aligned = _level(indent, model_unit), ""
+        tabs = indent.rstrip(" ")
+        if level is None and model_unit == ("\t", 1) and tabs and not tabs.strip("\t"):
+            level, aligned = len(tabs), indent[len(tabs) :]  # tabs, then spaces: a level a tab, then alignment
         if level is None or level + shift < 0:
             return None
-        return char * (width * (level + shift)) + line.lstrip(_BLANKS)
+        return char * (width * (level + shift)) + aligned + line.lstrip(_BLANKS)
 
     return moved
 
