@@ -213,6 +213,18 @@ def test_readings_that_differ_only_where_the_kept_lines_before_the_placeholder_s
     assert any("placeholder" in w for w in warnings), warnings
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_readings_of_kept_lines_before_the_placeholder_at_more_places_than_are_read_apply(
+    tmp_path: Path, fmt: str
+) -> None:
+    # Fifteen blank lines before the lines after `...`: the readings are cut at eleven, all
+    # ending there (the first blank line's lines after it are searched for first).
+    text = "".join(f"def f{i}():\n    pass\n\n" for i in range(15)) + "def second(items):\n    return head\n"
+    target = _file(tmp_path, fmt, text)
+    _apply(fmt, tmp_path / fmt, "m.py", HEAD_KEPT, 45)
+    assert target.read_text() == text.replace("    return head", "    return items[-1]")
+
+
 @pytest.mark.parametrize("fmt", UNNUMBERED)
 def test_readings_whose_lines_before_the_placeholder_change_there_are_refused(tmp_path: Path, fmt: str) -> None:
     # A line added after the blank line: after line 2 or after line 5, two files (a unified
