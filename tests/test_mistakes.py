@@ -1662,3 +1662,22 @@ def test_tabs_for_spaces_with_spaces_aligning_after_the_tabs_keep_the_alignment(
         "def test():\n    assert tools == {\n        \"function\": {\"name\": \"apply_patch\",\n"
         "                     \"strict\": True},\n        \"name\": 1,\n    }\n"
     )
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_spaces_for_tabs_whose_old_lines_only_go_shallower_apply_in_tabs(tmp_path: Path, fmt: str) -> None:
+    # (this repository's history) old lines of eight, eight and four spaces tell no level
+    # (no line deeper than the one before it): they were read as one level of eight, the
+    # new lines (steps of four) as levels of four, "in different units".
+    text = "def test():\n\tassert view == {\n\t\t\"is_error\": True,\n\t}\n"
+    lines = (
+        (" ", "        \"is_error\": True,"),
+        (" ", "    }"),
+        ("+", ""),
+        ("+", "def other():"),
+        ("+", "    if x:"),
+        ("+", "        return 1"),
+    )
+    target = _file(tmp_path, fmt, text)
+    _apply(fmt, tmp_path / fmt, "m.py", lines, 3)
+    assert target.read_text() == text + "\ndef other():\n\tif x:\n\t\treturn 1\n"

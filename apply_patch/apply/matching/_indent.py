@@ -134,8 +134,8 @@ def _level_shift(
     """Rule 2: the same number of levels on every line, each side in its own unit. An added
     line of tabs then spaces, in a model's unit of tabs, is as many levels as its tabs, its
     spaces kept after them (a line aligned under its call: "smart tabs", as `_unit` reads them)."""
-    old_unit, new_unit = _unit(model_old), _unit(model_new)
-    if old_unit != new_unit and _indented(model_old) and _indented(model_new):
+    old_unit, new_unit = _read_unit(model_old), _read_unit(model_new)
+    if old_unit != new_unit and _indented(model_old) and _indented(model_new) and not _agree(old_unit, new_unit):
         raise ValueError("its old and new lines are indented in different units")
     model_unit, file_unit = _unit([*model_old, *model_new]), _unit(file_lines)
     if model_unit is None or file_unit is None:
@@ -166,13 +166,36 @@ def _level_shift(
     return moved
 
 
+def _agree(old: tuple[tuple[str, int], bool] | None, new: tuple[tuple[str, int], bool] | None) -> bool:
+    """Whether the old and new lines' units (`_read_unit`) may be one: the same character,
+    and the width of a side no step told (its lines only go shallower, or are all as deep)
+    a multiple of the other's, or the reverse (eight, eight and four spaces beside steps of
+    four); two widths steps told must be equal."""
+    if old is None or new is None or old[0][0] != new[0][0]:
+        return old == new
+    (_, old_width), old_stepped = old
+    (_, new_width), new_stepped = new
+    if old_stepped and new_stepped:
+        return old_width == new_width
+    return old_width % new_width == 0 or new_width % old_width == 0
+
+
 def _indented(lines: Sequence[str]) -> bool:
     """Whether some line of `lines` has indentation (so that its unit can be told)."""
     return any(line[:1] in (" ", "\t") and line.strip() for line in lines)
 
 
 def _unit(lines: Sequence[str]) -> tuple[str, int] | None:
-    """(character, width) of one level of the lines' indentation; None if it mixes tabs and spaces.
+    """(character, width) of one level of the lines' indentation; None if it mixes tabs and
+    spaces (`_read_unit`, whether a step between them told the width left out)."""
+    read = _read_unit(lines)
+    return None if read is None else read[0]
+
+
+def _read_unit(lines: Sequence[str]) -> tuple[tuple[str, int], bool] | None:
+    """(character, width) of one level of the lines' indentation, and whether a line deeper
+    than the one before it told the width (else it is a tab, or the deepest line's spaces,
+    which say nothing against another width); None if it mixes tabs and spaces.
 
     Tabs are the unit of lines that align with spaces after their tabs (`\\t    b)`,
     "smart tabs": as many levels as tabs), and of lines mostly of tabs whose other
@@ -217,8 +240,8 @@ def _unit(lines: Sequence[str]) -> tuple[str, int] | None:
     widest = _WIDEST_LEVEL if char == " " else len(lines)
     steps = Counter(b - a for a, b in zip(widths, widths[1:]) if a < b <= a + widest)
     if not steps:  # no line deeper than the one before it: the deepest line is one level, of spaces
-        return char, 1 if char == "\t" else max(widths, default=0) or 1  # (a tab is a level, however deep)
-    return char, steps.most_common(1)[0][0]
+        return (char, 1 if char == "\t" else max(widths, default=0) or 1), False  # (a tab is a level)
+    return (char, steps.most_common(1)[0][0]), True
 
 
 def _opens_in_a_comment(lines: Sequence[str]) -> bool:
