@@ -567,4 +567,3 @@ def prepare_refusals() -> None:
     import difflib  # noqa: F401  (what `_closest` imports when first used)
 
     from . import _gaps  # noqa: F401
-
