@@ -1625,22 +1625,27 @@ def test_an_old_text_ending_with_a_line_break_before_a_line_of_text_is_not_joine
     assert any("ends with a line break and the new text does not" in hint for hint in caught.value.hints)
 
 
+@pytest.mark.parametrize(("level", "sent"), [("    ", "\t"), ("\t", "    ")])
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_tabs_for_spaces_whose_old_lines_only_go_shallower_apply_in_spaces(tmp_path: Path, fmt: str) -> None:
-    # (this repository's history) the old lines, two tabs then one, have no deeper step to
-    # tell a level by; the new ones do (one tab). Both are a tab a level.
-    text = "def test():\n    with raises():\n        commit(plan)\n    assert caught\n"
+def test_a_block_in_the_other_unit_whose_old_lines_only_go_shallower_applies_in_the_files(
+    tmp_path: Path, fmt: str, level: str, sent: str
+) -> None:
+    # (this repository's history, tabs-for-spaces and spaces-for-tabs) the old lines, two
+    # levels then one, have no deeper step to tell a level by: two tabs were read as one
+    # level, and so were eight spaces, while the new lines step by one tab or four spaces,
+    # "in different units". A tab is a level, and a side no step told agrees with the other.
+    text = f"def test():\n{level}with raises():\n{level * 2}commit(plan)\n{level}assert caught\n"
     lines = (
-        (" ", "\t\tcommit(plan)"),
-        (" ", "\tassert caught"),
+        (" ", f"{sent * 2}commit(plan)"),
+        (" ", f"{sent}assert caught"),
         ("+", ""),
         ("+", "def other():"),
-        ("+", "\twith raises():"),
-        ("+", "\t\tcommit(plan)"),
+        ("+", f"{sent}if x:"),
+        ("+", f"{sent * 2}return 1"),
     )
     target = _file(tmp_path, fmt, text)
     _apply(fmt, tmp_path / fmt, "m.py", lines, 3)
-    assert target.read_text() == text + "\ndef other():\n    with raises():\n        commit(plan)\n"
+    assert target.read_text() == text + f"\ndef other():\n{level}if x:\n{level * 2}return 1\n"
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -1662,22 +1667,3 @@ def test_tabs_for_spaces_with_spaces_aligning_after_the_tabs_keep_the_alignment(
         "def test():\n    assert tools == {\n        \"function\": {\"name\": \"apply_patch\",\n"
         "                     \"strict\": True},\n        \"name\": 1,\n    }\n"
     )
-
-
-@pytest.mark.parametrize("fmt", FORMATS)
-def test_spaces_for_tabs_whose_old_lines_only_go_shallower_apply_in_tabs(tmp_path: Path, fmt: str) -> None:
-    # (this repository's history) old lines of eight, eight and four spaces tell no level
-    # (no line deeper than the one before it): they were read as one level of eight, the
-    # new lines (steps of four) as levels of four, "in different units".
-    text = "def test():\n\tassert view == {\n\t\t\"is_error\": True,\n\t}\n"
-    lines = (
-        (" ", "        \"is_error\": True,"),
-        (" ", "    }"),
-        ("+", ""),
-        ("+", "def other():"),
-        ("+", "    if x:"),
-        ("+", "        return 1"),
-    )
-    target = _file(tmp_path, fmt, text)
-    _apply(fmt, tmp_path / fmt, "m.py", lines, 3)
-    assert target.read_text() == text + "\ndef other():\n\tif x:\n\t\treturn 1\n"
