@@ -616,7 +616,7 @@ def same_file(
     if mark is None or any(line[0] != C.CONTEXT for line in lines[:mark]):
         return None
     before = [line[1:] for line in lines[:mark]]
-    ends = {at + sum(1 for line in rewritten if line[0] != C.ADDED) for rewritten, at in readings}
+    ends = {at + _counts(rewritten)[0] for rewritten, at in readings}
     if len(ends) != 1 or any(list(file_lines[at : at + len(before)]) != before for _, at in readings):
         return None  # (lines found only ignoring whitespace: their indentation may tell the new lines' apart)
     return max(readings, key=lambda reading: reading[1])
